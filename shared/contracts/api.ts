@@ -1,0 +1,103 @@
+/**
+ * The one contract: every command (request -> response) and every event that the CLI, the
+ * worker RPC, Electron IPC and the web host carry. Inputs are validated with these schemas at
+ * each boundary; only plain data crosses.
+ *
+ * Command names are `domain:verb`; event types are `domain/past-tense`.
+ */
+import { z } from 'zod';
+import { CairnError } from '../errors.js';
+import { IngestOptions, IngestResult, Skip } from '../types/ingest.js';
+import { NodeEntry, NodeStat, TreeNode } from '../types/node.js';
+
+const Uri = z.string().min(6).max(4096);
+const Level = z.union([z.literal(0), z.literal(1), z.literal(2)]);
+
+export const commands = {
+  'ingest:start': {
+    request: z.object({
+      /** Absolute path of a folder or file on the engine's machine. */
+      path: z.string().min(1).max(4096),
+      options: IngestOptions.partial().optional(),
+      /** Client-chosen job id, so the caller can cancel before the response arrives. */
+      jobId: z.string().min(1).max(128).optional(),
+    }),
+    response: IngestResult,
+  },
+  'ingest:cancel': {
+    request: z.object({ jobId: z.string().min(1).max(128) }),
+    response: z.object({ cancelled: z.boolean() }),
+  },
+  'fs:ls': {
+    request: z.object({ uri: Uri }),
+    response: z.object({ uri: z.string(), entries: z.array(NodeEntry) }),
+  },
+  'fs:read': {
+    request: z.object({ uri: Uri, level: Level.default(2) }),
+    response: z.object({ uri: z.string(), level: Level, content: z.string() }),
+  },
+  'fs:stat': {
+    request: z.object({ uri: Uri }),
+    response: NodeStat,
+  },
+  'fs:tree': {
+    request: z.object({
+      uri: Uri,
+      depth: z.number().int().min(1).max(64).default(64),
+      /** Most children listed per directory; the rest are counted in `truncated`. */
+      maxChildren: z.number().int().min(1).max(100_000).default(10_000),
+    }),
+    response: z.object({ root: TreeNode }),
+  },
+} as const;
+
+export type CommandName = keyof typeof commands;
+export type CommandRequest<K extends CommandName> = z.input<(typeof commands)[K]['request']>;
+export type ParsedCommandRequest<K extends CommandName> = z.output<(typeof commands)[K]['request']>;
+export type CommandResponse<K extends CommandName> = z.output<(typeof commands)[K]['response']>;
+
+export const IngestPhase = z.enum(['scan', 'parse', 'build']);
+export type IngestPhase = z.infer<typeof IngestPhase>;
+
+export const EngineEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ingest/started'), jobId: z.string(), source: z.string(), root: z.string(), resumed: z.boolean() }),
+  z.object({
+    type: z.literal('ingest/progressed'),
+    jobId: z.string(),
+    phase: IngestPhase,
+    /** Items finished in this phase, and the total where it is known (the scan does not know it). */
+    done: z.number(),
+    total: z.number().nullable(),
+    bytes: z.number(),
+    current: z.string().optional(),
+  }),
+  z.object({ type: z.literal('ingest/skipped'), jobId: z.string(), skip: Skip }),
+  z.object({ type: z.literal('ingest/finished'), jobId: z.string(), result: IngestResult }),
+  z.object({
+    type: z.literal('ingest/failed'),
+    jobId: z.string(),
+    error: z.object({ code: z.string(), message: z.string() }),
+  }),
+  z.object({
+    type: z.literal('queue/enqueued'),
+    id: z.string(),
+    uri: z.string(),
+    context_type: z.string(),
+  }),
+]);
+export type EngineEvent = z.infer<typeof EngineEvent>;
+export type EngineEventType = EngineEvent['type'];
+
+/** Validates a command's request; bad input becomes an INVALID_INPUT error naming the fields. */
+export function parseRequest<K extends CommandName>(name: K, input: unknown): ParsedCommandRequest<K> {
+  const result = commands[name].request.safeParse(input);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(request)'}: ${issue.message}`);
+    throw new CairnError('INVALID_INPUT', `Invalid ${name} request: ${problems.join('; ')}`, { details: { command: name, problems } });
+  }
+  return result.data as ParsedCommandRequest<K>;
+}
+
+export function isCommandName(name: unknown): name is CommandName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(commands, name);
+}

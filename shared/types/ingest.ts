@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { INGEST_SCOPES } from '../uri.js';
+
+/** Why a file or folder was not ingested. Every skip is recorded and shown; none is silent. */
+export const SkipReason = z.enum([
+  'gitignored',
+  'vcs-folder',
+  'dependency-folder',
+  'binary',
+  'too-large',
+  'symlink-loop',
+  'symlink-outside',
+  'broken-symlink',
+  'unreadable',
+  'unsupported-encoding',
+  'parse-error',
+  'special-file',
+  'empty',
+]);
+export type SkipReason = z.infer<typeof SkipReason>;
+
+export const Skip = z.object({
+  /** Path relative to the ingested folder (POSIX separators); the folder itself is ".". */
+  path: z.string(),
+  reason: SkipReason,
+  /** A sentence for people: what was wrong, in this file's terms. */
+  detail: z.string().optional(),
+});
+export type Skip = z.infer<typeof Skip>;
+
+export const CodeSummaryMode = z.enum(['ast', 'llm', 'ast_llm']);
+export type CodeSummaryMode = z.infer<typeof CodeSummaryMode>;
+
+export const SplitOptions = z.object({
+  /** A document of at most this many tokens stays one file. */
+  maxTokens: z.number().int().positive().default(1024),
+  /** Sections under this many tokens merge with their neighbours. */
+  minTokens: z.number().int().nonnegative().default(512),
+});
+export type SplitOptions = z.infer<typeof SplitOptions>;
+
+export const IngestOptions = z.object({
+  scope: z.enum(INGEST_SCOPES).default('resources'),
+  /** Name of the node under the scope root; defaults to the folder or file name. */
+  name: z.string().min(1).optional(),
+  /** Files larger than this are skipped with reason too-large. */
+  maxFileBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  split: SplitOptions.default({ maxTokens: 1024, minTokens: 512 }),
+  codeSummaryMode: CodeSummaryMode.default('ast'),
+  /** Follow symbolic links that stay inside the ingested folder. */
+  followSymlinks: z.boolean().default(true),
+});
+export type IngestOptions = z.infer<typeof IngestOptions>;
+export type IngestOptionsInput = z.input<typeof IngestOptions>;
+
+export const IngestResult = z.object({
+  jobId: z.string(),
+  /** The URI of the ingested tree's root. */
+  root: z.string(),
+  files: z.number().int(),
+  nodes: z.number().int(),
+  /** Nodes whose content changed (or are new) in this run; re-ingesting an unchanged folder gives 0. */
+  changed: z.number().int(),
+  removed: z.number().int(),
+  skipped: z.array(Skip),
+  bytes: z.number(),
+  tokens: z.number().int(),
+  llm_calls: z.number().int(),
+  ms: z.number(),
+  /** Whether this run picked up an ingest interrupted earlier. */
+  resumed: z.boolean(),
+});
+export type IngestResult = z.infer<typeof IngestResult>;

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+export const ContextType = z.enum(['resource', 'memory', 'skill', 'session']);
+export type ContextType = z.infer<typeof ContextType>;
+
+/** Where a node's summary stands. `owed` means a summary is wanted and no summarizer has run yet. */
+export const SummaryStatus = z.enum(['none', 'owed', 'pending', 'done', 'fallback', 'failed']);
+export type SummaryStatus = z.infer<typeof SummaryStatus>;
+
+/** Provenance: where a node's text came from. */
+export const Provenance = z.object({
+  source: z.string().optional(),
+  /** 1-based inclusive line range in the source file, where known. */
+  lines: z.tuple([z.number().int(), z.number().int()]).optional(),
+  /** PDF pages, 1-based inclusive, where known. */
+  pages: z.tuple([z.number().int(), z.number().int()]).optional(),
+  message_ids: z.array(z.string()).optional(),
+});
+export type Provenance = z.infer<typeof Provenance>;
+
+/**
+ * The `.meta.json` of a directory node, or the `{name}.meta.json` of a file node.
+ * Files also carry their own L0 (`abstract`) and L1 (`overview`) here when they have them.
+ */
+export const NodeMeta = z
+  .object({
+    uri: z.string(),
+    kind: z.enum(['file', 'dir']),
+    context_type: ContextType,
+    /** Absolute path of the source file or folder this node came from. */
+    source_path: z.string().optional(),
+    /** sha256 of the node's own content (files) or of its source document (split documents). */
+    content_hash: z.string().optional(),
+    /** For directories: a hash over the children's hashes, so a subtree's change is seen at its root. */
+    tree_hash: z.string().optional(),
+    parser: z.string().optional(),
+    source_format: z.string().optional(),
+    language: z.string().optional(),
+    tokens: z.number().int().nonnegative().optional(),
+    bytes: z.number().int().nonnegative().optional(),
+    category: z.string().optional(),
+    provenance: Provenance.optional(),
+    /** Set on directories that stand for one split document (the document's sections are its children). */
+    document: z.boolean().optional(),
+    abstract: z.string().optional(),
+    overview: z.string().optional(),
+    summary_status: SummaryStatus.optional(),
+    /** Why a summary is owed or how it was made (e.g. "file under 100 lines", "skeleton", "fallback"). */
+    summary_reason: z.string().optional(),
+    warnings: z.array(z.string()).optional(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .passthrough();
+export type NodeMeta = z.infer<typeof NodeMeta>;
+
+/** One line of a directory listing. */
+export const NodeEntry = z.object({
+  uri: z.string(),
+  name: z.string(),
+  kind: z.enum(['file', 'dir']),
+  abstract: z.string().optional(),
+  tokens: z.number().optional(),
+  bytes: z.number().optional(),
+  summary_status: SummaryStatus.optional(),
+});
+export type NodeEntry = z.infer<typeof NodeEntry>;
+
+export const NodeStat = z.object({
+  uri: z.string(),
+  kind: z.enum(['file', 'dir']),
+  bytes: z.number(),
+  children: z.number().optional(),
+  has_abstract: z.boolean(),
+  has_overview: z.boolean(),
+  meta: NodeMeta.nullable(),
+});
+export type NodeStat = z.infer<typeof NodeStat>;
+
+export interface TreeNode {
+  uri: string;
+  name: string;
+  kind: 'file' | 'dir';
+  abstract?: string;
+  tokens?: number;
+  children?: TreeNode[];
+  /** Children left out because of the depth or width limit. */
+  truncated?: number;
+}
+export const TreeNode: z.ZodType<TreeNode> = z.lazy(() =>
+  z.object({
+    uri: z.string(),
+    name: z.string(),
+    kind: z.enum(['file', 'dir']),
+    abstract: z.string().optional(),
+    tokens: z.number().optional(),
+    children: z.array(TreeNode).optional(),
+    truncated: z.number().optional(),
+  }),
+);
