@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, readFile, symlink, writeFile, readdir, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ContextFS } from './context-fs.js';
+import { CairnError } from '../../../shared/errors.js';
+import type { NodeMeta } from '../../../shared/types/node.js';
+
+let dir: string;
+let outside: string;
+let fs: ContextFS;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cairn-cfs-'));
+  outside = await mkdtemp(join(tmpdir(), 'cairn-outside-'));
+  await writeFile(join(outside, 'secret.txt'), 'top secret');
+  fs = await ContextFS.open(dir);
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+const meta = (uri: string, kind: 'file' | 'dir', extra: Partial<NodeMeta> = {}): NodeMeta => ({
+  uri,
+  kind,
+  context_type: 'resource',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  ...extra,
+});
+
+async function rejectCode(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return CairnError.is(error) ? error.code : `not a CairnError: ${String(error)}`;
+  }
+  return 'resolved';
+}
+
+describe('ContextFS', () => {
+  it('maps URIs into the workspace and writes a plain folder a person can open', async () => {
+    await fs.writeFile('ctx://resources/notes/todo.md', '# Todo\n', meta('ctx://resources/notes/todo.md', 'file', { abstract: 'A todo list' }));
+    await fs.writeDirSummary('ctx://resources/notes/', { abstract: 'Notes', overview: '# Notes\n- todo' }, meta('ctx://resources/notes/', 'dir'));
+    expect(await readFile(join(dir, 'resources/notes/todo.md'), 'utf8')).toBe('# Todo\n');
+    expect(JSON.parse(await readFile(join(dir, 'resources/notes/todo.md.meta.json'), 'utf8')).abstract).toBe('A todo list');
+    expect((await readdir(join(dir, 'resources/notes'))).sort()).toEqual(['.abstract.md', '.meta.json', '.overview.md', 'todo.md', 'todo.md.meta.json']);
+  });
+
+  it('reads each level and says why a missing level is missing', async () => {
+    await fs.writeFile('ctx://resources/a.md', 'body', meta('ctx://resources/a.md', 'file', { summary_reason: 'file under 100 lines' }));
+    expect(await fs.read('ctx://resources/a.md', 2)).toBe('body');
+    const error = await fs.read('ctx://resources/a.md', 0).catch((e: unknown) => e as CairnError);
+    expect(CairnError.is(error, 'NOT_FOUND')).toBe(true);
+    expect((error as Error).message).toContain('file under 100 lines');
+    await fs.writeDirSummary('ctx://resources/', { abstract: 'L0', overview: 'L1' });
+    expect(await fs.read('ctx://resources/', 0)).toBe('L0');
+    expect(await fs.read('ctx://resources', 1)).toBe('L1');
+    expect(await rejectCode(fs.read('ctx://resources/', 2))).toBe('IS_A_DIRECTORY');
+  });
+
+  it('lists children in a stable order with sidecars hidden', async () => {
+    for (const name of ['b.md', 'a.md', 'Z.md', '文档.md']) await fs.writeFile(`ctx://resources/d/${name}`, name);
+    await fs.mkdir('ctx://resources/d/sub/');
+    await fs.writeDirSummary('ctx://resources/d/sub/', { abstract: 'sub abstract', overview: 'o' });
+    const entries = await fs.ls('ctx://resources/d/');
+    expect(entries.map((e) => e.name)).toEqual(['Z.md', 'a.md', 'b.md', 'sub', '文档.md']);
+    expect(entries.find((e) => e.name === 'sub')).toMatchObject({ kind: 'dir', uri: 'ctx://resources/d/sub/', abstract: 'sub abstract' });
+    expect(await rejectCode(fs.ls('ctx://resources/d/a.md'))).toBe('NOT_A_DIRECTORY');
+  });
+
+  it('moves and removes nodes together with their sidecars', async () => {
+    await fs.writeFile('ctx://resources/x/a.md', 'A', meta('ctx://resources/x/a.md', 'file'));
+    await fs.mv('ctx://resources/x/a.md', 'ctx://resources/y/b.md');
+    expect(await fs.kindOf('ctx://resources/x/a.md')).toBeNull();
+    expect(await fs.read('ctx://resources/y/b.md', 2)).toBe('A');
+    expect((await fs.readMeta('ctx://resources/y/b.md'))?.kind).toBe('file');
+    await fs.rm('ctx://resources/y/b.md');
+    expect(await readdir(join(dir, 'resources/y'))).toEqual([]);
+    await fs.writeFile('ctx://resources/y/c.md', 'C');
+    expect(await rejectCode(fs.rm('ctx://resources/y/'))).toBe('INVALID_INPUT');
+    await fs.rm('ctx://resources/y/', { recursive: true });
+    expect(await fs.kindOf('ctx://resources/y/')).toBeNull();
+    expect(await rejectCode(fs.rm('ctx://resources/'))).toBe('INVALID_INPUT');
+  });
+
+  it('refuses every traversal attempt and never touches files outside', async () => {
+    const attempts = [
+      'ctx://resources/../../' + outside.slice(1) + '/secret.txt',
+      'ctx://resources//' + outside.slice(1) + '/secret.txt',
+      'ctx://resources/%2e%2e/%2e%2e/secret.txt',
+      'ctx://resources/..%2f..%2fsecret.txt',
+      'ctx://resources/a\0/secret.txt',
+      'ctx://resources/C:/secret.txt',
+      'ctx://resources/..\\secret.txt',
+    ];
+    for (const uri of attempts) {
+      expect(await rejectCode(fs.read(uri, 2)), uri).toBe('PATH_ESCAPE');
+      expect(await rejectCode(fs.writeFile(uri, 'pwned')), uri).toBe('PATH_ESCAPE');
+      expect(await rejectCode(fs.rm(uri, { recursive: true })), uri).toBe('PATH_ESCAPE');
+    }
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
+  });
+
+  it('refuses to follow a link planted in the workspace that leads outside', async () => {
+    await mkdir(join(dir, 'resources'), { recursive: true });
+    await symlink(outside, join(dir, 'resources', 'escape'));
+    expect(await rejectCode(fs.read('ctx://resources/escape/secret.txt', 2))).toBe('PATH_ESCAPE');
+    expect(await rejectCode(fs.ls('ctx://resources/escape/'))).toBe('PATH_ESCAPE');
+  });
+
+  it('keeps sidecar names for itself', async () => {
+    expect(await rejectCode(fs.writeFile('ctx://resources/.abstract.md', 'x'))).toBe('INVALID_URI');
+    expect(await rejectCode(fs.writeFile('ctx://resources/a.md.meta.json', 'x'))).toBe('INVALID_URI');
+  });
+
+  it('builds a depth- and width-limited tree', async () => {
+    for (let i = 0; i < 5; i++) await fs.writeFile(`ctx://resources/t/f${i}.md`, 'x');
+    await fs.writeFile('ctx://resources/t/deep/er/leaf.md', 'x');
+    const tree = await fs.tree('ctx://resources/t/', 2, 3);
+    expect(tree.children?.map((c) => c.name)).toEqual(['deep', 'f0.md', 'f1.md']);
+    expect(tree.truncated).toBe(3);
+    expect(tree.children?.[0]?.children?.[0]).toMatchObject({ name: 'er', kind: 'dir' });
+    expect(tree.children?.[0]?.children?.[0]?.children).toBeUndefined();
+  });
+});

@@ -1,0 +1,307 @@
+/**
+ * ContextFS: the `ctx://` tree as a plain folder a person can open.
+ *
+ * `ctx://{scope}/{path}` maps to `{root}/{scope}/{path}`. A directory node is a folder with
+ * `.abstract.md` (L0), `.overview.md` (L1) and `.meta.json`; a file node is its content (L2)
+ * plus `{name}.meta.json`, which also holds the file's own L0/L1 when it has them. Writes are
+ * atomic. Every URI is validated by `parseCtxUri` and every path is checked to stay inside the
+ * root, so no request can read or write outside the workspace.
+ *
+ * @example
+ * const fs = await ContextFS.open('/home/ana/.cairn/workspace');
+ * await fs.writeFile('ctx://resources/notes/todo.md', '# Todo\n');
+ * await fs.ls('ctx://resources/notes/'); // [{ uri: 'ctx://resources/notes/todo.md', kind: 'file', ... }]
+ */
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, realpath } from 'node:fs/promises';
+import { join, relative, isAbsolute, sep } from 'node:path';
+import { CairnError } from '../../../shared/errors.js';
+import {
+  ABSTRACT_FILE,
+  FILE_META_SUFFIX,
+  META_FILE,
+  OVERVIEW_FILE,
+  formatCtxUri,
+  isSidecarName,
+  parseCtxUri,
+  type CtxUri,
+} from '../../../shared/uri.js';
+import { NodeMeta, type NodeEntry, type NodeStat, type TreeNode } from '../../../shared/types/node.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+
+export type NodeKind = 'file' | 'dir';
+
+export interface WriteOptions {
+  /** fsync before rename: survives power loss, costs a disk flush per file. */
+  durable?: boolean;
+}
+
+export class ContextFS {
+  private constructor(readonly root: string) {}
+
+  static async open(root: string): Promise<ContextFS> {
+    await mkdir(root, { recursive: true });
+    return new ContextFS(await realpath(root));
+  }
+
+  /** The absolute path a URI maps to. Throws PATH_ESCAPE if it would leave the workspace. */
+  pathOf(uri: string | CtxUri): string {
+    const parsed = typeof uri === 'string' ? parseCtxUri(uri) : uri;
+    const path = join(this.root, parsed.scope, ...parsed.segments);
+    const rel = relative(this.root, path);
+    if (rel.startsWith('..') || isAbsolute(rel)) {
+      throw new CairnError('PATH_ESCAPE', `Refused ${formatCtxUri(parsed)}: it maps outside the workspace`);
+    }
+    return path;
+  }
+
+  /**
+   * Like pathOf, and also resolves symbolic links on disk: a link planted inside the workspace
+   * must not lead a read outside it.
+   */
+  private async safePathOf(uri: string | CtxUri): Promise<string> {
+    const path = this.pathOf(uri);
+    let real: string;
+    try {
+      real = await realpath(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return path;
+      throw error;
+    }
+    if (real !== this.root && !real.startsWith(this.root + sep)) {
+      throw new CairnError('PATH_ESCAPE', `Refused ${typeof uri === 'string' ? uri : formatCtxUri(uri)}: a link on disk leads outside the workspace`);
+    }
+    return real;
+  }
+
+  /** 'file', 'dir', or null when there is no such node. */
+  async kindOf(uri: string): Promise<NodeKind | null> {
+    const parsed = parseCtxUri(uri);
+    if (parsed.segments.length > 0 && isSidecarName(parsed.segments.at(-1)!)) return null;
+    try {
+      const info = await stat(await this.safePathOf(parsed));
+      return info.isDirectory() ? 'dir' : info.isFile() ? 'file' : null;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+      throw error;
+    }
+  }
+
+  /** The URI of a node as it really is on disk: a trailing slash exactly when it is a directory. */
+  async canonicalUri(uri: string): Promise<{ uri: string; kind: NodeKind }> {
+    const parsed = parseCtxUri(uri);
+    const kind = await this.kindOf(uri);
+    if (!kind) throw notFound(uri);
+    return { uri: formatCtxUri({ ...parsed, isDir: kind === 'dir' }), kind };
+  }
+
+  async mkdir(uri: string): Promise<void> {
+    await mkdir(this.pathOf(uri), { recursive: true });
+  }
+
+  /** Writes a file node's content (L2), and its meta when given. */
+  async writeFile(uri: string, content: string | Uint8Array, meta?: NodeMeta, options: WriteOptions = {}): Promise<void> {
+    const parsed = parseCtxUri(uri);
+    assertNodeName(parsed, uri);
+    if (parsed.isDir) throw new CairnError('IS_A_DIRECTORY', `Cannot write file content to directory URI ${uri}`);
+    await writeFileAtomic(this.pathOf(parsed), content, options);
+    if (meta) await this.writeMeta(uri, meta, options);
+  }
+
+  async readFileContent(uri: string): Promise<string> {
+    const { kind } = await this.canonicalUri(uri);
+    if (kind === 'dir') throw new CairnError('IS_A_DIRECTORY', `${uri} is a directory: read its L0 (level 0) or L1 (level 1), or list it`);
+    return readFile(await this.safePathOf(uri), 'utf8');
+  }
+
+  /** The meta file of a node: `.meta.json` inside a directory, `{name}.meta.json` beside a file. */
+  metaPathOf(uri: string, kind: NodeKind): string {
+    const path = this.pathOf(uri);
+    return kind === 'dir' ? join(path, META_FILE) : path + FILE_META_SUFFIX;
+  }
+
+  async readMeta(uri: string): Promise<NodeMeta | null> {
+    const kind = await this.kindOf(uri);
+    if (!kind) return null;
+    let text: string;
+    try {
+      text = await readFile(this.metaPathOf(uri, kind), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      return NodeMeta.parse(JSON.parse(text));
+    } catch (error) {
+      throw new CairnError('PARSE_FAILED', `Corrupt metadata for ${uri}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  async writeMeta(uri: string, meta: NodeMeta, options: WriteOptions = {}): Promise<void> {
+    const parsed = parseCtxUri(uri);
+    const kind: NodeKind = meta.kind;
+    if (kind === 'dir') await mkdir(this.pathOf(parsed), { recursive: true });
+    await writeFileAtomic(this.metaPathOf(uri, kind), JSON.stringify(meta, null, 2) + '\n', options);
+  }
+
+  /** Writes a directory's L0 and L1 sidecars (and meta when given). */
+  async writeDirSummary(uri: string, summary: { abstract: string; overview: string }, meta?: NodeMeta, options: WriteOptions = {}): Promise<void> {
+    const path = this.pathOf(uri);
+    await mkdir(path, { recursive: true });
+    await writeFileAtomic(join(path, ABSTRACT_FILE), summary.abstract, options);
+    await writeFileAtomic(join(path, OVERVIEW_FILE), summary.overview, options);
+    if (meta) await this.writeMeta(uri, { ...meta, kind: 'dir' }, options);
+  }
+
+  /**
+   * Reads a node at a level: 0 is the abstract, 1 the overview, 2 the content (files only).
+   * A node without the level asked for gives NOT_FOUND saying why.
+   */
+  async read(uri: string, level: 0 | 1 | 2): Promise<string> {
+    const { uri: canonical, kind } = await this.canonicalUri(uri);
+    if (level === 2) return this.readFileContent(canonical);
+    if (kind === 'dir') {
+      const file = join(await this.safePathOf(canonical), level === 0 ? ABSTRACT_FILE : OVERVIEW_FILE);
+      try {
+        return await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          throw new CairnError('NOT_FOUND', `${canonical} has no ${level === 0 ? 'L0 abstract' : 'L1 overview'} yet: it has not been summarized`);
+        }
+        throw error;
+      }
+    }
+    const meta = await this.readMeta(canonical);
+    const text = level === 0 ? meta?.abstract : meta?.overview;
+    if (text === undefined) {
+      const why = meta?.summary_reason ? ` (${meta.summary_reason})` : '';
+      throw new CairnError('NOT_FOUND', `${canonical} has no ${level === 0 ? 'L0 abstract' : 'L1 overview'} yet${why}`);
+    }
+    return text;
+  }
+
+  /** Lists a directory's children, sidecars hidden, in a stable order (by name, code points). */
+  async ls(uri: string): Promise<NodeEntry[]> {
+    const { uri: dirUri, kind } = await this.canonicalUri(uri);
+    if (kind !== 'dir') throw new CairnError('NOT_A_DIRECTORY', `${uri} is a file, not a directory`);
+    const parsed = parseCtxUri(dirUri);
+    const path = await this.safePathOf(parsed);
+    const dirents = await readdir(path, { withFileTypes: true });
+    const names = dirents.filter((d) => !isSidecarName(d.name) && (d.isDirectory() || d.isFile())).sort(byName);
+    return Promise.all(
+      names.map(async (d): Promise<NodeEntry> => {
+        const isDir = d.isDirectory();
+        const childUri = formatCtxUri({ scope: parsed.scope, segments: [...parsed.segments, d.name], isDir });
+        const entry: NodeEntry = { uri: childUri, name: d.name, kind: isDir ? 'dir' : 'file' };
+        const meta = await this.readMeta(childUri).catch(() => null);
+        if (meta) {
+          if (meta.tokens !== undefined) entry.tokens = meta.tokens;
+          if (meta.bytes !== undefined) entry.bytes = meta.bytes;
+          if (meta.summary_status) entry.summary_status = meta.summary_status;
+          if (!isDir && meta.abstract) entry.abstract = meta.abstract;
+        }
+        if (isDir) {
+          const abstract = await readFile(join(path, d.name, ABSTRACT_FILE), 'utf8').catch(() => undefined);
+          if (abstract) entry.abstract = abstract;
+        }
+        return entry;
+      }),
+    );
+  }
+
+  async stat(uri: string): Promise<NodeStat> {
+    const { uri: canonical, kind } = await this.canonicalUri(uri);
+    const path = await this.safePathOf(canonical);
+    const meta = await this.readMeta(canonical);
+    if (kind === 'dir') {
+      const children = (await readdir(path)).filter((name) => !isSidecarName(name)).length;
+      const hasAbstract = await exists(join(path, ABSTRACT_FILE));
+      const hasOverview = await exists(join(path, OVERVIEW_FILE));
+      return { uri: canonical, kind, bytes: 0, children, has_abstract: hasAbstract, has_overview: hasOverview, meta };
+    }
+    const info = await stat(path);
+    return { uri: canonical, kind, bytes: info.size, has_abstract: meta?.abstract !== undefined, has_overview: meta?.overview !== undefined, meta };
+  }
+
+  /** The subtree under `uri`, depth-first in listing order, cut at `depth` levels and `maxChildren` per directory. */
+  async tree(uri: string, depth: number, maxChildren: number): Promise<TreeNode> {
+    const { uri: canonical, kind } = await this.canonicalUri(uri);
+    const parsed = parseCtxUri(canonical);
+    const name = parsed.segments.at(-1) ?? parsed.scope;
+    if (kind === 'file') {
+      const meta = await this.readMeta(canonical);
+      return { uri: canonical, name, kind, ...(meta?.abstract ? { abstract: meta.abstract } : {}), ...(meta?.tokens !== undefined ? { tokens: meta.tokens } : {}) };
+    }
+    const node: TreeNode = { uri: canonical, name, kind: 'dir' };
+    const abstract = await readFile(join(await this.safePathOf(canonical), ABSTRACT_FILE), 'utf8').catch(() => undefined);
+    if (abstract) node.abstract = abstract;
+    const meta = await this.readMeta(canonical);
+    if (meta?.tokens !== undefined) node.tokens = meta.tokens;
+    if (depth <= 0) return node;
+    const entries = await this.ls(canonical);
+    const shown = entries.slice(0, maxChildren);
+    node.children = [];
+    for (const entry of shown) {
+      if (entry.kind === 'dir') node.children.push(await this.tree(entry.uri, depth - 1, maxChildren));
+      else node.children.push({ uri: entry.uri, name: entry.name, kind: 'file', ...(entry.abstract ? { abstract: entry.abstract } : {}), ...(entry.tokens !== undefined ? { tokens: entry.tokens } : {}) });
+    }
+    if (entries.length > shown.length) node.truncated = entries.length - shown.length;
+    return node;
+  }
+
+  /** Moves a node (with its sidecars) to a new URI. The target must not exist. */
+  async mv(from: string, to: string): Promise<void> {
+    const { uri: source, kind } = await this.canonicalUri(from);
+    const target = formatCtxUri({ ...parseCtxUri(to), isDir: kind === 'dir' });
+    assertNodeName(parseCtxUri(target), to);
+    if (await this.kindOf(target)) throw new CairnError('ALREADY_EXISTS', `Cannot move ${source} to ${target}: the target exists`);
+    const targetPath = this.pathOf(target);
+    await mkdir(join(targetPath, '..'), { recursive: true });
+    await rename(this.pathOf(source), targetPath);
+    if (kind === 'file') {
+      await rename(this.pathOf(source) + FILE_META_SUFFIX, targetPath + FILE_META_SUFFIX).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+    }
+  }
+
+  /** Removes a node and its sidecars; a non-empty directory needs `recursive`. */
+  async rm(uri: string, options: { recursive?: boolean } = {}): Promise<void> {
+    const { uri: canonical, kind } = await this.canonicalUri(uri);
+    if (parseCtxUri(canonical).segments.length === 0) throw new CairnError('INVALID_INPUT', `Refusing to remove the scope root ${canonical}`);
+    const path = this.pathOf(canonical);
+    if (kind === 'dir') {
+      if (!options.recursive) {
+        const children = (await readdir(path)).filter((name) => !isSidecarName(name));
+        if (children.length > 0) throw new CairnError('INVALID_INPUT', `${canonical} is not empty: remove it recursively`);
+      }
+      await rm(path, { recursive: true, force: true });
+    } else {
+      await rm(path, { force: true });
+      await rm(path + FILE_META_SUFFIX, { force: true });
+    }
+  }
+}
+
+function byName(a: { name: string }, b: { name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function notFound(uri: string): CairnError {
+  return new CairnError('NOT_FOUND', `No such node: ${uri}`, { details: { uri } });
+}
+
+function assertNodeName(parsed: CtxUri, uri: string): void {
+  const name = parsed.segments.at(-1);
+  if (name !== undefined && isSidecarName(name)) {
+    throw new CairnError('INVALID_URI', `${uri}: "${name}" is reserved for ContextFS sidecar files`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
