@@ -8,7 +8,6 @@ const entries = {
   'engine.worker': 'main/workers/engine.worker.ts',
   'parse.worker': 'main/workers/parse.worker.ts',
   app: 'main/app/index.ts',
-  preload: 'main/preload/index.ts',
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
 
@@ -25,3 +24,19 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
   outExtension: { '.js': '.js' },
 });
+
+// A sandboxed preload cannot load ES modules and may require nothing but `electron`: it is built
+// on its own as CommonJS (it imports only types from shared/, so nothing else ends up in it).
+if (existsSync('main/preload/index.ts')) {
+  await build({
+    entryPoints: ['main/preload/index.ts'],
+    outfile: 'dist-main/preload.cjs',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['electron'],
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+}

@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'EMBED_FAILED'
   | 'INDEX_FAILED'
   | 'WORKER_CRASHED'
+  /** Another live process owns a resource that only one may hold (a workspace's outbox). */
+  | 'LOCKED'
   | 'INTERNAL';
 
 export interface SerializedError {

@@ -13,6 +13,28 @@ import { NodeEntry, NodeStat, TreeNode } from '../types/node.js';
 const Uri = z.string().min(6).max(4096);
 const Level = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 
+/** Counts every DAG event carries, so a view can draw totals without keeping its own. */
+export const DagCounts = z.object({
+  dirs_total: z.number(),
+  dirs_done: z.number(),
+  files_total: z.number(),
+  files_done: z.number(),
+  llm_calls: z.number(),
+});
+export type DagCounts = z.infer<typeof DagCounts>;
+
+export const DagRunResult = DagCounts.extend({
+  root: z.string(),
+  dirsSummarized: z.number(),
+  dirsReused: z.number(),
+  filesSummarized: z.number(),
+  fallbacks: z.number(),
+  failed: z.number(),
+  tokens: z.number(),
+  ms: z.number(),
+});
+export type DagRunResult = z.infer<typeof DagRunResult>;
+
 export const commands = {
   'ingest:start': {
     request: z.object({
@@ -49,6 +71,13 @@ export const commands = {
     }),
     response: z.object({ root: TreeNode }),
   },
+  'summarize:run': {
+    request: z.object({
+      /** Only the queued work for this root; all queued work when absent. */
+      uri: Uri.optional(),
+    }),
+    response: z.object({ runs: z.array(DagRunResult) }),
+  },
 } as const;
 
 export type CommandName = keyof typeof commands;
@@ -59,7 +88,19 @@ export type CommandResponse<K extends CommandName> = z.output<(typeof commands)[
 export const IngestPhase = z.enum(['scan', 'parse', 'build']);
 export type IngestPhase = z.infer<typeof IngestPhase>;
 
+const dagEvent = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ type: z.literal(type), root: z.string(), uri: z.string(), counts: DagCounts, ...shape });
+
 export const EngineEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('dag/started'), root: z.string(), messageId: z.string() }),
+  z.object({ type: z.literal('dag/finished'), root: z.string(), messageId: z.string(), result: DagRunResult }),
+  z.object({ type: z.literal('dag/run-failed'), root: z.string(), messageId: z.string(), error: z.object({ code: z.string(), message: z.string() }) }),
+  dagEvent('dag/dir-dispatched', { parent: z.string().nullable(), pending: z.number(), dirs: z.number(), files: z.number() }),
+  dagEvent('dag/pending-changed', { pending: z.number() }),
+  dagEvent('dag/summary-started', { children: z.number() }),
+  dagEvent('dag/summary-done', { reused: z.boolean(), abstract: z.string(), status: z.enum(['done', 'fallback']).optional() }),
+  dagEvent('dag/fallback-used', { reason: z.string() }),
+  dagEvent('dag/failed', { reason: z.string() }),
   z.object({ type: z.literal('ingest/started'), jobId: z.string(), source: z.string(), root: z.string(), resumed: z.boolean() }),
   z.object({
     type: z.literal('ingest/progressed'),

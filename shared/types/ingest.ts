@@ -11,6 +11,8 @@ export const SkipReason = z.enum([
   'symlink-loop',
   'symlink-outside',
   'broken-symlink',
+  /** A symbolic link met while following links is turned off. */
+  'symlink-not-followed',
   'unreadable',
   'unsupported-encoding',
   'parse-error',

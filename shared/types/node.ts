@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Skip } from './ingest.js';
 
 export const ContextType = z.enum(['resource', 'memory', 'skill', 'session']);
 export type ContextType = z.infer<typeof ContextType>;
@@ -33,6 +34,13 @@ export const NodeMeta = z
     content_hash: z.string().optional(),
     /** For directories: a hash over the children's hashes, so a subtree's change is seen at its root. */
     tree_hash: z.string().optional(),
+    /** sha256 of the source file's bytes, on the node that stands for a whole source file. */
+    source_hash: z.string().optional(),
+    /** Nodes in this source file's subtree (1 for a file kept whole). */
+    node_count: z.number().int().optional(),
+    /** On an ingest root: what the scan and the parsers left out, and why (capped; see skipped_total). */
+    skipped: z.array(Skip).optional(),
+    skipped_total: z.number().int().optional(),
     parser: z.string().optional(),
     source_format: z.string().optional(),
     language: z.string().optional(),
@@ -47,6 +55,13 @@ export const NodeMeta = z
     summary_status: SummaryStatus.optional(),
     /** Why a summary is owed or how it was made (e.g. "file under 100 lines", "skeleton", "fallback"). */
     summary_reason: z.string().optional(),
+    /** For directories: the tree hash the current summary was made from (stale when it differs from tree_hash). */
+    summarized_tree_hash: z.string().optional(),
+    /** For summarized directories: the categories of their children, and how many children there were. */
+    categories: z.array(z.string()).optional(),
+    child_count: z.number().int().optional(),
+    /** A code file's skeleton, kept as context for an LLM summary (ast_llm mode). */
+    skeleton_text: z.string().optional(),
     warnings: z.array(z.string()).optional(),
     created_at: z.string(),
     updated_at: z.string(),

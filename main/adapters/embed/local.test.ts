@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createLocalEmbedder, embedText } from './local.js';
+
+const DIMS = 512;
+const cos = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * (b[i] as number), 0);
+const sim = (a: string, b: string) => cos(embedText(a, DIMS), embedText(b, DIMS));
+
+describe('local embedder', () => {
+  it('is deterministic, unit length and names its algorithm and dimensions', async () => {
+    const embedder = createLocalEmbedder({ dimensions: 256 });
+    expect(embedder.modelId).toBe('cairn-local-hash-v1.1-256');
+    expect(embedder.dimensions).toBe(256);
+    const { vectors } = await embedder.embed({ texts: ['Storm review: the uplink dropped.', 'Storm review: the uplink dropped.', ''] });
+    expect(vectors).toHaveLength(3);
+    expect(Array.from(vectors[0] as Float32Array)).toEqual(Array.from(vectors[1] as Float32Array));
+    for (const vector of vectors) {
+      expect(vector).toHaveLength(256);
+      expect(Math.sqrt(cos(vector, vector))).toBeCloseTo(1, 5);
+    }
+    // A different model id for other dimensions: their vectors are not comparable.
+    expect(createLocalEmbedder().modelId).toBe('cairn-local-hash-v1.1-512');
+  });
+
+  it('places related English texts closer than unrelated ones, through morphology and typos', () => {
+    const doc = 'The weather station uplink dropped during the storm, so we reconfigured the antenna.';
+    expect(sim('storm uplink antenna', doc)).toBeGreaterThan(0.3);
+    expect(sim('storm uplink antenna', 'Parsers are registered by file extension.')).toBeLessThan(0.1);
+    expect(sim('configuring parsers', 'configure the parser')).toBeGreaterThan(0.7);
+    expect(sim('recieve mesages', 'receive messages')).toBeGreaterThan(sim('recieve mesages', 'parse documents') + 0.2);
+    // Word order matters a little (bigrams), not a lot.
+    expect(sim('storm review', 'review storm')).toBeGreaterThan(0.6);
+    expect(sim('storm review', 'review storm')).toBeLessThan(0.99);
+  });
+
+  it('places related Chinese and mixed texts closer than unrelated ones', () => {
+    const doc = '气象站上行链路在暴风雨期间中断，我们重新配置了天线并切换到备用频率。';
+    expect(sim('暴风雨 天线', doc)).toBeGreaterThan(0.3);
+    expect(sim('暴风雨 天线', '快速入门：安装向量数据库并配置嵌入模型。')).toBeLessThan(0.1);
+    expect(sim('用 LanceDB 存储向量', 'LanceDB 向量存储')).toBeGreaterThan(0.5);
+  });
+
+  it('embeds at least 5,000 short texts a second', async () => {
+    const embedder = createLocalEmbedder();
+    const texts = Array.from({ length: 10_000 }, (_, i) =>
+      i % 2 ? `The weather station uplink dropped during storm number ${i}.` : `第${i}号暴风雨期间上行链路中断，我们切换了频率。`,
+    );
+    await embedder.embed({ texts: texts.slice(0, 500) });
+    const started = performance.now();
+    await embedder.embed({ texts });
+    const perSecond = texts.length / ((performance.now() - started) / 1000);
+    expect(perSecond).toBeGreaterThan(5000);
+  });
+
+  it('stops when its signal aborts and rejects impossible dimensions', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(createLocalEmbedder().embed({ texts: ['x'], signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(() => createLocalEmbedder({ dimensions: 3 })).toThrow(/dimensions/);
+  });
+});

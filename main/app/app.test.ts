@@ -1,0 +1,248 @@
+/**
+ * The Electron main process and preload, with `electron` mocked (the binary cannot be downloaded
+ * here; STACK.md 4.11): the window's security settings, navigation and window.open denied, IPC
+ * handlers generated from the contract that refuse invalid input and foreign senders, and a
+ * preload that exposes exactly one function per command plus onEvent.
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { commands, type EngineEvent } from '../../shared/contracts/api.js';
+import { ipcChannel } from '../../shared/contracts/wire.js';
+import { CairnError } from '../../shared/errors.js';
+import type { EngineConnection } from '../host/engine-connection.js';
+
+const electron = vi.hoisted(() => {
+  const handlers = new Map<string, (event: unknown, request: unknown) => Promise<unknown>>();
+  const windows: { options: Record<string, unknown>; loaded: string[] }[] = [];
+  const appListeners = new Map<string, (...args: unknown[]) => void>();
+  class BrowserWindow {
+    static getAllWindows = () => windows;
+    webContents = { send: vi.fn(), isDestroyed: () => false };
+    loaded: string[] = [];
+    constructor(public options: Record<string, unknown>) {
+      windows.push(this);
+    }
+    loadURL(url: string) {
+      this.loaded.push(url);
+      return Promise.resolve();
+    }
+    on() {}
+    once() {}
+    show() {}
+  }
+  return {
+    handlers,
+    windows,
+    appListeners,
+    exposed: new Map<string, unknown>(),
+    ipcRenderer: { invoke: vi.fn(async () => ({ ok: true, result: null })), on: vi.fn(), removeListener: vi.fn() },
+    module: {
+      app: {
+        isPackaged: false,
+        on: (name: string, listener: (...args: unknown[]) => void) => appListeners.set(name, listener),
+        whenReady: () => Promise.resolve(),
+        quit: vi.fn(),
+        exit: vi.fn(),
+      },
+      BrowserWindow,
+      ipcMain: {
+        handle: (channel: string, handler: (event: unknown, request: unknown) => Promise<unknown>) => handlers.set(channel, handler),
+        removeHandler: (channel: string) => handlers.delete(channel),
+      },
+      Menu: { buildFromTemplate: (template: unknown) => ({ template }), setApplicationMenu: vi.fn() },
+      protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+      session: { defaultSession: { setPermissionRequestHandler: vi.fn() } },
+      shell: { openExternal: vi.fn() },
+      net: { fetch: vi.fn() },
+    },
+  };
+});
+
+vi.mock('electron', () => ({
+  ...electron.module,
+  contextBridge: { exposeInMainWorld: (key: string, api: unknown) => electron.exposed.set(key, api) },
+  ipcRenderer: electron.ipcRenderer,
+}));
+
+vi.mock('../host/engine-host.js', () => ({
+  EngineHost: {
+    start: vi.fn(async () => ({
+      call: vi.fn(async () => ({ uri: 'ctx://resources/', entries: [] })),
+      onEvent: () => () => {},
+      onCrash: () => () => {},
+      dispose: async () => {},
+    })),
+  },
+}));
+
+const { hardenWebContents, mainWindowOptions, appContentSecurityPolicy } = await import('./security.js');
+const { registerIpcHandlers, forwardEvents, COMMAND_NAMES } = await import('./ipc.js');
+const { rendererFileFor } = await import('./app-protocol.js');
+const { silentLogger } = await import('../engine/ports/logger.js');
+
+const fromApp = { senderFrame: { url: 'app://cairn/index.html' } };
+
+function fakeEngine() {
+  const calls: [string, unknown][] = [];
+  const listeners = new Set<(event: EngineEvent) => void>();
+  const engine: EngineConnection = {
+    async call(command, request) {
+      calls.push([command, request]);
+      if (command === 'fs:stat') throw new CairnError('NOT_FOUND', 'ctx://resources/x does not exist');
+      return { uri: 'ctx://resources/', entries: [] } as never;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return { engine, calls, listeners };
+}
+
+beforeEach(() => electron.handlers.clear());
+
+describe('the window', () => {
+  it('is isolated, sandboxed and without Node', () => {
+    const options = mainWindowOptions('/app/preload.cjs');
+    expect(options.webPreferences).toMatchObject({
+      preload: '/app/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
+  });
+
+  it('has a strict CSP: no inline script, no eval, nothing remote', () => {
+    const csp = appContentSecurityPolicy();
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-eval|https?:|\*/);
+  });
+
+  it('denies new windows and navigation away from the app', () => {
+    const listeners = new Map<string, (event: { preventDefault(): void }, url?: string) => void>();
+    let openHandler: ((details: { url: string }) => { action: string }) | null = null;
+    const contents = {
+      setWindowOpenHandler: (handler: typeof openHandler) => (openHandler = handler),
+      on: (name: string, listener: (event: { preventDefault(): void }, url?: string) => void) => listeners.set(name, listener),
+    };
+    const openExternal = vi.fn();
+    hardenWebContents(contents as never, openExternal);
+    expect(openHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    expect(openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(openExternal).toHaveBeenCalledExactlyOnceWith('https://example.com');
+
+    const navigate = (name: string, url: string) => {
+      const event = { preventDefault: vi.fn() };
+      listeners.get(name)!(event, url);
+      return event.preventDefault.mock.calls.length > 0;
+    };
+    expect(navigate('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(navigate('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(navigate('will-navigate', 'app://cairn/index.html')).toBe(false);
+    expect(navigate('will-redirect', 'http://127.0.0.1:1/')).toBe(true);
+    expect(navigate('will-attach-webview', 'app://cairn/')).toBe(true);
+  });
+
+  it('serves only files inside the renderer folder', () => {
+    expect(rendererFileFor('app://cairn/', '/r')).toBe('/r/index.html');
+    expect(rendererFileFor('app://cairn/assets/a.js', '/r')).toBe('/r/assets/a.js');
+    expect(rendererFileFor('app://cairn/..%2f..%2fetc/passwd', '/r')).toBeNull();
+    expect(rendererFileFor('app://other/index.html', '/r')).toBeNull();
+    expect(rendererFileFor('file:///r/index.html', '/r')).toBeNull();
+  });
+});
+
+describe('the IPC handlers', () => {
+  it('registers one handler per contract command', () => {
+    const { engine } = fakeEngine();
+    const remove = registerIpcHandlers(engine, silentLogger);
+    expect([...electron.handlers.keys()].sort()).toEqual(Object.keys(commands).map((c) => `cairn:${c}`).sort());
+    remove();
+    expect(electron.handlers.size).toBe(0);
+  });
+
+  it('answers a valid call and keeps the code of an engine error', async () => {
+    const { engine, calls } = fakeEngine();
+    registerIpcHandlers(engine, silentLogger);
+    await expect(electron.handlers.get('cairn:fs:ls')!(fromApp, { uri: 'ctx://resources/' })).resolves.toEqual({ ok: true, result: { uri: 'ctx://resources/', entries: [] } });
+    expect(calls).toEqual([['fs:ls', { uri: 'ctx://resources/' }]]);
+    await expect(electron.handlers.get('cairn:fs:stat')!(fromApp, { uri: 'ctx://resources/x' })).resolves.toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('refuses invalid input without calling the engine', async () => {
+    const { engine, calls } = fakeEngine();
+    registerIpcHandlers(engine, silentLogger);
+    for (const [channel, request] of [
+      ['cairn:fs:ls', { uri: 42 }],
+      ['cairn:fs:ls', null],
+      ['cairn:fs:read', { uri: 'ctx://resources/a', level: 7 }],
+      ['cairn:ingest:start', { path: '' }],
+      ['cairn:ingest:cancel', {}],
+    ] as const) {
+      const answer = (await electron.handlers.get(channel)!(fromApp, request)) as { ok: boolean; error: { code: string } };
+      expect(answer).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses calls from any page but the app', async () => {
+    const { engine, calls } = fakeEngine();
+    registerIpcHandlers(engine, silentLogger);
+    for (const event of [{ senderFrame: { url: 'https://evil.example/' } }, { senderFrame: null }, {}]) {
+      await expect(electron.handlers.get('cairn:fs:ls')!(event, { uri: 'ctx://resources/' })).resolves.toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('forwards events in coalesced batches', async () => {
+    const { engine, listeners } = fakeEngine();
+    const send = vi.fn();
+    const stop = forwardEvents(engine, { send, isDestroyed: () => false } as never);
+    for (let i = 0; i < 50; i += 1) {
+      for (const listener of listeners) listener({ type: 'ingest/progressed', jobId: 'j', phase: 'scan', done: i, total: null, bytes: 0 });
+    }
+    await vi.waitFor(() => expect(send).toHaveBeenCalledTimes(1));
+    expect(send.mock.calls[0]![0]).toBe('cairn:events');
+    expect(send.mock.calls[0]![1]).toEqual([{ type: 'ingest/progressed', jobId: 'j', phase: 'scan', done: 49, total: null, bytes: 0 }]);
+    stop();
+    expect(listeners.size).toBe(0);
+  });
+});
+
+describe('the preload', () => {
+  it('exposes exactly one function per command plus onEvent, on the contract channels', async () => {
+    await import('../preload/index.js');
+    expect([...electron.exposed.keys()]).toEqual(['cairn']);
+    const api = electron.exposed.get('cairn') as Record<string, unknown>;
+    expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES, 'onEvent'].sort());
+    for (const value of Object.values(api)) expect(typeof value).toBe('function');
+    expect(api).not.toHaveProperty('invoke');
+    for (const command of COMMAND_NAMES) {
+      await (api[command] as (request: unknown) => Promise<unknown>)({ probe: command });
+      expect(electron.ipcRenderer.invoke).toHaveBeenLastCalledWith(ipcChannel(command), { probe: command });
+    }
+    const off = (api.onEvent as (listener: (batch: unknown[]) => void) => () => void)(() => {});
+    expect(electron.ipcRenderer.on).toHaveBeenCalledWith('cairn:events', expect.any(Function));
+    off();
+    expect(electron.ipcRenderer.removeListener).toHaveBeenCalledWith('cairn:events', expect.any(Function));
+  });
+});
+
+describe('the main process', () => {
+  it('opens one secure window on the app origin and registers the contract handlers', async () => {
+    await import('./index.js');
+    await vi.waitFor(() => expect(electron.windows).toHaveLength(1));
+    const [window] = electron.windows;
+    expect(window!.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(String((window!.options.webPreferences as { preload: string }).preload)).toMatch(/preload\.cjs$/);
+    expect(window!.loaded).toEqual(['app://cairn/index.html']);
+    expect(electron.module.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([expect.objectContaining({ scheme: 'app' })]);
+    expect(electron.module.session.defaultSession.setPermissionRequestHandler).toHaveBeenCalled();
+    expect([...electron.handlers.keys()]).toHaveLength(COMMAND_NAMES.length);
+    expect(electron.appListeners.has('web-contents-created')).toBe(true);
+    expect(electron.appListeners.has('before-quit')).toBe(true);
+  });
+});

@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { CairnError } from '../../../shared/errors.js';
+import { resolveWorkspace } from '../../host/app-paths.js';
+import { connectionOf } from '../../host/engine-connection.js';
+import { EngineHost } from '../../host/engine-host.js';
+import { startWebHost } from '../../host/web-host.js';
+import { reportError, stderrLogger } from '../output.js';
+
+interface ServeFlags {
+  port: string;
+  workspace?: string;
+  renderer?: string;
+  verbose?: boolean;
+}
+
+/** The built renderer next to the bundled CLI: dist-main/cli.js serves dist/renderer. */
+function defaultRendererDir(): string {
+  return fileURLToPath(new URL('../dist/renderer/', import.meta.url));
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve the Cairn UI to a browser on 127.0.0.1: the engine, the built renderer, and the contract over a WebSocket, behind a random token')
+    .option('-p, --port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
+    .option('-w, --workspace <dir>', 'workspace folder (default: $CAIRN_WORKSPACE, else the app-data folder)')
+    .option('--renderer <dir>', 'the built renderer to serve (default: dist/renderer beside the CLI; build it with `npx vite build`)')
+    .option('-v, --verbose', 'log more on stderr')
+    .addHelpText(
+      'after',
+      `
+The first line on stdout is the URL to open, token included; logs go to stderr.
+Only this machine can connect: the host binds 127.0.0.1, checks the Host and Origin headers,
+and refuses any page or WebSocket without the token. Ctrl+C stops it.`,
+    )
+    .action(async (flags: ServeFlags) => {
+      const logger = stderrLogger(Boolean(flags.verbose));
+      let engine: EngineHost | null = null;
+      try {
+        const port = Number(flags.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CairnError('INVALID_INPUT', `--port must be a whole number from 0 to 65535, not ${JSON.stringify(flags.port)}`);
+        const rendererDir = flags.renderer ? resolve(flags.renderer) : defaultRendererDir();
+        const workspace = resolveWorkspace(flags.workspace);
+        const workerUrl = new URL('./engine.worker.js', import.meta.url);
+        if (!existsSync(fileURLToPath(workerUrl))) throw new CairnError('NOT_FOUND', `The engine worker ${fileURLToPath(workerUrl)} is missing: run \`npm run build:main\``);
+        engine = await EngineHost.start({ workerUrl, workerData: { workspace }, logger });
+        const host = await startWebHost({ engine: connectionOf(engine), rendererDir, port, logger });
+        process.stdout.write(`${host.url}\n`);
+        process.stderr.write(`Cairn serves ${workspace} at ${host.origin} (Ctrl+C stops it)\n`);
+
+        const running = engine;
+        let stopping = false;
+        const stop = async (code: number) => {
+          if (stopping) return;
+          stopping = true;
+          await host.close().catch((error) => logger.warn(`Closing the web host failed: ${String(error)}`));
+          await running.dispose().catch((error) => logger.warn(`Stopping the engine failed: ${String(error)}`));
+          process.exit(code);
+        };
+        running.onCrash((error) => {
+          logger.error(`${error.message}; stopping`);
+          void stop(1);
+        });
+        process.once('SIGINT', () => void stop(0));
+        process.once('SIGTERM', () => void stop(0));
+      } catch (error) {
+        await engine?.dispose().catch(() => {});
+        reportError(error, {});
+      }
+    });
+}

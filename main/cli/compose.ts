@@ -1,0 +1,26 @@
+/**
+ * Composes the engine for one CLI command: the workspace, a parse pool over the cores, the
+ * durable outbox. The CLI runs the engine in its own process; the web host and the desktop
+ * app run the same engine in a worker thread.
+ */
+import { availableParallelism } from 'node:os';
+import { createEngine, type Engine } from '../engine/engine.js';
+import type { Logger } from '../engine/ports/logger.js';
+import { inProcessParseRunner, type ParseRunner } from '../engine/parse/runner.js';
+import { createParsePool } from '../workers/parse-pool.js';
+import { resolveWorkspace } from '../host/app-paths.js';
+
+export interface ComposeOptions {
+  workspace?: string;
+  /** Parse workers; 0 parses in this thread. Default: one per core. */
+  workers?: number;
+  logger: Logger;
+}
+
+export async function openEngine(options: ComposeOptions): Promise<Engine> {
+  const workspace = resolveWorkspace(options.workspace);
+  const workers = options.workers ?? availableParallelism();
+  const parser: ParseRunner =
+    workers > 0 ? createParsePool({ workerUrl: new URL('./parse.worker.js', import.meta.url), size: workers, logger: options.logger }) : inProcessParseRunner();
+  return createEngine({ workspace, parser, logger: options.logger });
+}

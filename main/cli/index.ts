@@ -1,0 +1,30 @@
+/**
+ * `cairn`: the command line of DESIGN.md section 6. Each command lives in ./commands; all of
+ * them print readable text by default and exactly one JSON document with --json.
+ */
+import { Command } from 'commander';
+import { registerIngest } from './commands/ingest.js';
+import { registerBrowse } from './commands/browse.js';
+import { registerServe } from './commands/serve.js';
+
+const program = new Command();
+program
+  .name('cairn')
+  .description('Cairn: turn folders into a layered context tree and conversations into memories.')
+  .version('0.1.0')
+  .showHelpAfterError('(run with --help for usage)')
+  .addHelpText(
+    'after',
+    `
+Workspace: --workspace DIR, else $CAIRN_WORKSPACE, else the app-data folder.
+Examples:
+  cairn ingest ~/notes                     # build ctx://resources/notes/
+  cairn tree ctx://resources/notes/        # browse it
+  cairn cat ctx://resources/notes/todo.md  # read a node (--level 0|1|2)`,
+  );
+
+registerIngest(program);
+registerBrowse(program);
+registerServe(program);
+
+await program.parseAsync(process.argv);

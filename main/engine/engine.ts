@@ -1,0 +1,223 @@
+/**
+ * The engine as a library: `createEngine(deps)` with explicit dependencies and no globals. The
+ * CLI, the worker (behind the web host and the Electron app) and the tests compose it the same
+ * way and drive it through the one contract of `shared/contracts/api.ts`.
+ *
+ * @example
+ * const engine = await createEngine({ workspace: '/tmp/ws', parser: inProcessParseRunner() });
+ * const result = await engine.call('ingest:start', { path: '/usr/share/doc/python3.11/html' });
+ * const listing = await engine.call('fs:ls', { uri: result.root });
+ * await engine.dispose();
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  parseRequest,
+  type CommandName,
+  type CommandRequest,
+  type CommandResponse,
+  type DagRunResult,
+  type EngineEvent,
+  type ParsedCommandRequest,
+} from '../../shared/contracts/api.js';
+import { CairnError } from '../../shared/errors.js';
+import { IngestOptions } from '../../shared/types/ingest.js';
+import { systemClock, type Clock } from './ports/clock.js';
+import { noopIndex, type ContextIndex } from './ports/context-index.js';
+import { silentLogger, type Logger } from './ports/logger.js';
+import type { ParseRunner } from './parse/runner.js';
+import { ingest } from './ingest/ingest.js';
+import { JobStore } from './ingest/job-store.js';
+import { ContextFS } from './tree/context-fs.js';
+import { Outbox } from './queue/outbox.js';
+import { DirectoryEventHandler } from './summarize/dag.js';
+import { extractiveSummarizer } from './summarize/extractive-summarizer.js';
+import type { NodeSummarizer } from './summarize/types.js';
+
+export interface EngineDeps {
+  /** The workspace folder: the ContextFS tree plus Cairn's own state in `.cairn/`. */
+  workspace: string;
+  parser: ParseRunner;
+  index?: ContextIndex;
+  /** Writes L0/L1; the embedded extractive summarizer when absent. */
+  summarizer?: NodeSummarizer;
+  /** Summarize queued trees in the background as soon as an ingest queues them (the app and web host). */
+  autoSummarize?: boolean;
+  /** Directory summary tasks in flight at once. */
+  summaryConcurrency?: number;
+  logger?: Logger;
+  clock?: Clock;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Events of this call only (progress of this ingest); every event also goes to subscribers. */
+  onEvent?: (event: EngineEvent) => void;
+}
+
+type Handler<K extends CommandName> = (request: ParsedCommandRequest<K>, ctx: { signal: AbortSignal; emit(event: EngineEvent): void }) => Promise<CommandResponse<K>>;
+export type CommandHandlers = { [K in CommandName]: Handler<K> };
+
+export interface Engine {
+  readonly fs: ContextFS;
+  readonly workspace: string;
+  readonly handlers: CommandHandlers;
+  call<K extends CommandName>(command: K, request: CommandRequest<K>, options?: CallOptions): Promise<CommandResponse<K>>;
+  subscribe(listener: (event: EngineEvent) => void): () => void;
+  dispose(): Promise<void>;
+}
+
+export async function createEngine(deps: EngineDeps): Promise<Engine> {
+  const logger = deps.logger ?? silentLogger;
+  const clock = deps.clock ?? systemClock;
+  const stateDir = join(deps.workspace, '.cairn');
+  await mkdir(stateDir, { recursive: true });
+  const fs = await ContextFS.open(deps.workspace);
+  const jobs = await JobStore.open(stateDir);
+  const listeners = new Set<(event: EngineEvent) => void>();
+  const running = new Map<string, AbortController>();
+  const summarizer = deps.summarizer ?? extractiveSummarizer();
+  const fileFallback = extractiveSummarizer();
+  const lifetime = new AbortController();
+  // The outbox takes the workspace's queue lock, so it opens only when work needs it: browsing
+  // commands (ls, tree, cat) run beside a serving app without contending for it.
+  let outboxPromise: Promise<Outbox> | null = null;
+  const outbox = () => (outboxPromise ??= Outbox.open(join(stateDir, 'queue'), { clock, logger }));
+
+  const broadcast = (event: EngineEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        logger.error('An event listener threw', { error: String(error) });
+      }
+    }
+  };
+
+  /** Claims queued roots one by one and runs the DAG on each until the queue is empty. */
+  const drain = async (signal: AbortSignal, emit: (event: EngineEvent) => void, onlyUri?: string): Promise<DagRunResult[]> => {
+    const queue = await outbox();
+    const results: DagRunResult[] = [];
+    for (;;) {
+      if (signal.aborted) break;
+      const message = await queue.claim(onlyUri === undefined ? undefined : (m) => m.uri === onlyUri);
+      if (!message) break;
+      emit({ type: 'dag/started', root: message.uri, messageId: message.id });
+      try {
+        const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback, index: deps.index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
+        const { root, dirs_total, dirs_done, files_total, files_done, llm_calls, dirsSummarized, dirsReused, filesSummarized, fallbacks, failed, tokens, ms } =
+          await handler.processDirectoryEvent(message.uri);
+        const result: DagRunResult = { root, dirs_total, dirs_done, files_total, files_done, llm_calls, dirsSummarized, dirsReused, filesSummarized, fallbacks, failed, tokens, ms };
+        await queue.complete(message.id);
+        emit({ type: 'dag/finished', root: message.uri, messageId: message.id, result });
+        results.push(result);
+      } catch (error) {
+        if (signal.aborted) {
+          // Left unfinished on purpose: the next run resumes it, reusing every directory already done.
+          await queue.release(message.id);
+          break;
+        }
+        const cairn = CairnError.is(error) ? error : new CairnError('INTERNAL', String((error as Error)?.message ?? error), { cause: error });
+        await queue.fail(message.id, cairn);
+        emit({ type: 'dag/run-failed', root: message.uri, messageId: message.id, error: { code: cairn.code, message: cairn.message } });
+        logger.error(`Summarizing ${message.uri} failed: ${cairn.message}`);
+      }
+    }
+    return results;
+  };
+
+  let background: Promise<unknown> | null = null;
+  let again = false;
+  const kickBackground = () => {
+    if (background) {
+      again = true;
+      return;
+    }
+    background = (async () => {
+      do {
+        again = false;
+        await drain(lifetime.signal, broadcast).catch((error) => logger.error(`Background summarization stopped: ${String(error)}`));
+      } while (again && !lifetime.signal.aborted);
+      background = null;
+    })();
+  };
+
+  const handlers: CommandHandlers = {
+    'ingest:start': async (request, ctx) => {
+      const options = IngestOptions.parse(request.options ?? {});
+      const jobId = request.jobId ?? crypto.randomUUID();
+      const controller = new AbortController();
+      const onAbort = () => controller.abort();
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      running.set(jobId, controller);
+      try {
+        return await ingest(
+          { fs, jobs, parser: deps.parser, index: deps.index ?? noopIndex, queue: await outbox(), logger, clock },
+          request.path,
+          options,
+          { signal: controller.signal, emit: ctx.emit, jobId },
+        ).then(
+          (result) => {
+            ctx.emit({ type: 'ingest/finished', jobId: result.jobId, result });
+            if (deps.autoSummarize) kickBackground();
+            return result;
+          },
+          (error: unknown) => {
+            const cairn = CairnError.is(error) ? error : new CairnError('INTERNAL', String((error as Error)?.message ?? error), { cause: error });
+            ctx.emit({ type: 'ingest/failed', jobId, error: { code: cairn.code, message: cairn.message } });
+            throw cairn;
+          },
+        );
+      } finally {
+        running.delete(jobId);
+        ctx.signal.removeEventListener('abort', onAbort);
+      }
+    },
+    'ingest:cancel': async (request) => {
+      const controller = running.get(request.jobId);
+      controller?.abort();
+      return { cancelled: controller !== undefined };
+    },
+    'fs:ls': async (request) => {
+      const { uri } = await fs.canonicalUri(request.uri);
+      return { uri, entries: await fs.ls(uri) };
+    },
+    'fs:read': async (request) => {
+      const { uri } = await fs.canonicalUri(request.uri);
+      return { uri, level: request.level, content: await fs.read(uri, request.level) };
+    },
+    'fs:stat': async (request) => fs.stat(request.uri),
+    'fs:tree': async (request) => ({ root: await fs.tree(request.uri, request.depth, request.maxChildren) }),
+    'summarize:run': async (request, ctx) => {
+      const signal = AbortSignal.any([ctx.signal, lifetime.signal]);
+      return { runs: await drain(signal, ctx.emit, request.uri) };
+    },
+  };
+
+  return {
+    fs,
+    workspace: fs.root,
+    handlers,
+    async call(command, request, options = {}) {
+      const parsed = parseRequest(command, request);
+      const emit = (event: EngineEvent) => {
+        options.onEvent?.(event);
+        broadcast(event);
+      };
+      const handler = handlers[command] as Handler<typeof command>;
+      return handler(parsed, { signal: options.signal ?? new AbortController().signal, emit });
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async dispose() {
+      lifetime.abort();
+      for (const controller of running.values()) controller.abort();
+      await background;
+      listeners.clear();
+      await deps.parser.dispose();
+      if (outboxPromise) await (await outboxPromise).close();
+    },
+  };
+}

@@ -1,0 +1,497 @@
+/**
+ * The search index: what the ingest and the DAG summarizer hand records to (ContextIndex), and
+ * what `cairn search` asks. It embeds records in batches, stores them through the VectorStore
+ * port and answers four kinds of search:
+ *
+ * - `fts`: BM25 over the analysed text. Score: BM25 divided by the best BM25 of the query.
+ * - `vector`: cosine similarity to the query's embedding (only vectors of the current model:
+ *   a vector from another model is not comparable). Score: the cosine, clamped to [0, 1].
+ * - `hybrid` (default): both lists fused by reciprocal rank fusion,
+ *   `Σ 1 / (60 + rank)`, divided by its maximum `2 / 61`, so a record first in both lists scores 1.
+ * - `hierarchical`: starts from L0/L1 directory hits and drills into their children, best
+ *   first, to a bounded depth. A record's own relevance is a convex combination of its cosine
+ *   and its BM25 (each divided by the query's best), and a child scores
+ *   `alpha · own + (1 − alpha) · parent`, so a leaf that says little by itself is still found
+ *   through a directory that matches. Direct hits keep their own score when it is higher.
+ *   No reranker is needed; one can be plugged in for every mode.
+ *
+ * Every mode returns at most one hit per URI (its best level), `k` hits at most, none under
+ * `minScore`, each with a snippet and provenance.
+ *
+ * @example
+ * const index = createSearchIndex({ embedder: createLocalEmbedder(), store: await openLanceStore({ uri, dimensions: 512 }) });
+ * await index.upsert(records);
+ * const hits = await index.search({ text: 'why did the uplink drop?', k: 5, mode: 'hierarchical', filter: { scope: 'resources' } });
+ */
+import { CairnError, errorMessage } from '../../../shared/errors.js';
+import type { ContextType } from '../../../shared/types/node.js';
+import type { ContextIndex, IndexInput } from '../ports/context-index.js';
+import type { EmbeddingModel } from '../ports/embedding-model.js';
+import { silentLogger, type Logger } from '../ports/logger.js';
+import type { RecordLevel, ScoredRecord, StoredRecord, VectorFilter, VectorRecord, VectorStore } from '../ports/vector-store.js';
+import { makeSnippet } from './snippet.js';
+
+export const SEARCH_MODES = ['hybrid', 'fts', 'vector', 'hierarchical'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+/** The k of reciprocal rank fusion: the usual constant, which damps the weight of the very first ranks. */
+export const RRF_K = 60;
+
+export interface SearchQuery {
+  text: string;
+  /** Hits to return. Default 10. */
+  k?: number;
+  /** Leave out hits scoring below this (scores are in [0, 1]; see the modes above). */
+  minScore?: number;
+  filter?: VectorFilter;
+  /** Default 'hybrid'. */
+  mode?: SearchMode;
+  signal?: AbortSignal;
+}
+
+export interface HitProvenance {
+  source: string | null;
+  lines: [number, number] | null;
+  message_ids: string[];
+  pages?: [number, number];
+}
+
+export interface SearchHit {
+  id: string;
+  uri: string;
+  parent_uri: string | null;
+  level: RecordLevel;
+  score: number;
+  snippet: string;
+  context_type: ContextType;
+  category: string;
+  provenance: HitProvenance;
+}
+
+export interface RerankCandidate {
+  id: string;
+  uri: string;
+  level: RecordLevel;
+  text: string;
+  /** The score before reranking. */
+  score: number;
+}
+
+/** Scores candidates for a query, in [0, 1], one per candidate and in the same order. */
+export type Reranker = (query: string, candidates: RerankCandidate[], options: { signal?: AbortSignal }) => Promise<number[]>;
+
+export interface HierarchicalOptions {
+  /** Weight of a child's own relevance against its parent's score. Default 0.5. */
+  alpha?: number;
+  /** Weight of the cosine against BM25 in a record's own relevance. Default 0.5. */
+  vectorWeight?: number;
+  /** Directory hits to start from. Default 8. */
+  maxSeeds?: number;
+  /** Levels of directories to descend below a seed. Default 4. */
+  maxDepth?: number;
+  /** Directories to open at most per search. Default 32. */
+  maxExpansions?: number;
+  /** Children read per directory at most. Default 1000. */
+  maxChildren?: number;
+  /** Directories opened together in one round (one store query). Default 4. */
+  expansionsPerRound?: number;
+  /** Stop once the top k has not changed for this many rounds in a row. Default 2. */
+  convergenceRounds?: number;
+}
+
+export interface SearchIndexOptions {
+  embedder: EmbeddingModel;
+  store: VectorStore;
+  logger?: Logger;
+  reranker?: Reranker;
+  /** Candidates the reranker sees. Default max(3k, 30). */
+  rerankTopN?: number;
+  hierarchical?: HierarchicalOptions;
+  /**
+   * Keep the stored vector of a record whose text and model have not changed, instead of
+   * embedding it again (spares a remote endpoint on re-ingests and reindexes). Default true.
+   */
+  reuseUnchangedVectors?: boolean;
+}
+
+export interface ReembedOptions {
+  /** Records read and embedded per round. Default 256. */
+  batchSize?: number;
+  signal?: AbortSignal;
+  onProgress?: (done: number) => void;
+}
+
+export interface SearchIndex extends ContextIndex {
+  /** The embedding model id written with every vector. */
+  readonly modelId: string;
+  search(query: SearchQuery): Promise<SearchHit[]>;
+  /** Re-embeds every record whose vector was made by another model. Returns how many. */
+  reembedAll(options?: ReembedOptions): Promise<{ reembedded: number }>;
+  /** Brings the store's indexes up to date; call at the end of a bulk write (see VectorStore.optimize). */
+  optimize(): Promise<void>;
+}
+
+interface Candidate {
+  record: StoredRecord;
+  score: number;
+}
+
+/**
+ * Reciprocal rank fusion of ranked id lists, normalised to [0, 1] by its maximum (first in every
+ * list). An id missing from a list gets nothing from it.
+ */
+export function reciprocalRankFusion(lists: readonly (readonly string[])[], k = RRF_K): Map<string, number> {
+  const fused = new Map<string, number>();
+  if (lists.length === 0) return fused;
+  const max = lists.length / (k + 1);
+  for (const list of lists) {
+    list.forEach((id, index) => fused.set(id, (fused.get(id) ?? 0) + 1 / (k + index + 1) / max));
+  }
+  return fused;
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i += 1) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+function isDirectoryRecord(record: StoredRecord): boolean {
+  return record.uri.endsWith('/') && record.level !== 2;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CairnError('CANCELLED', 'Search cancelled', { cause: signal.reason });
+}
+
+function toHit(candidate: Candidate, query: string): SearchHit {
+  const { record } = candidate;
+  const p = record.provenance;
+  const provenance: HitProvenance = {
+    source: p.source ?? null,
+    lines: p.lines ?? null,
+    message_ids: p.message_ids ?? [],
+  };
+  if (p.pages) provenance.pages = p.pages;
+  return {
+    id: record.id,
+    uri: record.uri,
+    parent_uri: record.parent_uri,
+    level: record.level,
+    score: candidate.score,
+    snippet: makeSnippet(record.text, query),
+    context_type: record.context_type,
+    category: record.category,
+    provenance,
+  };
+}
+
+/** Best first, one candidate per URI (its best-scoring level); ties go to the lower level, then the id. */
+function rankCandidates(candidates: Iterable<Candidate>, levels: readonly RecordLevel[] | undefined): Candidate[] {
+  const byUri = new Map<string, Candidate>();
+  for (const candidate of candidates) {
+    if (levels && !levels.includes(candidate.record.level)) continue;
+    const current = byUri.get(candidate.record.uri);
+    if (!current || candidate.score > current.score || (candidate.score === current.score && candidate.record.level < current.record.level)) {
+      byUri.set(candidate.record.uri, candidate);
+    }
+  }
+  return [...byUri.values()].sort((a, b) => b.score - a.score || a.record.level - b.record.level || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));
+}
+
+/** Candidates each retriever contributes before fusion: plenty more than k, so fusion has something to fuse. */
+function poolSize(k: number): number {
+  return Math.min(1000, Math.max(50, k * 5));
+}
+
+/**
+ * Creates the search index over an embedder and a store.
+ *
+ * @example
+ * const index = createSearchIndex({ embedder, store, logger });
+ * await index.removeUnder('ctx://resources/old-docs/');
+ * if ((await store.embedModels()).some((m) => m !== index.modelId)) await index.reembedAll();
+ */
+export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
+  const { embedder, store } = options;
+  const logger = options.logger ?? silentLogger;
+  const modelId = embedder.modelId;
+  const reuseVectors = options.reuseUnchangedVectors ?? true;
+  const h = {
+    alpha: options.hierarchical?.alpha ?? 0.5,
+    vectorWeight: options.hierarchical?.vectorWeight ?? 0.5,
+    maxSeeds: options.hierarchical?.maxSeeds ?? 8,
+    maxDepth: options.hierarchical?.maxDepth ?? 4,
+    maxExpansions: options.hierarchical?.maxExpansions ?? 32,
+    maxChildren: options.hierarchical?.maxChildren ?? 1000,
+    expansionsPerRound: Math.max(1, options.hierarchical?.expansionsPerRound ?? 4),
+    convergenceRounds: options.hierarchical?.convergenceRounds ?? 2,
+  };
+
+  async function embedTexts(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    const batch = Math.max(1, embedder.maxBatchSize);
+    for (let start = 0; start < texts.length; start += batch) {
+      const slice = texts.slice(start, start + batch);
+      let vectors: Float32Array[];
+      try {
+        ({ vectors } = await embedder.embed({ texts: slice, signal }));
+      } catch (error) {
+        if (CairnError.is(error)) throw error;
+        throw new CairnError('EMBED_FAILED', `Embedding with ${modelId} failed: ${errorMessage(error)}`, { cause: error, details: { model: modelId } });
+      }
+      if (vectors.length !== slice.length) {
+        throw new CairnError('EMBED_FAILED', `${modelId} returned ${vectors.length} vectors for ${slice.length} texts`, { details: { model: modelId } });
+      }
+      for (const vector of vectors) {
+        if (vector.length !== store.dimensions) {
+          throw new CairnError('EMBED_FAILED', `${modelId} makes ${vector.length}-dimensional vectors but the index holds ${store.dimensions}; reindex after changing dimensions`, {
+            details: { model: modelId, got: vector.length, expected: store.dimensions },
+          });
+        }
+      }
+      out.push(...vectors);
+    }
+    return out;
+  }
+
+  async function embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    const [vector] = await embedTexts([text], signal);
+    return vector as Float32Array;
+  }
+
+  async function upsert(records: IndexInput[]): Promise<void> {
+    if (records.length === 0) return;
+    const byId = new Map<string, IndexInput>();
+    for (const record of records) byId.set(record.id, record);
+    const inputs = [...byId.values()];
+    const reusable = new Map<string, Float32Array>();
+    if (reuseVectors) {
+      for (const stored of await store.get(inputs.map((r) => r.id))) {
+        const input = byId.get(stored.id);
+        if (stored.vector && stored.embed_model === modelId && input && input.text === stored.text) reusable.set(stored.id, stored.vector);
+      }
+    }
+    const toEmbed = inputs.filter((record) => !reusable.has(record.id));
+    const vectors = await embedTexts(toEmbed.map((record) => record.text));
+    const fresh = new Map(toEmbed.map((record, i) => [record.id, vectors[i] as Float32Array]));
+    const rows: VectorRecord[] = inputs.map((input) => ({
+      ...input,
+      vector: (reusable.get(input.id) ?? fresh.get(input.id)) as Float32Array,
+      embed_model: modelId,
+    }));
+    await store.upsert(rows);
+    logger.debug('Indexed records', { records: rows.length, embedded: toEmbed.length, reused: reusable.size });
+  }
+
+  /**
+   * Nearest records among vectors of the current model. Asking the store to filter by model
+   * makes LanceDB prefilter, which costs more than the search itself on an unindexed column; as
+   * a table almost always holds one model, search first and filter only when another model shows up.
+   */
+  async function nearest(vector: Float32Array, k: number, filter: VectorFilter | undefined): Promise<ScoredRecord[]> {
+    const hits = await store.vectorSearch({ vector, k, filter });
+    if (hits.every((hit) => hit.record.embed_model === modelId)) return hits;
+    return store.vectorSearch({ vector, k, filter: { ...filter, embedModel: modelId } });
+  }
+
+  async function lexicalAndVector(text: string, vector: Float32Array, k: number, filter: VectorFilter | undefined, withVectors: boolean) {
+    return Promise.all([store.textSearch({ query: text, k, filter, withVectors }), nearest(vector, k, filter)]);
+  }
+
+  async function hybrid(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<Candidate[]> {
+    const vector = await embedQuery(text, signal);
+    throwIfAborted(signal);
+    const [lexical, semantic] = await lexicalAndVector(text, vector, poolSize(k), filter, false);
+    const fused = reciprocalRankFusion([lexical.map((hit) => hit.record.id), semantic.map((hit) => hit.record.id)]);
+    const records = new Map<string, StoredRecord>();
+    for (const hit of [...lexical, ...semantic]) records.set(hit.record.id, hit.record);
+    return [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
+  }
+
+  async function hierarchical(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<Candidate[]> {
+    const vector = await embedQuery(text, signal);
+    throwIfAborted(signal);
+    // The levels asked for apply to the hits, not to the walk: the walk needs directory records.
+    const broad: VectorFilter = { ...filter };
+    delete broad.levels;
+    const directories: VectorFilter = { ...broad, levels: [0, 1] };
+    const seedPool = Math.max(20, h.maxSeeds * 4);
+    const [[lexical, semantic], [lexicalDirs, semanticDirs]] = await Promise.all([
+      lexicalAndVector(text, vector, poolSize(k), broad, true),
+      lexicalAndVector(text, vector, seedPool, directories, true),
+    ]);
+
+    const bm25 = new Map<string, number>();
+    const cosines = new Map<string, number>();
+    for (const hit of [...lexical, ...lexicalDirs]) bm25.set(hit.record.id, Math.max(bm25.get(hit.record.id) ?? 0, hit.score));
+    for (const hit of [...semantic, ...semanticDirs]) cosines.set(hit.record.id, hit.score);
+    const bestBm25 = Math.max(0, ...bm25.values());
+    const bestCosine = Math.max(0, ...cosines.values());
+    // When one signal has nothing for this query, the other carries the whole score.
+    const vectorWeight = bestBm25 === 0 ? 1 : bestCosine === 0 ? 0 : h.vectorWeight;
+
+    const own = (record: StoredRecord): number => {
+      let cos = cosines.get(record.id);
+      if (cos === undefined) cos = record.vector && record.embed_model === modelId ? Math.max(0, cosine(vector, record.vector)) : 0;
+      const semanticPart = bestCosine > 0 ? Math.min(1, cos / bestCosine) : 0;
+      const lexicalPart = bestBm25 > 0 ? (bm25.get(record.id) ?? 0) / bestBm25 : 0;
+      return vectorWeight * semanticPart + (1 - vectorWeight) * lexicalPart;
+    };
+
+    const candidates = new Map<string, Candidate>();
+    const offer = (record: StoredRecord, score: number) => {
+      const current = candidates.get(record.id);
+      if (!current || score > current.score) candidates.set(record.id, { record, score });
+    };
+    for (const hit of [...lexical, ...semantic, ...lexicalDirs, ...semanticDirs]) offer(hit.record, own(hit.record));
+
+    // Best-first walk from the best directory hits.
+    const queue = new Map<string, { score: number; depth: number }>();
+    for (const candidate of rankCandidates([...candidates.values()].filter((c) => isDirectoryRecord(c.record)), undefined).slice(0, h.maxSeeds)) {
+      queue.set(candidate.record.uri, { score: candidate.score, depth: 0 });
+    }
+    const opened = new Set<string>();
+    let stableRounds = 0;
+    let lastTop = '';
+    while (queue.size > 0 && opened.size < h.maxExpansions) {
+      throwIfAborted(signal);
+      // Open the best few directories per round, in one query: fewer round trips, same order of discovery.
+      const round = [...queue.entries()]
+        .sort((a, b) => b[1].score - a[1].score)
+        .slice(0, Math.min(h.expansionsPerRound, h.maxExpansions - opened.size));
+      for (const [uri] of round) {
+        queue.delete(uri);
+        opened.add(uri);
+      }
+      const parents = new Map(round);
+      for (const child of await store.listByParent([...parents.keys()], broad, h.maxChildren * round.length)) {
+        const parent = parents.get(child.parent_uri ?? '');
+        if (!parent) continue;
+        const score = h.alpha * own(child) + (1 - h.alpha) * parent.score;
+        offer(child, score);
+        if (isDirectoryRecord(child) && parent.depth + 1 <= h.maxDepth && !opened.has(child.uri)) {
+          const queued = queue.get(child.uri);
+          if (!queued || queued.score < score) queue.set(child.uri, { score, depth: parent.depth + 1 });
+        }
+      }
+      // Converged when the hits have stopped changing: further directories score lower still.
+      const top = rankCandidates(candidates.values(), filter?.levels)
+        .slice(0, k)
+        .map((c) => c.record.id)
+        .join('\n');
+      stableRounds = top === lastTop ? stableRounds + 1 : 0;
+      lastTop = top;
+      if (stableRounds >= h.convergenceRounds) break;
+    }
+    logger.debug('Hierarchical search walked the tree', { opened: opened.size, candidates: candidates.size });
+    return [...candidates.values()];
+  }
+
+  async function search(query: SearchQuery): Promise<SearchHit[]> {
+    const started = Date.now();
+    const mode = query.mode ?? 'hybrid';
+    const k = query.k ?? 10;
+    if (!SEARCH_MODES.includes(mode)) throw new CairnError('INVALID_INPUT', `Unknown search mode ${JSON.stringify(mode)}; use ${SEARCH_MODES.join(', ')}`, { details: { mode } });
+    if (!Number.isInteger(k) || k < 1 || k > 1000) throw new CairnError('INVALID_INPUT', `top_k must be an integer from 1 to 1000, got ${k}`, { details: { k } });
+    if (query.minScore !== undefined && !(query.minScore >= 0 && query.minScore <= 1)) {
+      throw new CairnError('INVALID_INPUT', `min_score must be in [0, 1], got ${query.minScore}`, { details: { minScore: query.minScore } });
+    }
+    const text = query.text.trim();
+    if (text === '') return [];
+    throwIfAborted(query.signal);
+
+    let candidates: Candidate[];
+    if (mode === 'fts') {
+      const hits = await store.textSearch({ query: text, k: poolSize(k), filter: query.filter });
+      const best = hits[0]?.score ?? 0;
+      candidates = hits.map((hit: ScoredRecord) => ({ record: hit.record, score: best > 0 ? hit.score / best : 0 }));
+    } else if (mode === 'vector') {
+      const vector = await embedQuery(text, query.signal);
+      candidates = (await nearest(vector, poolSize(k), query.filter)).map((hit) => ({ record: hit.record, score: hit.score }));
+    } else if (mode === 'hybrid') {
+      candidates = await hybrid(text, k, query.filter, query.signal);
+    } else {
+      candidates = await hierarchical(text, k, query.filter, query.signal);
+    }
+
+    let ranked = rankCandidates(candidates, query.filter?.levels);
+    if (options.reranker && ranked.length > 0) ranked = await rerank(text, ranked, k, query.signal);
+    const minScore = query.minScore ?? 0;
+    const hits = ranked
+      .filter((c) => c.score >= minScore)
+      .slice(0, k)
+      .map((c) => toHit(c, text));
+    logger.debug('Search', { mode, k, hits: hits.length, ms: Date.now() - started });
+    return hits;
+  }
+
+  async function rerank(text: string, ranked: Candidate[], k: number, signal?: AbortSignal): Promise<Candidate[]> {
+    const reranker = options.reranker as Reranker;
+    const top = ranked.slice(0, options.rerankTopN ?? Math.max(3 * k, 30));
+    let scores: number[];
+    try {
+      scores = await reranker(
+        text,
+        top.map((c) => ({ id: c.record.id, uri: c.record.uri, level: c.record.level, text: c.record.text, score: c.score })),
+        { signal },
+      );
+    } catch (error) {
+      if (CairnError.is(error)) throw error;
+      throw new CairnError('INTERNAL', `The reranker failed: ${errorMessage(error)}`, { cause: error });
+    }
+    if (scores.length !== top.length) throw new CairnError('INTERNAL', `The reranker returned ${scores.length} scores for ${top.length} candidates`);
+    // Only what the reranker saw can be ranked against each other: the rest is left out.
+    return top
+      .map((c, i) => ({ record: c.record, score: Math.min(1, Math.max(0, Number(scores[i]) || 0)) }))
+      .sort((a, b) => b.score - a.score);
+  }
+
+  async function reembedAll(reembed: ReembedOptions = {}): Promise<{ reembedded: number }> {
+    const batchSize = reembed.batchSize ?? 256;
+    let reembedded = 0;
+    let previous = new Set<string>();
+    for (;;) {
+      if (reembed.signal?.aborted) throw new CairnError('CANCELLED', 'Re-embedding cancelled', { cause: reembed.signal.reason, details: { reembedded } });
+      const stale = await store.find({ filter: { notEmbedModel: modelId }, limit: batchSize });
+      if (stale.length === 0) break;
+      // The same rows twice in a row means our writes are not landing: stop rather than spin.
+      if (stale.every((record) => previous.has(record.id))) {
+        throw new CairnError('INDEX_FAILED', `Re-embedding made no progress on ${stale.length} records`, { details: { ids: stale.slice(0, 5).map((r) => r.id) } });
+      }
+      previous = new Set(stale.map((record) => record.id));
+      const vectors = await embedTexts(
+        stale.map((record) => record.text),
+        reembed.signal,
+      );
+      await store.upsert(stale.map((record, i) => ({ ...record, vector: vectors[i] as Float32Array, embed_model: modelId })));
+      reembedded += stale.length;
+      reembed.onProgress?.(reembedded);
+    }
+    if (reembedded > 0) {
+      await store.optimize();
+      logger.info('Re-embedded records for a new embedding model', { model: modelId, records: reembedded });
+    }
+    return { reembedded };
+  }
+
+  return {
+    modelId,
+    upsert,
+    async removeUnder(uri) {
+      await store.deleteByUriPrefix(uri);
+    },
+    search,
+    reembedAll,
+    optimize: () => store.optimize(),
+  };
+}

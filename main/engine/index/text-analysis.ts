@@ -1,0 +1,256 @@
+/**
+ * Text analysis shared by the full-text index, the local embedder and snippets, so that all three
+ * agree on what a "term" is: lower-cased, NFKC-folded words with light English stemming and
+ * camelCase splitting, and, for CJK scripts (Han, kana, Hangul), overlapping character unigrams
+ * and bigrams.
+ *
+ * Everything here is hand-written and table-free on purpose: `Intl.Segmenter`'s dictionaries
+ * change with the ICU that ships in Node or Electron, and a tokenizer whose output changes with
+ * the runtime would silently change stored vectors and index terms. Bumping ANALYZER_VERSION is
+ * the one place to say "terms changed".
+ *
+ * @example
+ * searchTerms('Parsers parse 快速入门') // ['pars', 'pars', '快速', '快', '速', '速入', '入', '入门', '门']
+ */
+
+/** Part of the local embedder's model id and of the full-text column's contract. */
+export const ANALYZER_VERSION = 1;
+
+/** A run of word characters (letters, digits, marks) or of CJK characters. */
+export type RunKind = 'word' | 'cjk';
+
+// Han (BMP blocks and compatibility), kana, Hangul: scripts written without spaces between words
+// (Korean has spaces, but its particles glue to words, so character grams match better there too).
+function isCjkCode(code: number): boolean {
+  return (
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0x3040 && code <= 0x30ff) ||
+    (code >= 0x31f0 && code <= 0x31ff) ||
+    (code >= 0xac00 && code <= 0xd7af) ||
+    (code >= 0x1100 && code <= 0x11ff) ||
+    (code >= 0x3130 && code <= 0x318f)
+  );
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
+
+const SEPARATOR = 0;
+const WORD = 1;
+const CJK = 2;
+
+/** The class of the character at `i` (SEPARATOR, WORD or CJK) plus 4 × its width in UTF-16 units. */
+function classAt(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code < 0x80) {
+    const isWord = (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+    return (isWord ? WORD : SEPARATOR) + 4;
+  }
+  if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+    const cp = text.codePointAt(i) ?? code;
+    // CJK extension planes (U+20000 to U+3FFFF) are Han.
+    if (cp >= 0x20000 && cp <= 0x3ffff) return CJK + 8;
+    return (LETTER_OR_DIGIT.test(String.fromCodePoint(cp)) ? WORD : SEPARATOR) + 8;
+  }
+  if (isCjkCode(code)) return CJK + 4;
+  return (LETTER_OR_DIGIT.test(text[i] as string) ? WORD : SEPARATOR) + 4;
+}
+
+/**
+ * Calls `visit` for every maximal run of word characters (letters, digits, marks) and of CJK
+ * characters, with UTF-16 offsets into `text`. Everything else (spaces, punctuation, `_`, `-`,
+ * `'`) separates runs.
+ */
+export function scanRuns(text: string, visit: (kind: RunKind, start: number, end: number) => void): void {
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    let packed = classAt(text, i);
+    const runClass = packed & 3;
+    if (runClass === SEPARATOR) {
+      i += packed >> 2;
+      continue;
+    }
+    const start = i;
+    i += packed >> 2;
+    while (i < n) {
+      packed = classAt(text, i);
+      if ((packed & 3) !== runClass) break;
+      i += packed >> 2;
+    }
+    visit(runClass === CJK ? 'cjk' : 'word', start, i);
+  }
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** Lower-cases a word run, folding compatibility forms (full-width letters and digits) first. */
+export function normalizeWord(raw: string): string {
+  return foldWidth(raw).toLowerCase();
+}
+
+/** NFKC for non-ASCII words (full-width Ｌａｎｃｅ becomes Lance); case is kept for camelCase splitting. */
+function foldWidth(raw: string): string {
+  return isAscii(raw) ? raw : raw.normalize('NFKC');
+}
+
+const CAMEL_BOUNDARY = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
+
+/**
+ * Splits `parseCtxUri` into `parse ctx uri` and `HTTPServer` into `http server`; returns null
+ * for words that are not compounds. Digits stay attached (`utf8`, `o200k`, `gpt4o`).
+ */
+export function splitCompound(raw: string): string[] | null {
+  if (!CAMEL_BOUNDARY.test(raw)) return null;
+  const parts = raw
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(' ')
+    .filter((part) => part.length > 0);
+  return parts.length > 1 ? parts : null;
+}
+
+const ENGLISH_STOP_WORDS = new Set(
+  (
+    'a an the and or but if then else of to in on at by for with from as is are was were be been being am ' +
+    'it its this that these those there here i you he she we they me him her us them my your our their his ' +
+    'do does did done doing have has had having not no nor so than too very can could will would should shall ' +
+    'may might must what which who whom whose when where why how all any some such into onto about over under ' +
+    'again also just only own same other each few more most both between through during before after above ' +
+    'below up down out off because while until s t d ll m re ve don doesn didn isn aren wasn weren won wouldn ' +
+    'shouldn couldn hasn haven hadn let lets yes yeah ok okay oh via per'
+  ).split(' '),
+);
+
+/** English function words: down-weighted in vectors, left out of the full-text index. */
+export function isStopWord(word: string): boolean {
+  return ENGLISH_STOP_WORDS.has(word);
+}
+
+const CJK_STOP_CHARS = new Set([...'的了是在和与及或也就都而这那个之其着把被给对从于以为吗呢吧啊呀么嘛哦我你他她它们有一']);
+const CJK_STOP_BIGRAMS = new Set(
+  '我们 你们 他们 她们 它们 这个 那个 这些 那些 什么 怎么 如何 为何 可以 一个 没有 因为 所以 但是 然后 如果 自己 以及 还是 或者 就是 不是 这样 那样 的话 已经 也是 都是 是否 还有'.split(' '),
+);
+
+export function isCjkStopChar(char: string): boolean {
+  return CJK_STOP_CHARS.has(char);
+}
+
+export function isCjkStopBigram(bigram: string): boolean {
+  return CJK_STOP_BIGRAMS.has(bigram);
+}
+
+const VOWELS = /[aeiouy]/;
+
+/** Words that end in -ed without being a past tense (-eed words are excluded by rule: need, speed). */
+const NOT_PAST_TENSE = new Set(['embed', 'hundred', 'sacred', 'naked', 'wicked', 'kindred', 'rugged', 'ragged', 'crooked', 'jagged', 'wretched']);
+
+function undouble(word: string): string {
+  const n = word.length;
+  if (n < 4) return word;
+  const last = word[n - 1] as string;
+  // Doubled consonants left by -ing/-ed/-er (running, stopped, planner); not l, s or z (tell, pass, buzz).
+  if (last === word[n - 2] && !VOWELS.test(last) && last !== 'l' && last !== 's' && last !== 'z') return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * A light English stemmer: plurals, -ing, -ed (not -eed), -er, -ly, -ation and a final -e, each only when a
+ * stem of at least three letters (four for -er, -ly and -ation) remains. It aims for consistency
+ * (parse, parser, parsers, parsing all give `pars`), not for dictionary words. Words that are
+ * not plain ASCII letters, or shorter than four letters, are returned as they are.
+ */
+export function stem(word: string): string {
+  const n = word.length;
+  if (n < 4 || !/^[a-z]+$/.test(word)) return word;
+  let w = word;
+  // Plurals and third person.
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (/(?:[sxz]|ch|sh)es$/.test(w) && w.length > 4) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/[sui]s$/.test(w)) w = w.slice(0, -1);
+  // Derivational and inflectional suffixes, longest first.
+  if (w.endsWith('ation') && w.length - 5 >= 4) w = w.slice(0, -5);
+  else if (w.endsWith('ing') && w.length - 3 >= 3 && VOWELS.test(w.slice(0, -3))) w = undouble(w.slice(0, -3));
+  else if (w.endsWith('ed') && !w.endsWith('eed') && !NOT_PAST_TENSE.has(w) && w.length - 2 >= 3 && VOWELS.test(w.slice(0, -2))) w = undouble(w.slice(0, -2));
+  else if (w.endsWith('er') && w.length - 2 >= 4) w = undouble(w.slice(0, -2));
+  else if (w.endsWith('ly') && w.length - 2 >= 4) w = w.slice(0, -2);
+  if (w.endsWith('e') && w.length >= 4) w = w.slice(0, -1);
+  return w;
+}
+
+/** A word's index term: normalized and stemmed. */
+export function wordTerm(normalized: string): string {
+  return stem(normalized);
+}
+
+/**
+ * Calls `emit` for each term of a word run: its stem, and for camelCase compounds the stems of
+ * its parts too. Stop words and lone ASCII letters are skipped unless `keepStop` is set, in which
+ * case `emit` gets `stop = true` for them.
+ */
+export function visitWordTerms(raw: string, emit: (term: string, normalized: string, stop: boolean) => void, keepStop = false): void {
+  const folded = foldWidth(raw);
+  const normalized = folded.toLowerCase();
+  const parts = splitCompound(folded);
+  const forms = parts ? [normalized, ...parts] : [normalized];
+  for (const form of forms) {
+    const stop = isStopWord(form) || (form.length === 1 && form >= 'a' && form <= 'z');
+    if (stop && !keepStop) continue;
+    emit(stop ? form : wordTerm(form), form, stop);
+  }
+}
+
+/** Calls `emit` for each CJK unigram and overlapping bigram of a run that is not a stop gram. */
+export function visitCjkTerms(run: string, emit: (term: string, start: number, end: number) => void): void {
+  const chars = Array.from(run);
+  let offset = 0;
+  for (let i = 0; i < chars.length; i += 1) {
+    const ch = chars[i] as string;
+    const next = chars[i + 1];
+    if (next !== undefined) {
+      const bigram = ch + next;
+      if (!isCjkStopBigram(bigram) && !(isCjkStopChar(ch) && isCjkStopChar(next))) emit(bigram, offset, offset + bigram.length);
+    }
+    if (!isCjkStopChar(ch)) emit(ch, offset, offset + ch.length);
+    offset += ch.length;
+  }
+}
+
+/**
+ * The terms of a text in reading order, as the full-text index and snippets see them.
+ * Repeated terms repeat (term frequency matters to BM25).
+ */
+export function searchTerms(text: string): string[] {
+  const out: string[] = [];
+  scanRuns(text, (kind, start, end) => {
+    const run = text.slice(start, end);
+    if (kind === 'cjk') visitCjkTerms(run, (term) => out.push(term));
+    else visitWordTerms(run, (term) => out.push(term));
+  });
+  return out;
+}
+
+/** Terms longer than this are dropped from the full-text column (LanceDB's own limit is 40 bytes). */
+const MAX_TERM_CHARS = 32;
+
+/**
+ * The text stored in the full-text column: the terms joined by spaces, indexed by LanceDB with
+ * its whitespace tokenizer, so Chinese and English are tokenized by the rules above and not by
+ * LanceDB's (which has no CJK segmentation without a downloaded dictionary).
+ */
+export function ftsDocument(text: string): string {
+  return searchTerms(text)
+    .filter((term) => term.length <= MAX_TERM_CHARS)
+    .join(' ');
+}
+
+/** A query for the full-text column: distinct terms, in order. Empty when nothing is searchable. */
+export function ftsQuery(text: string): string {
+  return [...new Set(searchTerms(text).filter((term) => term.length <= MAX_TERM_CHARS))].join(' ');
+}

@@ -1,0 +1,291 @@
+/**
+ * The ingest pipeline: scan a folder, parse its files in parallel into `ctx://temp/{job}/`, then
+ * let the tree builder move the result into its scope and enqueue the root for summarization.
+ *
+ * It is resumable and idempotent. A file whose bytes have not changed since the last ingest
+ * (same sha256 as the `source_hash` on its node) is neither parsed nor rewritten, so summaries
+ * already made survive. A killed run leaves a job record and the files it already parsed; the
+ * next run of the same ingest picks both up, and since every step checks what is already in
+ * place, nothing is lost and nothing is written twice.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import pLimit from 'p-limit';
+import type { EngineEvent } from '../../../shared/contracts/api.js';
+import { CairnError, errorMessage } from '../../../shared/errors.js';
+import type { IngestOptions, IngestResult, Skip, SkipReason } from '../../../shared/types/ingest.js';
+import type { ContextType } from '../../../shared/types/node.js';
+import { formatCtxUri, parseCtxUri, scopeRootUri, type IngestScope } from '../../../shared/uri.js';
+import type { Clock } from '../ports/clock.js';
+import type { ContextIndex } from '../ports/context-index.js';
+import type { Logger } from '../ports/logger.js';
+import type { ParseRunner } from '../parse/runner.js';
+import { scanFolder, type ScannedFile } from '../scan/scan-folder.js';
+import type { ContextFS } from '../tree/context-fs.js';
+import { buildTree, type FileOutcome } from '../tree/tree-builder.js';
+import { safeNamesFor, safeNodeName } from '../tree/names.js';
+import { sha256 } from '../util/hash.js';
+import type { JobRecord, JobStore } from './job-store.js';
+import { asKind, writeParsedTree } from './write-parsed.js';
+
+/** Where a finished tree's root is handed for summarization (the durable outbox). */
+export interface SemanticQueue {
+  enqueue(message: { uri: string; context_type: ContextType }): Promise<{ id: string }>;
+}
+
+export interface IngestDeps {
+  fs: ContextFS;
+  jobs: JobStore;
+  parser: ParseRunner;
+  index: ContextIndex;
+  queue: SemanticQueue | null;
+  logger: Logger;
+  clock: Clock;
+}
+
+export interface IngestRun {
+  signal: AbortSignal;
+  emit(event: EngineEvent): void;
+  jobId?: string;
+}
+
+export const CONTEXT_TYPE_BY_SCOPE: Record<IngestScope, ContextType> = { resources: 'resource', user: 'memory', agent: 'skill' };
+
+/**
+ * Ingests a folder or a file into the workspace.
+ *
+ * @example
+ * const result = await ingest(deps, '/usr/share/doc/python3.11/html', IngestOptions.parse({}), { signal, emit: console.log });
+ * result.root; // 'ctx://resources/html/'
+ */
+export async function ingest(deps: IngestDeps, path: string, options: IngestOptions, run: IngestRun): Promise<IngestResult> {
+  const startedAt = performance.now();
+  const source = await resolveSource(path);
+  const sourceIsFile = (await stat(source)).isFile();
+  const contextType = CONTEXT_TYPE_BY_SCOPE[options.scope];
+  const rootName = safeNodeName(options.name ?? basename(source)).name;
+
+  const resumable = (await deps.jobs.unfinished()).find(
+    (job) => job.source === source && parseCtxUri(job.rootUri).scope === options.scope && (options.name === undefined || job.rootUri.includes(`/${rootName}`)),
+  );
+  const job: JobRecord =
+    resumable ??
+    (await deps.jobs.create(
+      { source, rootUri: await chooseRootUri(deps, source, options.scope, rootName, sourceIsFile), sourceIsFile, options, startedAt: deps.clock.now().toISOString() },
+      run.jobId,
+    ));
+  const jobId = job.id;
+  const resumed = resumable !== undefined;
+  run.emit({ type: 'ingest/started', jobId, source, root: job.rootUri, resumed });
+  if (resumed) deps.logger.info(`Resuming the interrupted ingest of ${source}`, { jobId });
+
+  // 1. Scan.
+  const skipped: Skip[] = [];
+  const report = (skip: Skip) => {
+    skipped.push(skip);
+    run.emit({ type: 'ingest/skipped', jobId, skip });
+  };
+  const scan = await scanFolder(source, {
+    maxFileBytes: options.maxFileBytes,
+    followSymlinks: options.followSymlinks,
+    signal: run.signal,
+    logger: deps.logger,
+    onProgress: (p) => run.emit({ type: 'ingest/progressed', jobId, phase: 'scan', done: p.files, total: null, bytes: p.bytes, current: p.current }),
+  });
+  for (const skip of scan.skipped) report(skip);
+  run.emit({ type: 'ingest/progressed', jobId, phase: 'scan', done: scan.files.length, total: scan.files.length, bytes: scan.files.reduce((s, f) => s + f.size, 0) });
+
+  // 2. Map source paths to node URIs, the same way every run.
+  const segmentsOf = nameMapper(scan.files.map((f) => f.relPath), scan.dirs);
+  const rootSegments = parseCtxUri(job.rootUri).segments;
+  const stagingRoot = `ctx://temp/${jobId}/`;
+  const targetOf = (relPath: string) =>
+    sourceIsFile ? stripSlash(job.rootUri) : formatCtxUri({ scope: options.scope, segments: [...rootSegments, ...segmentsOf(relPath)], isDir: false });
+  const stagingOf = (relPath: string) => formatCtxUri({ scope: 'temp', segments: [jobId, ...(sourceIsFile ? [rootName] : segmentsOf(relPath))], isDir: false });
+
+  // 3. Parse what changed, in parallel, into the staging tree.
+  const alreadyParsed = await deps.jobs.readParsed(jobId);
+  const outcomes: (FileOutcome | null)[] = new Array(scan.files.length).fill(null);
+  let parsedDone = 0;
+  let bytesDone = 0;
+  const totalFiles = scan.files.length;
+  const limit = pLimit(Math.max(2, deps.parser.concurrency * 2));
+  await Promise.all(
+    scan.files.map((file, i) =>
+      limit(async () => {
+        if (run.signal.aborted) return;
+        const outcome = await prepareFile(deps, { file, job, contextType, target: targetOf(file.relPath), staging: stagingOf(file.relPath), alreadyParsed, signal: run.signal, report });
+        outcomes[i] = outcome;
+        parsedDone += 1;
+        bytesDone += file.size;
+        run.emit({ type: 'ingest/progressed', jobId, phase: 'parse', done: parsedDone, total: totalFiles, bytes: bytesDone, current: file.relPath });
+      }),
+    ),
+  );
+  throwIfCancelled(run.signal, source);
+
+  // 4. Build: move staged trees into place, drop what disappeared, update directory metas.
+  const kept = outcomes.filter((o): o is FileOutcome => o !== null);
+  const built = await buildTree({
+    fs: deps.fs,
+    index: deps.index,
+    logger: deps.logger,
+    now: deps.clock.now().toISOString(),
+    rootUri: job.rootUri,
+    sourceIsFile,
+    source,
+    contextType,
+    files: kept,
+    dirs: sourceIsFile ? [] : scan.dirs.map((rel) => ({ relPath: rel, uri: formatCtxUri({ scope: options.scope, segments: [...rootSegments, ...segmentsOf(rel)], isDir: true }) })),
+    skipped,
+    signal: run.signal,
+    onProgress: (done, total, current) => run.emit({ type: 'ingest/progressed', jobId, phase: 'build', done, total, bytes: 0, current }),
+  });
+
+  // 5. Hand the root to the summarizer when anything under it changed or it was never summarized.
+  if (deps.queue && built.needsSummary) {
+    const message = await deps.queue.enqueue({ uri: built.rootUri, context_type: contextType });
+    run.emit({ type: 'queue/enqueued', id: message.id, uri: built.rootUri, context_type: contextType });
+  }
+  await deps.fs.rm(stagingRoot, { recursive: true }).catch(() => undefined);
+  await deps.jobs.finish(jobId);
+
+  return {
+    jobId,
+    root: built.rootUri,
+    files: kept.length,
+    nodes: built.nodes,
+    changed: built.changed,
+    removed: built.removed,
+    skipped,
+    bytes: kept.reduce((sum, o) => sum + o.bytes, 0),
+    tokens: kept.reduce((sum, o) => sum + o.tokens, 0),
+    llm_calls: 0,
+    ms: Math.round(performance.now() - startedAt),
+    resumed,
+  };
+}
+
+interface PrepareInput {
+  file: ScannedFile;
+  job: JobRecord;
+  contextType: ContextType;
+  target: string;
+  staging: string;
+  alreadyParsed: Map<string, { sourceHash: string; kind: 'file' | 'dir'; tokens: number; nodeCount: number }>;
+  signal: AbortSignal;
+  report(skip: Skip): void;
+}
+
+/** Decides a file's fate: unchanged since the last ingest, staged earlier by a killed run, or parsed now. */
+async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileOutcome | null> {
+  const { file, job } = input;
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file.path);
+  } catch (error) {
+    input.report({ path: file.relPath, reason: 'unreadable', detail: `cannot read the file: ${errorMessage(error)}` });
+    return null;
+  }
+  const sourceHash = sha256(bytes);
+  const base = { relPath: file.relPath, target: input.target, staging: input.staging, sourceHash, bytes: bytes.byteLength };
+
+  const existing = await deps.fs.readMeta(input.target).catch(() => null);
+  if (existing?.source_hash === sourceHash) {
+    return { ...base, state: 'unchanged', kind: existing.kind, tokens: existing.tokens ?? 0, nodeCount: existing.node_count ?? 1 };
+  }
+  const earlier = input.alreadyParsed.get(file.relPath);
+  if (earlier?.sourceHash === sourceHash && (await deps.fs.kindOf(input.staging)) === earlier.kind) {
+    return { ...base, state: 'staged', kind: earlier.kind, tokens: earlier.tokens, nodeCount: earlier.nodeCount };
+  }
+
+  let parsed;
+  try {
+    parsed = await deps.parser.parse(
+      { path: file.path, relPath: file.relPath, bytes: new Uint8Array(bytes), split: job.options.split, codeSummaryMode: job.options.codeSummaryMode },
+      input.signal,
+    );
+  } catch (error) {
+    if (input.signal.aborted) return null;
+    const reason: SkipReason = CairnError.is(error, 'UNSUPPORTED_ENCODING') ? 'unsupported-encoding' : 'parse-error';
+    input.report({ path: file.relPath, reason, detail: errorMessage(error) });
+    return null;
+  }
+  for (const warning of parsed.warnings) deps.logger.warn(`${file.relPath}: ${warning}`);
+  // A staging tree left by a killed parse of this same file is replaced whole.
+  await deps.fs.rm(input.staging, { recursive: true }).catch(() => undefined);
+  const kind = parsed.node.kind;
+  const nodeCount = await writeParsedTree({
+    fs: deps.fs,
+    stagingUri: input.staging,
+    finalUri: asKind(input.target, kind === 'dir'),
+    parsed,
+    sourcePath: file.path,
+    sourceHash,
+    bytes: bytes.byteLength,
+    contextType: input.contextType,
+    now: deps.clock.now().toISOString(),
+  });
+  await deps.jobs.appendParsed(job.id, { relPath: file.relPath, sourceHash, kind, tokens: parsed.tokens, nodeCount });
+  return { ...base, state: 'staged', kind, tokens: parsed.tokens, nodeCount };
+}
+
+async function resolveSource(path: string): Promise<string> {
+  try {
+    return await realpath(resolve(path));
+  } catch (error) {
+    throw new CairnError('NOT_FOUND', `Cannot ingest ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : errorMessage(error)}`, { cause: error });
+  }
+}
+
+/**
+ * The root's URI under its scope: the source's name, unless a different source already holds
+ * that name, in which case `name-2`, `name-3`... Re-ingesting the same source finds its old root.
+ */
+async function chooseRootUri(deps: IngestDeps, source: string, scope: IngestScope, name: string, isFile: boolean): Promise<string> {
+  const claimed = new Set((await deps.jobs.unfinished()).filter((job) => job.source !== source).map((job) => stripSlash(job.rootUri)));
+  for (let n = 1; ; n++) {
+    const candidate = stripSlash(`${scopeRootUri(scope)}${n === 1 ? name : suffixName(name, n, isFile)}`);
+    if (claimed.has(candidate)) continue;
+    const meta = await deps.fs.readMeta(candidate).catch(() => null);
+    const kind = await deps.fs.kindOf(candidate);
+    if (kind === null || meta?.source_path === source) return isFile ? candidate : `${candidate}/`;
+  }
+}
+
+function suffixName(name: string, n: number, isFile: boolean): string {
+  if (!isFile) return `${name}-${n}`;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}-${n}${name.slice(dot)}` : `${name}-${n}`;
+}
+
+/** Maps each relative source path to its node-name segments, sibling by sibling. */
+function nameMapper(files: string[], dirs: string[]): (relPath: string) => string[] {
+  const children = new Map<string, string[]>();
+  for (const rel of [...files, ...dirs]) {
+    if (!rel) continue;
+    const parent = dirname(rel) === '.' ? '' : dirname(rel);
+    const list = children.get(parent) ?? [];
+    list.push(basename(rel));
+    children.set(parent, list);
+  }
+  const safeByParent = new Map<string, Map<string, string>>();
+  for (const [parent, names] of children) safeByParent.set(parent, safeNamesFor(names));
+  return (relPath: string) => {
+    const parts = relPath.split('/').filter(Boolean);
+    const segments: string[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      const parent = parts.slice(0, i).join('/');
+      segments.push(safeByParent.get(parent)?.get(parts[i]!) ?? safeNodeName(parts[i]!).name);
+    }
+    return segments;
+  };
+}
+
+function stripSlash(uri: string): string {
+  return uri.endsWith('/') && !uri.endsWith('://') ? uri.slice(0, -1) : uri;
+}
+
+function throwIfCancelled(signal: AbortSignal, source: string): void {
+  if (signal.aborted) throw new CairnError('CANCELLED', `Ingest of ${source} was cancelled; run it again to resume`);
+}

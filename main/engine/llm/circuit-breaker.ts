@@ -1,0 +1,151 @@
+/**
+ * A circuit breaker stops calling a provider that keeps failing, so a dead server costs one
+ * fast error per call instead of a timeout and four retries.
+ *
+ * closed: calls go through; `failureThreshold` consecutive failures open it.
+ * open: calls fail at once with LLM_CIRCUIT_OPEN (not retryable: the caller falls back).
+ * half-open: after `cooldownMs`, one trial call goes through (others still fail fast);
+ * its success closes the circuit, its failure opens it for another cooldown.
+ *
+ * Only failures that say something about the provider's health count: retryable errors
+ * (timeouts, 5xx, 429, connection errors, malformed answers). A 400, a bad key or a cancelled
+ * call neither counts nor resets the count.
+ *
+ * @example
+ * const breaker = createCircuitBreaker({ failureThreshold: 5, cooldownMs: 30_000, onStateChange: (c) => emit(c) });
+ * const model = withCircuitBreaker(base, breaker);
+ * breaker.state; // 'closed'
+ */
+import { CairnError } from '../../../shared/errors.js';
+import { systemClock, type Clock } from '../ports/clock.js';
+import type { LanguageModel } from '../ports/language-model.js';
+import { wrapLanguageModel } from './wrap.js';
+
+export type CircuitState = 'closed' | 'open' | 'half-open';
+
+export interface CircuitStateChange {
+  from: CircuitState;
+  to: CircuitState;
+  at: Date;
+  /** Consecutive failures when it changed. */
+  failures: number;
+  /** The error that opened the circuit, if one did. */
+  reason?: string;
+}
+
+export interface CircuitBreakerOptions {
+  /** Consecutive failures that open the circuit. Default 5. */
+  failureThreshold?: number;
+  /** How long the circuit stays open before a trial call. Default 30 s. */
+  cooldownMs?: number;
+  clock?: Clock;
+  onStateChange?: (change: CircuitStateChange) => void;
+  /** Which errors count as the provider failing. Default: retryable CairnErrors and non-Cairn errors. */
+  isFailure?: (error: unknown) => boolean;
+  /** Names the circuit in its errors (e.g. the provider and model). */
+  name?: string;
+}
+
+export interface CircuitBreaker {
+  readonly state: CircuitState;
+  readonly consecutiveFailures: number;
+  /** When an open circuit lets a trial call through; undefined unless open. */
+  readonly retryAt: Date | undefined;
+  /** Runs `fn` through the breaker, or throws LLM_CIRCUIT_OPEN. */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Closes the circuit by hand (e.g. after the user fixed the server's address). */
+  reset(): void;
+}
+
+export function createCircuitBreaker(options: CircuitBreakerOptions = {}): CircuitBreaker {
+  const threshold = Math.max(1, options.failureThreshold ?? 5);
+  const cooldownMs = options.cooldownMs ?? 30_000;
+  const clock = options.clock ?? systemClock;
+  const isFailure = options.isFailure ?? defaultIsFailure;
+  const name = options.name ?? 'LLM provider';
+  let state: CircuitState = 'closed';
+  let failures = 0;
+  let openedAt = 0;
+  let trialInFlight = false;
+
+  const moveTo = (to: CircuitState, reason?: string) => {
+    if (to === state) return;
+    const change: CircuitStateChange = { from: state, to, at: clock.now(), failures, ...(reason ? { reason } : {}) };
+    state = to;
+    options.onStateChange?.(change);
+  };
+
+  const open = (reason: string) => {
+    openedAt = clock.now().getTime();
+    moveTo('open', reason);
+  };
+
+  const rejectOpen = (): never => {
+    if (state === 'half-open') {
+      throw new CairnError('LLM_CIRCUIT_OPEN', `${name}: circuit half-open after ${failures} consecutive failures; a trial call is in flight`, {
+        retryable: false,
+        details: { state, failures },
+      });
+    }
+    const retryAt = new Date(openedAt + cooldownMs);
+    throw new CairnError('LLM_CIRCUIT_OPEN', `${name}: circuit open after ${failures} consecutive failures; next trial at ${retryAt.toISOString()}`, {
+      retryable: false,
+      details: { state, failures, retryAt: retryAt.toISOString() },
+    });
+  };
+
+  return {
+    get state() {
+      return state;
+    },
+    get consecutiveFailures() {
+      return failures;
+    },
+    get retryAt() {
+      return state === 'open' ? new Date(openedAt + cooldownMs) : undefined;
+    },
+    async run<T>(fn: () => Promise<T>): Promise<T> {
+      if (state === 'open') {
+        if (clock.now().getTime() - openedAt < cooldownMs) rejectOpen();
+        moveTo('half-open');
+      }
+      const trial = state === 'half-open';
+      if (trial) {
+        // One trial at a time: the others would pile onto a server that may still be down.
+        if (trialInFlight) rejectOpen();
+        trialInFlight = true;
+      }
+      try {
+        const result = await fn();
+        failures = 0;
+        if (trial) moveTo('closed');
+        return result;
+      } catch (error) {
+        if (isFailure(error)) {
+          failures += 1;
+          const reason = error instanceof Error ? error.message : String(error);
+          if (trial || failures >= threshold) open(reason);
+        }
+        throw error;
+      } finally {
+        if (trial) trialInFlight = false;
+      }
+    },
+    reset() {
+      failures = 0;
+      trialInFlight = false;
+      moveTo('closed');
+    },
+  };
+}
+
+/** Wraps a model with a breaker (a shared one, or a new one made from options). */
+export function withCircuitBreaker(model: LanguageModel, breaker: CircuitBreaker | CircuitBreakerOptions = {}): LanguageModel & { readonly breaker: CircuitBreaker } {
+  const circuit = 'run' in breaker ? breaker : createCircuitBreaker({ name: `${model.provider} ${model.modelId}`, ...breaker });
+  return { ...wrapLanguageModel(model, (_call, next) => circuit.run(next)), breaker: circuit };
+}
+
+function defaultIsFailure(error: unknown): boolean {
+  if (CairnError.is(error)) return error.retryable && error.code !== 'CANCELLED';
+  return true;
+}

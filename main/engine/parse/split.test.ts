@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { CairnError } from '../../../shared/errors.js';
+import { LineIndex, plainTitle, sectionName, slugify, splitDocument, type SplitDocumentOptions } from './split.js';
+import { countTokens } from './tokens.js';
+import type { ParsedNode } from './types.js';
+
+const md = (maxTokens: number, minTokens = Math.floor(maxTokens / 2)): SplitDocumentOptions => ({ name: 'doc.md', maxTokens, minTokens, format: 'markdown' });
+
+function leaves(node: ParsedNode): Array<Extract<ParsedNode, { kind: 'file' }>> {
+  return node.kind === 'file' ? [node] : node.children.flatMap(leaves);
+}
+
+function joined(node: ParsedNode): string {
+  return leaves(node).map((leaf) => leaf.content).join('');
+}
+
+function dir(node: ParsedNode): Extract<ParsedNode, { kind: 'dir' }> {
+  if (node.kind !== 'dir') throw new Error(`${node.name} is a file`);
+  return node;
+}
+
+/** About `tokens` tokens of English prose, in sentences. */
+function prose(tokens: number, seed = 1): string {
+  const words = ['tide', 'station', 'packet', 'window', 'battery', 'signal', 'harbour', 'forecast', 'sensor', 'mast'];
+  const out: string[] = [];
+  let count = 0;
+  let i = seed;
+  while (count < tokens) {
+    const sentence = Array.from({ length: 8 }, () => words[(i = (i * 7 + 3) % 10)]).join(' ');
+    out.push(`${sentence[0]!.toUpperCase()}${sentence.slice(1)}.`);
+    count += 9;
+  }
+  return out.join(' ');
+}
+
+describe('splitDocument', () => {
+  it('keeps a document within maxTokens as one file named after the source', () => {
+    const text = '# Guide\n\nShort.\n';
+    const node = splitDocument(text, md(1024));
+    expect(node).toEqual({ kind: 'file', name: 'doc.md', content: text, meta: { tokens: countTokens(text), lines: [1, 3], title: 'Guide' } });
+  });
+
+  it('splits a larger document at its headings into a directory of sections in document order', () => {
+    const text = `Intro line.\n\n# Introduction\n\n${prose(300)}\n\n# Installing Cairn\n\n${prose(300, 2)}\n\n# Usage\n\n${prose(300, 3)}\n`;
+    const node = dir(splitDocument(text, md(400, 100)));
+    expect(node.name).toBe('doc.md');
+    expect(node.children.map((child) => child.name)).toEqual(['01-introduction.md', '02-installing-cairn.md', '03-usage.md']);
+    // The text before the first heading is small: it merged into the first section.
+    expect((node.children[0] as { content: string }).content.startsWith('Intro line.\n\n# Introduction')).toBe(true);
+    expect(node.children.map((child) => child.meta.title)).toEqual(['Introduction', 'Installing Cairn', 'Usage']);
+    expect(joined(node)).toBe(text);
+    expect(node.meta.title).toBe('Introduction');
+  });
+
+  it('merges sections under minTokens with their neighbours, keeping each within maxTokens', () => {
+    const text = Array.from({ length: 12 }, (_, i) => `## Part ${i}\n\n${prose(40, i)}\n\n`).join('');
+    const node = dir(splitDocument(text, md(200, 100)));
+    const parts = leaves(node);
+    expect(parts.length).toBeLessThan(12);
+    for (const part of parts) expect(part.meta.tokens).toBeLessThanOrEqual(200);
+    for (const part of parts.slice(0, -1)) expect(part.meta.tokens).toBeGreaterThanOrEqual(100);
+    expect(parts[0]!.name).toBe('01-part-0.md');
+    expect(joined(node)).toBe(text);
+  });
+
+  it('turns a section over maxTokens into a sub-directory cut at its sub-headings', () => {
+    const text = `# Guide\n\n${prose(150)}\n\n## Usage\n\nHow to use it.\n\n### Reading\n\n${prose(150, 2)}\n\n### Writing\n\n${prose(150, 3)}\n\n## Help\n\n${prose(150, 4)}\n`;
+    const node = dir(splitDocument(text, md(200, 50)));
+    expect(node.children.map((child) => child.name)).toEqual(['01-guide.md', '02-usage', '03-help.md']);
+    const usage = dir(node.children[1]!);
+    expect(usage.meta.title).toBe('Usage');
+    // "## Usage\n\nHow to use it." is small and merged into the first sub-section; a leaf is named after its first heading.
+    expect(usage.children.map((child) => child.name)).toEqual(['01-usage.md', '02-writing.md']);
+    expect((usage.children[0] as { content: string }).content.startsWith('## Usage\n\nHow to use it.\n\n### Reading')).toBe(true);
+    expect(joined(node)).toBe(text);
+  });
+
+  it('splits a section without sub-headings by paragraphs, then sentences, then token windows', () => {
+    const paragraphs = `# Notes\n\n${Array.from({ length: 6 }, (_, i) => prose(80, i)).join('\n\n')}\n`;
+    const byParagraph = dir(splitDocument(paragraphs, md(200, 100)));
+    const paragraphLeaves = leaves(byParagraph);
+    expect(paragraphLeaves.length).toBeGreaterThan(2);
+    for (const leaf of paragraphLeaves) expect(leaf.meta.tokens).toBeLessThanOrEqual(200);
+    // Cut at blank lines: every leaf but the last ends with one.
+    for (const leaf of paragraphLeaves.slice(0, -1)) expect(leaf.content.endsWith('.\n\n')).toBe(true);
+    expect(joined(byParagraph)).toBe(paragraphs);
+
+    const oneParagraph = `# Notes\n\n${prose(900)}\n`;
+    const bySentence = leaves(splitDocument(oneParagraph, md(200, 100)));
+    expect(bySentence.length).toBeGreaterThan(4);
+    for (const leaf of bySentence.slice(0, -1)) expect(leaf.content).toMatch(/\. $/);
+    expect(bySentence.map((leaf) => leaf.content).join('')).toBe(oneParagraph);
+
+    const noBreaks = `${'潮汐观测站电池电压太阳能板'.repeat(400)}`;
+    const byWindow = leaves(splitDocument(noBreaks, md(300, 100)));
+    expect(byWindow.length).toBeGreaterThan(3);
+    for (const leaf of byWindow) expect(countTokens(leaf.content)).toBeLessThanOrEqual(300);
+    expect(byWindow.map((leaf) => leaf.content).join('')).toBe(noBreaks);
+  });
+
+  it('cuts Chinese text after 。！？', () => {
+    const text = Array.from({ length: 200 }, (_, i) => `第${i}个观测站每十分钟发送一个数据包${['。', '！', '？'][i % 3]}`).join('');
+    const parts = leaves(splitDocument(text, { ...md(300, 100), format: 'text' }));
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of parts.slice(0, -1)) expect(part.content).toMatch(/[。！？]$/);
+    expect(parts.map((part) => part.name)[0]).toBe('01-part.txt');
+  });
+
+  it('never cuts inside a fenced code block that fits, and ignores # lines inside it', () => {
+    const code = `\`\`\`bash\n${Array.from({ length: 30 }, (_, i) => `# step ${i}\necho "${i}"`).join('\n')}\n\`\`\`\n`;
+    const text = `# Setup\n\n${prose(120)}\n\n${code}\n${prose(120, 5)}\n`;
+    const node = splitDocument(text, md(Math.max(countTokens(code) + 20, 200), 50));
+    const parts = leaves(node);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.some((part) => part.content.includes(code))).toBe(true);
+    // "# step 0" inside the fence is code, not a heading.
+    expect(parts.map((part) => part.meta.title).filter((title) => /^step \d+$/.test(title ?? ''))).toEqual([]);
+    expect(joined(node)).toBe(text);
+  });
+
+  it('cuts a code block over maxTokens at line ends', () => {
+    const code = `\`\`\`python\n${Array.from({ length: 400 }, (_, i) => `value_${i} = compute(${i})`).join('\n')}\n\`\`\`\n`;
+    const parts = leaves(splitDocument(`# Big\n\n${code}`, md(256, 100)));
+    expect(parts.length).toBeGreaterThan(3);
+    for (const part of parts.slice(0, -1)) expect(part.content.endsWith('\n')).toBe(true);
+  });
+
+  it('reads setext headings and keeps CRLF, trailing spaces and front matter byte for byte', () => {
+    const text = [
+      '---',
+      'title: Handbook',
+      '---',
+      'Preface text.   ',
+      '',
+      'Handbook',
+      '========',
+      '',
+      prose(150),
+      '',
+      'Before you go',
+      '-------------',
+      '',
+      prose(150, 2),
+      '',
+    ].join('\r\n');
+    const node = dir(splitDocument(text, md(200, 20)));
+    // "Handbook ===" is a level-1 heading and "Before you go ---" a level-2 one inside it.
+    expect(node.children.map((child) => child.name)).toEqual(['01-part.md', '02-handbook']);
+    const handbook = dir(node.children[1]!);
+    expect(handbook.children.map((child) => [child.name, child.meta.title, child.meta.lines])).toEqual([
+      ['01-handbook.md', 'Handbook', [6, 10]],
+      ['02-before-you-go.md', 'Before you go', [11, 14]],
+    ]);
+    expect(node.children[0]!.meta.lines).toEqual([1, 5]);
+    expect((node.children[0] as { content: string }).content).toBe('---\r\ntitle: Handbook\r\n---\r\nPreface text.   \r\n\r\n');
+    expect(joined(node)).toBe(text);
+  });
+
+  it('does not read a --- line under front matter text as a setext heading', () => {
+    const text = `---\ntitle: x\nlayout: page\n---\n\n# Real\n\n${prose(300)}\n`;
+    const node = dir(splitDocument(text, md(200, 0)));
+    expect(node.children.every((child) => child.meta.title !== 'title: x layout: page')).toBe(true);
+    expect(joined(node)).toBe(text);
+  });
+
+  it('names sections readably: zero-padded to the count, Unicode slugs, "part" without a heading', () => {
+    expect(sectionName(0, 3, 'Installing Cairn', '.md')).toBe('01-installing-cairn.md');
+    expect(sectionName(4, 120, '快速入门 Quick start!', '.md')).toBe('005-快速入门-quick-start.md');
+    expect(sectionName(2, 9, undefined, '.txt')).toBe('03-part.txt');
+    expect(sectionName(1, 9, '***', null)).toBe('02-part');
+    expect(sectionName(9, 10, 'Usage', null)).toBe('10-usage');
+    expect(slugify('A'.repeat(100))).toHaveLength(60);
+    expect(slugify(`${'word '.repeat(11)}end`)).toBe('word-word-word-word-word-word-word-word-word-word-word-end');
+    expect(slugify(`${'ab '.repeat(30)}`)).not.toMatch(/-$/);
+    expect(slugify('Café résumé')).toBe('café-résumé');
+  });
+
+  it('takes titles without inline Markdown', () => {
+    expect(plainTitle('The [`range()`](../library/stdtypes.html#range "range") Function')).toBe('The range() Function');
+    expect(plainTitle('**Install** _now_')).toBe('Install now');
+  });
+
+  it('treats marked-unfriendly input as text and still splits losslessly', () => {
+    const text = `${'\r'.repeat(5)}# A\r${prose(300)}\r\r# B\r${prose(300, 3)}\r`;
+    const node = splitDocument(text, md(200, 50));
+    expect(joined(node)).toBe(text);
+    for (const leaf of leaves(node)) expect(leaf.meta.tokens).toBeLessThanOrEqual(200);
+  });
+
+  it('rejects impossible options', () => {
+    expect(() => splitDocument('x', md(0))).toThrow(CairnError);
+  });
+});
+
+describe('LineIndex', () => {
+  it('numbers lines across LF, CRLF and CR', () => {
+    const lines = new LineIndex('a\r\nb\nc\rd');
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((offset) => lines.lineOf(offset))).toEqual([1, 1, 1, 2, 2, 3, 3, 4]);
+    expect(lines.range(0, 8)).toEqual([1, 4]);
+    expect(new LineIndex('').range(0, 0)).toEqual([1, 1]);
+  });
+});

@@ -1,0 +1,397 @@
+/**
+ * The DAG summarizer of seed 000: every directory is summarized once all its children are,
+ * bottom-up, with as much running in parallel as the tree allows.
+ *
+ * `_dispatch_dir` lists a directory, creates its DirNode with `pending = dirs + files`, starts a
+ * file task per file and recurses into each sub-directory. `_on_file_done` and `_on_child_done`
+ * decrement `pending`; at zero the directory's summary task collects the file abstracts and the
+ * child summaries, asks the summarizer (falling back to the seed's fallback when it fails), writes
+ * the node to ContextFS, hands its L0 and L1 to the index and notifies its parent. The root's
+ * completion ends the run.
+ *
+ * Work already done is not redone: a directory whose summary is current (its subtree unchanged
+ * since it was summarized; the ingest marks changed directories as owed) is reused as it is
+ * without descending into it, and a file that already has its L0/L1 is not summarized again. So
+ * a crashed run resumes where it stopped, and an edit re-summarizes only the file and its ancestors.
+ *
+ * @example
+ * const result = await new DirectoryEventHandler(deps).processDirectoryEvent('ctx://resources/docs/');
+ * result.dirsSummarized; // directories that got a new L0/L1
+ */
+import pLimit from 'p-limit';
+import type { EngineEvent } from '../../../shared/contracts/api.js';
+import { CairnError, errorMessage } from '../../../shared/errors.js';
+import type { NodeMeta } from '../../../shared/types/node.js';
+import { isDirectoryUri, parentUri, uriName } from '../../../shared/uri.js';
+import type { Clock } from '../ports/clock.js';
+import type { ContextIndex, IndexInput } from '../ports/context-index.js';
+import type { Logger } from '../ports/logger.js';
+import type { ContextFS } from '../tree/context-fs.js';
+import { sha256 } from '../util/hash.js';
+import { categoriesOf, fallbackSummary } from './fallback.js';
+import { MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, type ChildSummary, type NodeSummarizer, type SummaryOutput } from './types.js';
+
+export interface DagDeps {
+  fs: ContextFS;
+  summarizer: NodeSummarizer;
+  /** Used for a file when the summarizer fails on it (the embedded extractive summarizer). */
+  fileFallback: NodeSummarizer;
+  index: ContextIndex;
+  logger: Logger;
+  clock: Clock;
+  emit(event: EngineEvent): void;
+  /** Children per summary call; larger directories are summarized in batches and merged. */
+  maxChildren?: number;
+  /** Summary tasks in flight at once (the LLM's own process-wide limit applies inside it too). */
+  concurrency?: number;
+  /** Most characters of a file given to the summarizer. */
+  maxInputChars?: number;
+  signal?: AbortSignal;
+}
+
+export interface DagCounts {
+  dirs_total: number;
+  dirs_done: number;
+  files_total: number;
+  files_done: number;
+  llm_calls: number;
+}
+
+export interface DirectoryEventResult extends DagCounts {
+  root: string;
+  dirsSummarized: number;
+  dirsReused: number;
+  filesSummarized: number;
+  fallbacks: number;
+  failed: number;
+  tokens: number;
+  ms: number;
+}
+
+/** The seed's DirNode. */
+interface DirNode {
+  uri: string;
+  parentUri: string | null;
+  children_dirs: string[];
+  file_children: string[];
+  pending: number;
+  /** Summaries of the child directories, by their index in children_dirs (null: no summary). */
+  children_summaries: (ChildSummary | null)[];
+}
+
+type DagEvent = Extract<EngineEvent, { type: `dag/${string}` }>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+const DEFAULT_CATEGORY: Record<string, string> = { code: 'code', markdown: 'document', text: 'document', html: 'document', pdf: 'document' };
+
+export class DirectoryEventHandler {
+  private readonly nodes = new Map<string, DirNode>();
+  private readonly limit: ReturnType<typeof pLimit>;
+  private readonly counts: DagCounts = { dirs_total: 0, dirs_done: 0, files_total: 0, files_done: 0, llm_calls: 0 };
+  private stats = { dirsSummarized: 0, dirsReused: 0, filesSummarized: 0, fallbacks: 0, failed: 0, tokens: 0 };
+  private rootUri = '';
+  private rootDone!: { resolve(summary: ChildSummary | null): void; reject(error: unknown): void };
+  private readonly maxChildren: number;
+  private readonly maxInputChars: number;
+
+  constructor(private readonly deps: DagDeps) {
+    this.limit = pLimit(deps.concurrency ?? 10);
+    this.maxChildren = deps.maxChildren ?? 50;
+    this.maxInputChars = deps.maxInputChars ?? 24_000;
+  }
+
+  async processDirectoryEvent(rootUri: string): Promise<DirectoryEventResult> {
+    const started = performance.now();
+    const { uri, kind } = await this.deps.fs.canonicalUri(rootUri);
+    this.rootUri = uri;
+    if (kind === 'file') {
+      // A single ingested file is a DAG of one node: summarize it if it has no L0/L1 yet.
+      this.counts.files_total = 1;
+      const meta = await this.deps.fs.readMeta(uri);
+      if (!meta?.abstract) await this.summarizeFile(uri, meta);
+      this.counts.files_done = 1;
+      return { root: uri, ...this.counts, ...this.stats, ms: Math.round(performance.now() - started) };
+    }
+    const done = new Promise<ChildSummary | null>((resolve, reject) => (this.rootDone = { resolve, reject }));
+    const onAbort = () => this.rootDone.reject(new CairnError('CANCELLED', `Summarizing ${uri} was cancelled; it resumes on the next run`));
+    this.deps.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      this.dispatchDir(uri, null).catch((error) => this.rootDone.reject(error));
+      await done;
+    } finally {
+      this.deps.signal?.removeEventListener('abort', onAbort);
+    }
+    return { root: uri, ...this.counts, ...this.stats, ms: Math.round(performance.now() - started) };
+  }
+
+  private emit(event: DistributiveOmit<DagEvent, 'root' | 'counts'>): void {
+    this.deps.emit({ ...event, root: this.rootUri, counts: { ...this.counts } } as DagEvent);
+  }
+
+  private checkCancelled(): void {
+    if (this.deps.signal?.aborted) throw new CairnError('CANCELLED', `Summarizing ${this.rootUri} was cancelled`);
+  }
+
+  /** `_dispatch_dir`: list, build the DirNode, start file tasks, recurse into sub-directories. */
+  private async dispatchDir(uri: string, parent: string | null): Promise<void> {
+    this.checkCancelled();
+    this.counts.dirs_total += 1;
+    const meta = await this.deps.fs.readMeta(uri).catch(() => null);
+    if (isCurrent(meta)) {
+      const abstract = await this.deps.fs.read(uri, 0).catch(() => null);
+      if (abstract !== null) {
+        this.counts.dirs_done += 1;
+        this.stats.dirsReused += 1;
+        this.emit({ type: 'dag/summary-done', uri, reused: true, abstract });
+        this.childDone(parent, uri, { uri, name: uriName(uri), abstract, category: meta?.category ?? 'directory', is_directory: true, has_abstract: true });
+        return;
+      }
+    }
+
+    let entries;
+    try {
+      entries = await this.deps.fs.ls(uri);
+    } catch (error) {
+      this.deps.logger.warn(`Skipping ${uri}: cannot list it (${errorMessage(error)})`);
+      this.stats.failed += 1;
+      this.emit({ type: 'dag/failed', uri, reason: errorMessage(error) });
+      this.childDone(parent, uri, null);
+      return;
+    }
+    const node: DirNode = {
+      uri,
+      parentUri: parent,
+      children_dirs: entries.filter((e) => e.kind === 'dir').map((e) => e.uri),
+      file_children: entries.filter((e) => e.kind === 'file').map((e) => e.uri),
+      pending: entries.length,
+      children_summaries: [],
+    };
+    node.children_summaries = node.children_dirs.map(() => null);
+    this.nodes.set(uri, node);
+    this.counts.files_total += node.file_children.length;
+    this.emit({ type: 'dag/dir-dispatched', uri, parent, pending: node.pending, dirs: node.children_dirs.length, files: node.file_children.length });
+
+    if (node.pending === 0) {
+      this.scheduleSummary(uri);
+      return;
+    }
+    for (const file of node.file_children) {
+      void this.fileTask(uri, file);
+    }
+    for (const child of node.children_dirs) {
+      this.dispatchDir(child, uri).catch((error) => this.rootDone.reject(error));
+    }
+  }
+
+  private childDone(parent: string | null, uri: string, summary: ChildSummary | null): void {
+    if (parent === null) this.rootDone.resolve(summary);
+    else this.onChildDone(parent, uri, summary);
+  }
+
+  /** A file task: make sure the file has its L0/L1, then `_on_file_done`. */
+  private async fileTask(parent: string, uri: string): Promise<void> {
+    try {
+      const meta = await this.deps.fs.readMeta(uri);
+      if (!meta?.abstract) await this.limit(() => this.summarizeFile(uri, meta));
+    } catch (error) {
+      if (CairnError.is(error, 'CANCELLED')) return;
+      // The seed's first error rule: an unreadable child is skipped with a warning.
+      this.deps.logger.warn(`Skipping ${uri}: ${errorMessage(error)}`);
+      this.stats.failed += 1;
+      this.emit({ type: 'dag/failed', uri, reason: errorMessage(error) });
+    }
+    this.counts.files_done += 1;
+    this.onFileDone(parent, uri);
+  }
+
+  private async summarizeFile(uri: string, meta: NodeMeta | null): Promise<void> {
+    this.checkCancelled();
+    const text = await this.deps.fs.readFileContent(uri);
+    const input = {
+      uri,
+      name: uriName(uri),
+      text: text.length > this.maxInputChars ? text.slice(0, this.maxInputChars) : text,
+      format: meta?.source_format ?? 'text',
+      ...(meta?.language ? { language: meta.language } : {}),
+      ...(meta?.skeleton_text ? { skeleton: meta.skeleton_text } : {}),
+      signal: this.deps.signal,
+    };
+    let output: SummaryOutput;
+    let status: 'done' | 'fallback' = 'done';
+    let reason = this.deps.summarizer.id;
+    try {
+      output = await this.deps.summarizer.summarizeFile(input);
+    } catch (error) {
+      if (this.deps.signal?.aborted) throw error;
+      output = await this.deps.fileFallback.summarizeFile(input);
+      status = 'fallback';
+      reason = `${this.deps.fileFallback.id} after: ${errorMessage(error)}`;
+      this.stats.fallbacks += 1;
+      this.emit({ type: 'dag/fallback-used', uri, reason: errorMessage(error) });
+    }
+    this.account(output);
+    const now = this.deps.clock.now().toISOString();
+    const updated: NodeMeta = {
+      ...(meta ?? { uri, kind: 'file', context_type: 'resource', created_at: now }),
+      abstract: clip(output.abstract, MAX_ABSTRACT_CHARS),
+      overview: clip(output.overview, MAX_OVERVIEW_CHARS),
+      summary_status: status,
+      summary_reason: reason,
+      updated_at: now,
+    } as NodeMeta;
+    await this.deps.fs.writeMeta(uri, updated);
+    this.stats.filesSummarized += 1;
+    await this.index(uri, updated, updated.abstract!, updated.overview!);
+  }
+
+  /** `_on_file_done`. */
+  private onFileDone(parent: string, _file: string): void {
+    this.decrement(parent);
+  }
+
+  /** `_on_child_done`: keep the child's summary, then count it down. */
+  private onChildDone(parent: string, child: string, summary: ChildSummary | null): void {
+    const node = this.nodes.get(parent);
+    if (!node) return;
+    const index = node.children_dirs.indexOf(child);
+    if (index >= 0) node.children_summaries[index] = summary;
+    this.decrement(parent);
+  }
+
+  private decrement(uri: string): void {
+    const node = this.nodes.get(uri);
+    if (!node) return;
+    node.pending -= 1;
+    this.emit({ type: 'dag/pending-changed', uri, pending: node.pending });
+    if (node.pending === 0) this.scheduleSummary(uri);
+  }
+
+  private scheduleSummary(uri: string): void {
+    this.summaryTask(uri).catch((error) => this.rootDone.reject(error));
+  }
+
+  /** `_summary_task`: runs when pending reaches 0. */
+  private async summaryTask(uri: string): Promise<void> {
+    const node = this.nodes.get(uri)!;
+    this.nodes.delete(uri);
+    const files = await this.collectFileSummaries(node);
+    const dirs = node.children_summaries.filter((s): s is ChildSummary => s !== null);
+    const children = [...dirs, ...files];
+    this.counts.dirs_done += 1;
+
+    // The seed's last error rules: an empty directory, or one whose children all failed, gets no summary.
+    if (children.length === 0) {
+      const why = node.children_dirs.length + node.file_children.length === 0 ? 'empty directory' : 'every child failed';
+      this.deps.logger.info(`No summary for ${uri}: ${why}`);
+      this.emit({ type: 'dag/failed', uri, reason: why });
+      this.childDone(node.parentUri, uri, null);
+      return;
+    }
+
+    this.emit({ type: 'dag/summary-started', uri, children: children.length });
+    const summary = await this.limit(() => this.generateSummaryWithFallback(uri, children));
+    const meta = await this.deps.fs.readMeta(uri).catch(() => null);
+    const now = this.deps.clock.now().toISOString();
+    const updated: NodeMeta = {
+      ...(meta ?? { uri, kind: 'dir', context_type: 'resource', created_at: now }),
+      kind: 'dir',
+      category: meta?.category ?? 'directory',
+      categories: summary.categories,
+      child_count: summary.child_count,
+      summary_status: summary.status,
+      summary_reason: summary.reason,
+      summarized_tree_hash: meta?.tree_hash,
+      updated_at: now,
+    } as NodeMeta;
+    await this.deps.fs.writeDirSummary(uri, { abstract: summary.abstract, overview: summary.overview }, updated);
+    await this.index(uri, updated, summary.abstract, summary.overview);
+    this.stats.dirsSummarized += 1;
+    this.emit({ type: 'dag/summary-done', uri, reused: false, abstract: summary.abstract, status: summary.status });
+    this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true });
+  }
+
+  /** `_collect_file_summaries`: the abstracts of the directory's files, as they are now on disk. */
+  private async collectFileSummaries(node: DirNode): Promise<ChildSummary[]> {
+    const summaries: ChildSummary[] = [];
+    for (const file of node.file_children) {
+      const meta = await this.deps.fs.readMeta(file).catch(() => null);
+      if (!meta?.abstract) continue;
+      summaries.push({
+        uri: file,
+        name: uriName(file),
+        abstract: meta.abstract,
+        category: meta.category ?? DEFAULT_CATEGORY[meta.source_format ?? ''] ?? 'document',
+        is_directory: false,
+        has_abstract: true,
+      });
+    }
+    return summaries;
+  }
+
+  /** `_generate_summary_with_fallback`: the summarizer, in batches above max_children, else the seed fallback. */
+  private async generateSummaryWithFallback(
+    uri: string,
+    children: ChildSummary[],
+  ): Promise<{ abstract: string; overview: string; categories: string[]; child_count: number; status: 'done' | 'fallback'; reason: string }> {
+    try {
+      this.checkCancelled();
+      let inputs = children;
+      if (children.length > this.maxChildren) {
+        // Too many children for one call: summarize batches, then merge the batch summaries.
+        const parts: ChildSummary[] = [];
+        for (let i = 0; i < children.length; i += this.maxChildren) {
+          const batch = children.slice(i, i + this.maxChildren);
+          const part = await this.deps.summarizer.summarizeDirectory({ uri, name: `${uriName(uri)} (part ${parts.length + 1})`, children: batch, signal: this.deps.signal });
+          this.account(part);
+          parts.push({ uri, name: `part ${parts.length + 1}`, abstract: part.abstract, category: categoriesOf(batch).join(', '), is_directory: true, has_abstract: true });
+        }
+        inputs = parts;
+      }
+      const result = await this.deps.summarizer.summarizeDirectory({ uri, name: uriName(uri), children: inputs, signal: this.deps.signal });
+      this.account(result);
+      const categories = children.length > this.maxChildren ? categoriesOf(children) : result.categories.length ? result.categories : categoriesOf(children);
+      return { abstract: clip(result.abstract, MAX_ABSTRACT_CHARS), overview: clip(result.overview, MAX_OVERVIEW_CHARS), categories, child_count: children.length, status: 'done', reason: this.deps.summarizer.id };
+    } catch (error) {
+      if (this.deps.signal?.aborted) throw error;
+      this.deps.logger.warn(`Summary of ${uri} fell back: ${errorMessage(error)}`);
+      this.stats.fallbacks += 1;
+      this.emit({ type: 'dag/fallback-used', uri, reason: errorMessage(error) });
+      const fallback = fallbackSummary(children);
+      return { ...fallback, status: 'fallback', reason: `seed fallback after: ${errorMessage(error)}` };
+    }
+  }
+
+  private account(output: SummaryOutput): void {
+    if (output.llm) this.counts.llm_calls += 1;
+    this.stats.tokens += output.usage.inputTokens + output.usage.outputTokens;
+  }
+
+  /** `_vectorize_directory` (and its file counterpart): L0 and L1 records to the index. */
+  private async index(uri: string, meta: NodeMeta, abstract: string, overview: string): Promise<void> {
+    const base: Omit<IndexInput, 'id' | 'level' | 'text' | 'tokens'> = {
+      uri,
+      parent_uri: parentUri(uri),
+      context_type: meta.context_type,
+      category: meta.category ?? (isDirectoryUri(uri) ? 'directory' : 'document'),
+      content_hash: sha256(abstract + '\n' + overview),
+      updated_at: meta.updated_at,
+      provenance: meta.provenance ?? (meta.source_path ? { source: meta.source_path } : {}),
+    };
+    await this.deps.index.upsert([
+      { ...base, id: `${uri}#0`, level: 0, text: abstract, tokens: 0 },
+      { ...base, id: `${uri}#1`, level: 1, text: overview, tokens: 0 },
+    ]);
+  }
+}
+
+/** A directory's summary is current when it was made (or fell back) and nothing below changed since. */
+function isCurrent(meta: NodeMeta | null): boolean {
+  if (!meta) return false;
+  if (meta.summary_status !== 'done' && meta.summary_status !== 'fallback') return false;
+  return meta.tree_hash === undefined || meta.summarized_tree_hash === meta.tree_hash;
+}
+
+function clip(text: string, max: number): string {
+  const chars = [...text.trim()];
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
+}

@@ -1,0 +1,588 @@
+/**
+ * The embedded extractive summarizer: no model, no network, the same output for the same input.
+ * It is the offline default, so every feature of Cairn works without a key.
+ *
+ * Files: sentences are ranked by the weight of their terms (term frequency in the document
+ * times an inverse sentence frequency, so words that are everywhere count little), with
+ * bonuses for leading the document or a section and for sharing words with their heading and
+ * the title, and a redundancy penalty against sentences already chosen. The abstract is the
+ * best sentences that fit in 256 characters; the overview mirrors the document's heading
+ * outline with the best sentences under each heading and ends with a key-terms line. Everything
+ * stays in the language of the content: Chinese text gives Chinese sentences and Chinese labels.
+ *
+ * Directories: what the folder holds (its sub-folders and files, each with the start of its
+ * abstract) and its dominant topics, from the key terms across the children's abstracts.
+ *
+ * @example
+ * const { abstract, overview } = summarizeText(markdown, { title: 'operations.md', format: 'markdown' });
+ * const dir = summarizeDirectory(
+ *   [{ name: 'operations.md', abstract: 'How to run the uplink station.', category: 'resource', isDirectory: false }],
+ *   { dirName: 'docs' },
+ * );
+ */
+import { parseStructure, sourceKindOf, type DocumentStructure } from './extractive-structure.js';
+import {
+  LABELS,
+  charLength,
+  detectLanguage,
+  splitSentences,
+  tokenize,
+  truncate,
+  type ContentLanguage,
+  type Token,
+} from './extractive-text.js';
+
+export const MAX_ABSTRACT_CHARS = 256;
+export const MAX_OVERVIEW_CHARS = 4000;
+
+export interface SummarizeTextOptions {
+  /** Shown as the overview's title when the document has no level-1 heading of its own. */
+  title?: string;
+  /** The parser's format: 'markdown', 'text', 'html', 'code' or a language name ('python', ...). */
+  format?: string;
+  /** Overrides the detected language of the content. */
+  language?: ContentLanguage;
+  maxAbstractChars?: number;
+  maxOverviewChars?: number;
+}
+
+export interface ExtractiveSummary {
+  abstract: string;
+  overview: string;
+  /** The document's key terms, best first, as written in it. */
+  keyTerms: string[];
+  language: ContentLanguage;
+}
+
+interface Sentence {
+  /** Position in the document (order of appearance). */
+  index: number;
+  section: number;
+  text: string;
+  /** Its terms in order, as written (for key terms and phrases). */
+  tokens: Token[];
+  /** The same terms' comparison keys. */
+  keys: string[];
+  /** Each key once. */
+  unique: string[];
+  score: number;
+}
+
+const MAX_KEY_TERMS = 10;
+/** Longest sentence shown whole in an overview bullet. */
+const MAX_BULLET_CHARS = 300;
+const MAX_BULLETS_PER_SECTION = 4;
+/** Candidates the redundancy-aware selection looks at: plenty for 4000 characters, and bounded for a 1 MB document. */
+const MAX_CANDIDATES = 400;
+/**
+ * Sentences tokenized and scored. Past this, every section's first sentence plus an even
+ * sample of the rest are: the statistics and the choice barely change, and the time stays
+ * bounded for documents of any size.
+ */
+const MAX_SCORED_SENTENCES = 4000;
+
+export function summarizeText(text: string, options: SummarizeTextOptions = {}): ExtractiveSummary {
+  const maxAbstract = options.maxAbstractChars ?? MAX_ABSTRACT_CHARS;
+  const maxOverview = options.maxOverviewChars ?? MAX_OVERVIEW_CHARS;
+  const kind = sourceKindOf(options.format, text);
+  const doc = parseStructure(text, kind);
+  const language = options.language ?? detectLanguage(proseSample(doc) || text);
+  const labels = LABELS[language];
+
+  const sentences = collectSentences(doc, language);
+  const weights = termWeights(sentences, doc, options.title, language);
+  scoreSentences(sentences, weights, doc, language);
+  const ranked = rankWithRedundancy(sentences);
+  const keyTerms = pickKeyTerms(sentences, weights, language);
+
+  const title = doc.title ?? options.title;
+  const abstract = buildAbstract(ranked, { title, doc, language, max: maxAbstract });
+  const overview = buildOverview(ranked, doc, { title, keyTerms, language, max: maxOverview, syntheticTitle: doc.title === undefined });
+  return { abstract, overview, keyTerms, language };
+
+  function buildAbstract(order: Sentence[], ctx: { title?: string; doc: DocumentStructure; language: ContentLanguage; max: number }): string {
+    const chosen: Sentence[] = [];
+    let used = 0;
+    // Documents open by saying what they are ("This guide explains..."): an informative first
+    // sentence before the first sub-heading leads the abstract, then the best of the rest.
+    const leadSections = new Set([0, firstH1(ctx.doc)]);
+    const lead = sentences[0];
+    const informative = lead !== undefined && leadSections.has(lead.section) && lead.unique.length >= 4 && !/[?？]$/.test(lead.text);
+    const candidates = informative ? [lead, ...order.filter((s) => s !== lead)] : order;
+    for (const sentence of candidates) {
+      const length = charLength(sentence.text) + (chosen.length > 0 ? labels.sentenceJoiner.length : 0);
+      if (used + length > ctx.max) continue;
+      chosen.push(sentence);
+      used += length;
+      if (ctx.max - used < 40) break;
+    }
+    if (chosen.length === 0 && order[0]) return truncate(order[0].text, ctx.max);
+    if (chosen.length > 0) return chosen.sort((a, b) => a.index - b.index).map((s) => s.text).join(labels.sentenceJoiner);
+    // No prose at all: say what the document is made of (its headings, or what a code file defines).
+    if (ctx.doc.definitions.length > 0) return truncate(`${labels.definitions}${labels.colon}${ctx.doc.definitions.join(labels.listSeparator)}`, ctx.max);
+    const headings = ctx.doc.sections.flatMap((s) => (s.heading && s.heading !== ctx.doc.title ? [s.heading] : []));
+    if (headings.length > 0) return truncate(`${ctx.title ? `${ctx.title}${labels.colon}` : ''}${headings.join(labels.listSeparator)}`, ctx.max);
+    return truncate(ctx.title ?? '', ctx.max);
+  }
+}
+
+function collectSentences(doc: DocumentStructure, language: ContentLanguage): Sentence[] {
+  const raw: { section: number; text: string; first: boolean }[] = [];
+  doc.sections.forEach((section, sectionIndex) => {
+    let first = true;
+    for (const block of section.blocks) {
+      for (const text of block.item ? [block.text] : splitSentences(block.text)) {
+        raw.push({ section: sectionIndex, text, first });
+        first = false;
+      }
+    }
+  });
+  const stride = raw.length > MAX_SCORED_SENTENCES ? raw.length / MAX_SCORED_SENTENCES : 1;
+  const out: Sentence[] = [];
+  let nextSample = 0;
+  for (let i = 0; i < raw.length; i += 1) {
+    const r = raw[i] as { section: number; text: string; first: boolean };
+    const sampled = i >= nextSample;
+    if (sampled) nextSample += stride;
+    if (!sampled && !r.first) continue;
+    const tokens = tokenize(r.text, language);
+    if (tokens.length === 0) continue;
+    const keys = tokens.map((t) => t.key);
+    out.push({ index: out.length, section: r.section, text: r.text, tokens, keys, unique: [...new Set(keys)], score: 0 });
+  }
+  return out;
+}
+
+/** Enough of the prose to tell its language, without joining a whole large document. */
+function proseSample(doc: DocumentStructure): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (const section of doc.sections) {
+    for (const text of [section.heading ?? '', ...section.blocks.map((b) => b.text)]) {
+      parts.push(text);
+      size += text.length;
+      if (size > 20_000) return parts.join('\n');
+    }
+  }
+  return parts.join('\n');
+}
+
+interface TermStats {
+  weight: Map<string, number>;
+  /** In how many sentences each term occurs. */
+  df: Map<string, number>;
+  tf: Map<string, number>;
+  headingKeys: Set<string>;
+  titleKeys: Set<string>;
+}
+
+function termWeights(sentences: Sentence[], doc: DocumentStructure, title: string | undefined, language: ContentLanguage): TermStats {
+  const tf = new Map<string, number>();
+  const df = new Map<string, number>();
+  for (const sentence of sentences) {
+    for (const key of sentence.keys) tf.set(key, (tf.get(key) ?? 0) + 1);
+    for (const key of sentence.unique) df.set(key, (df.get(key) ?? 0) + 1);
+  }
+  const headingKeys = new Set(doc.sections.flatMap((s) => (s.heading ? tokenize(s.heading, language).map((t) => t.key) : [])));
+  const titleKeys = new Set([...(doc.title ? tokenize(doc.title, language) : []), ...(title ? tokenize(title.replace(/\.[a-z0-9]+$/i, ''), language) : [])].map((t) => t.key));
+  const n = Math.max(1, sentences.length);
+  const weight = new Map<string, number>();
+  for (const [key, count] of tf) {
+    let w = (1 + Math.log(count)) * Math.log(1 + n / (df.get(key) ?? 1));
+    if (titleKeys.has(key)) w *= 1.6;
+    else if (headingKeys.has(key)) w *= 1.3;
+    weight.set(key, w);
+  }
+  return { weight, df, tf, headingKeys, titleKeys };
+}
+
+function scoreSentences(sentences: Sentence[], stats: TermStats, doc: DocumentStructure, language: ContentLanguage): void {
+  const seenSection = new Set<number>();
+  const sectionHeadingKeys = doc.sections.map((s) => new Set(s.heading ? tokenize(s.heading, language).map((t) => t.key) : []));
+  for (const sentence of sentences) {
+    const unique = sentence.unique;
+    let sum = 0;
+    for (const key of unique) sum += stats.weight.get(key) ?? 0;
+    let score = sum / Math.sqrt(Math.max(unique.length, 6));
+    // Documents and sections tend to say what they are about first.
+    if (sentence.index === 0) score *= 1.35;
+    else if (!seenSection.has(sentence.section)) score *= 1.15;
+    seenSection.add(sentence.section);
+    const headingTerms = sectionHeadingKeys[sentence.section];
+    if (headingTerms && headingTerms.size > 0) {
+      const overlap = unique.filter((k) => headingTerms.has(k)).length;
+      score *= 1 + Math.min(0.3, overlap * 0.1);
+    }
+    // Fragments ("See below.") and run-ons (a whole list in one line) make poor summaries.
+    const length = charLength(sentence.text);
+    if (unique.length < 3 || length < 12) score *= 0.5;
+    if (length > 400) score *= 0.7;
+    if (/[?？]$/.test(sentence.text)) score *= 0.85;
+    sentence.score = score;
+  }
+}
+
+/**
+ * Orders sentences by score with a redundancy penalty: each pick lowers the value of the
+ * sentences that share its terms (cosine over term sets), so the abstract and the overview
+ * do not say the same thing twice. Ties go to the earlier sentence, so the order is stable.
+ */
+function rankWithRedundancy(sentences: Sentence[]): Sentence[] {
+  const byScore = [...sentences].sort((a, b) => b.score - a.score || a.index - b.index);
+  const candidates = byScore.slice(0, MAX_CANDIDATES);
+  const sets = new Map(candidates.map((s) => [s.index, new Set(s.unique)]));
+  const penalty = new Map<number, number>();
+  const picked: Sentence[] = [];
+  const left = new Set(candidates.map((s) => s.index));
+  const byIndex = new Map(candidates.map((s) => [s.index, s]));
+  while (left.size > 0) {
+    let best: Sentence | undefined;
+    let bestValue = -Infinity;
+    for (const index of left) {
+      const s = byIndex.get(index) as Sentence;
+      const value = s.score * (1 - (penalty.get(index) ?? 0));
+      if (value > bestValue || (value === bestValue && best !== undefined && s.index < best.index)) {
+        best = s;
+        bestValue = value;
+      }
+    }
+    if (!best) break;
+    left.delete(best.index);
+    picked.push(best);
+    // Only the next picks need fresh penalties; the tail past the overview's needs keeps its order.
+    if (picked.length > 80) {
+      const rest = [...left].map((i) => byIndex.get(i) as Sentence).sort((a, b) => b.score - a.score || a.index - b.index);
+      picked.push(...rest);
+      break;
+    }
+    const chosen = sets.get(best.index) as Set<string>;
+    for (const index of left) {
+      const other = sets.get(index) as Set<string>;
+      let shared = 0;
+      for (const key of other) if (chosen.has(key)) shared += 1;
+      const similarity = shared / Math.sqrt(Math.max(1, chosen.size * other.size));
+      if (similarity > (penalty.get(index) ?? 0)) penalty.set(index, Math.min(0.95, similarity));
+    }
+  }
+  return picked.concat(byScore.slice(MAX_CANDIDATES));
+}
+
+/** Key terms: the heaviest words and two-word phrases (a phrase replaces its words). */
+function pickKeyTerms(sentences: Sentence[], stats: TermStats, language: ContentLanguage): string[] {
+  const surfaceCounts = new Map<string, Map<string, number>>();
+  const phraseCounts = new Map<string, number>();
+  const phraseSurfaces = new Map<string, Map<string, number>>();
+  const joiner = language === 'en' || language === 'ko' ? ' ' : '';
+  for (const sentence of sentences) {
+    const tokens = sentence.tokens;
+    for (let i = 0; i < tokens.length; i += 1) {
+      const token = tokens[i] as Token;
+      const forms = surfaceCounts.get(token.key) ?? new Map<string, number>();
+      forms.set(token.surface, (forms.get(token.surface) ?? 0) + 1);
+      surfaceCounts.set(token.key, forms);
+      const next = tokens[i + 1];
+      // Adjacent content words with only a space (or, in CJK text, nothing) between them.
+      if (next && next.key !== token.key && next.start - token.end === joiner.length && (joiner === '' || sentence.text[token.end] === ' ')) {
+        const key = `${token.key} ${next.key}`;
+        phraseCounts.set(key, (phraseCounts.get(key) ?? 0) + 1);
+        const pforms = phraseSurfaces.get(key) ?? new Map<string, number>();
+        const surface = `${token.surface}${joiner}${next.surface}`;
+        pforms.set(surface, (pforms.get(surface) ?? 0) + 1);
+        phraseSurfaces.set(key, pforms);
+      }
+    }
+  }
+  const candidates: { key: string; parts: string[]; value: number; surface: string }[] = [];
+  for (const [key, w] of stats.weight) {
+    const tf = stats.tf.get(key) ?? 0;
+    if (tf < 2 && sentences.length > 3) continue;
+    candidates.push({ key, parts: [key], value: w * Math.sqrt(tf), surface: mostCommon(surfaceCounts.get(key)) ?? key });
+  }
+  for (const [key, count] of phraseCounts) {
+    if (count < 2) continue;
+    const parts = key.split(' ');
+    const share = count / Math.min(...parts.map((p) => stats.tf.get(p) ?? count));
+    // A phrase counts when its words mostly appear together ("circuit breaker"), not by chance.
+    if (share < 0.5) continue;
+    const value = parts.reduce((sum, p) => sum + (stats.weight.get(p) ?? 0), 0) * Math.sqrt(count) * 0.75;
+    candidates.push({ key, parts, value, surface: mostCommon(phraseSurfaces.get(key)) ?? key });
+  }
+  candidates.sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const used = new Set<string>();
+  const out: string[] = [];
+  for (const candidate of candidates) {
+    if (out.length >= MAX_KEY_TERMS) break;
+    if (candidate.parts.some((p) => used.has(p))) continue;
+    if (/^\d/.test(candidate.surface)) continue;
+    for (const p of candidate.parts) used.add(p);
+    out.push(candidate.surface);
+  }
+  return out;
+}
+
+/**
+ * How a term is usually written. A capital that only comes from starting a sentence does not
+ * count: "Stations" and "stations" show as "stations", while "LanceDB" keeps its capitals.
+ */
+function mostCommon(forms: Map<string, number> | undefined): string | undefined {
+  if (!forms) return undefined;
+  let best: string | undefined;
+  let count = -1;
+  for (const [form, n] of forms) {
+    if (n > count || (n === count && best !== undefined && form < best)) {
+      best = form;
+      count = n;
+    }
+  }
+  if (best !== undefined) {
+    const lowered = best.charAt(0).toLowerCase() + best.slice(1);
+    if (lowered !== best && best.slice(1) === best.slice(1).toLowerCase() && forms.has(lowered)) return lowered;
+  }
+  return best;
+}
+
+interface OverviewContext {
+  title?: string;
+  keyTerms: string[];
+  language: ContentLanguage;
+  max: number;
+  /** The title came from the options, not the document: the document's own headings move down a level. */
+  syntheticTitle: boolean;
+}
+
+/**
+ * The overview: the title, the lead (the best sentences before the first heading), then the
+ * heading outline with the best sentences under each heading, then the key terms. Sentences
+ * are added best first while they fit, at least one per section before any section gets a
+ * second, and shown in document order.
+ */
+function buildOverview(ranked: Sentence[], doc: DocumentStructure, ctx: OverviewContext): string {
+  const labels = LABELS[ctx.language];
+  const headLines: string[] = [];
+  if (ctx.title) headLines.push(`# ${ctx.title}`);
+  const keyLine = ctx.keyTerms.length > 0 ? `**${labels.keyTerms}${labels.colon.trim()}** ${ctx.keyTerms.join(labels.listSeparator)}` : '';
+  const definitionLine =
+    doc.definitions.length > 0 ? `**${labels.definitions}${labels.colon.trim()}** ${doc.definitions.slice(0, 40).map((d) => `\`${d}\``).join(labels.listSeparator)}` : '';
+
+  // The outline: every heading, except the title itself, at its level (one down under a synthetic title).
+  const shift = ctx.syntheticTitle && doc.sections.some((s) => s.level === 1) ? 1 : 0;
+  const outline = doc.sections.map((section, index) => ({
+    index,
+    line: section.heading !== undefined && !(section.level === 1 && section.heading === doc.title && index === firstH1(doc)) ? `${'#'.repeat(Math.min(6, section.level + shift))} ${section.heading}` : undefined,
+    level: section.level + shift,
+  }));
+  const fixed = [...headLines, definitionLine, keyLine].filter(Boolean).join('\n\n').length + 4;
+  // A summary of a short document should be shorter than the document: at most about 40% of
+  // its prose (but never less than 1200 characters, which a reader skims in seconds).
+  // A CJK character says about what three Latin letters do, so its floor is lower.
+  const proseChars = ranked.reduce((sum, s) => sum + charLength(s.text) + 1, 0);
+  const floor = ctx.language === 'en' ? 1200 : 500;
+  let budget = Math.min(ctx.max, Math.max(floor, Math.round(proseChars * 0.4)) + fixed) - fixed;
+
+  // When the outline alone is too long, keep the upper levels first.
+  let maxLevel = 6;
+  const outlineCost = (limit: number) => outline.reduce((sum, o) => sum + (o.line && o.level <= limit ? o.line.length + 2 : 0), 0);
+  while (maxLevel > 1 && outlineCost(maxLevel) > budget * 0.6) maxLevel -= 1;
+  const kept = new Set<number>();
+  let outlineUsed = 0;
+  for (const o of outline) {
+    if (!o.line || o.level > maxLevel) continue;
+    if (outlineUsed + o.line.length + 2 > budget * 0.6) break;
+    kept.add(o.index);
+    outlineUsed += o.line.length + 2;
+  }
+  budget -= outlineUsed;
+
+  // A sentence whose section heading was dropped belongs to the nearest kept section above it.
+  const homes: number[] = [];
+  for (let s = 0; s < doc.sections.length; s += 1) homes.push(kept.has(s) || s === 0 ? s : (homes[s - 1] ?? 0));
+  const home = (section: number) => homes[section] ?? 0;
+  const chosen = new Map<number, Sentence[]>();
+  const cost = (sentence: Sentence, section: number) => charLength(truncate(sentence.text, MAX_BULLET_CHARS)) + (section === 0 ? 1 : 3);
+  const tryAdd = (sentence: Sentence, perSection: number) => {
+    const section = home(sentence.section);
+    const list = chosen.get(section) ?? [];
+    if (list.length >= perSection) return;
+    const c = cost(sentence, section);
+    if (c > budget) return;
+    list.push(sentence);
+    chosen.set(section, list);
+    budget -= c;
+  };
+  const firstPass = new Set<number>();
+  for (const sentence of ranked) {
+    const section = home(sentence.section);
+    if (firstPass.has(section)) continue;
+    firstPass.add(section);
+    tryAdd(sentence, 1);
+  }
+  for (const sentence of ranked) {
+    if (budget < 30) break;
+    if ((chosen.get(home(sentence.section)) ?? []).includes(sentence)) continue;
+    tryAdd(sentence, MAX_BULLETS_PER_SECTION);
+  }
+
+  const parts: string[] = [...headLines];
+  if (definitionLine) parts.push(definitionLine);
+  for (const o of outline) {
+    const sentences = (chosen.get(o.index) ?? []).sort((a, b) => a.index - b.index);
+    if (o.index === 0) {
+      if (sentences.length > 0) parts.push(sentences.map((s) => truncate(s.text, MAX_BULLET_CHARS)).join(labels.sentenceJoiner));
+      continue;
+    }
+    if (!kept.has(o.index)) continue;
+    parts.push([o.line, ...sentences.map((s) => `- ${truncate(s.text, MAX_BULLET_CHARS)}`)].join('\n'));
+  }
+  if (keyLine) parts.push(keyLine);
+  return fit(`${parts.join('\n\n')}\n`, ctx.max);
+}
+
+function firstH1(doc: DocumentStructure): number {
+  return doc.sections.findIndex((s) => s.level === 1);
+}
+
+/** A last guard on the limit: cut at the last line break that fits. */
+function fit(text: string, max: number): string {
+  if (charLength(text) <= max) return text;
+  const chars = [...text].slice(0, max);
+  const cut = chars.join('');
+  const newline = cut.lastIndexOf('\n');
+  return newline > 0 ? `${cut.slice(0, newline)}\n` : truncate(text, max);
+}
+
+export interface DirectoryChild {
+  name: string;
+  abstract: string;
+  category: string;
+  isDirectory: boolean;
+}
+
+export interface SummarizeDirectoryOptions {
+  dirName: string;
+  language?: ContentLanguage;
+  maxAbstractChars?: number;
+  maxOverviewChars?: number;
+}
+
+/** Children whose abstract speaks for the whole folder. */
+const INTRO_NAME = /^(readme|index|overview|intro|introduction|about|_index)(\.[a-z0-9]+)?$/i;
+const MAX_CHILD_LINE_CHARS = 160;
+
+/**
+ * A directory's L0 and L1 from its children: how many folders and files it holds, its dominant
+ * topics (key terms across the children's abstracts), and an overview listing the children,
+ * grouped by category when they have several, with the start of each abstract.
+ */
+export function summarizeDirectory(children: DirectoryChild[], options: SummarizeDirectoryOptions): ExtractiveSummary {
+  const maxAbstract = options.maxAbstractChars ?? MAX_ABSTRACT_CHARS;
+  const maxOverview = options.maxOverviewChars ?? MAX_OVERVIEW_CHARS;
+  const language = options.language ?? detectLanguage(children.map((c) => c.abstract).join('\n') || options.dirName);
+  const labels = LABELS[language];
+  const sorted = [...children].sort((a, b) => Number(b.isDirectory) - Number(a.isDirectory) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const folders = sorted.filter((c) => c.isDirectory).length;
+  const files = sorted.length - folders;
+
+  // Key terms over the children's abstracts, each abstract a paragraph of one document.
+  const corpus = sorted
+    .filter((c) => c.abstract.trim().length > 0)
+    .map((c) => c.abstract.trim())
+    .join('\n\n');
+  const terms = corpus.length > 0 ? summarizeText(corpus, { format: 'text', language }).keyTerms : [];
+  // Topics are what several children share. A word that only one of many children uses says
+  // nothing about the folder, so with nothing shared there are no topics (unless one child speaks).
+  const abstracts = sorted.map((c) => c.abstract.toLowerCase()).filter((a) => a.trim().length > 0);
+  const coverage = (term: string) => abstracts.filter((a) => a.includes(term.toLowerCase())).length;
+  const shared = terms.filter((t) => coverage(t) >= 2);
+  const topics = (abstracts.length <= 1 ? terms : shared).slice(0, abstracts.length <= 1 ? 3 : 5);
+
+  const intro = sorted.find((c) => INTRO_NAME.test(c.name) && c.abstract.trim().length > 0);
+  const introSentence = intro ? splitSentences(intro.abstract.trim())[0] : undefined;
+  const abstract = directoryAbstract({ language, folders, files, topics, introSentence, names: sorted.map((c) => displayName(c)), max: maxAbstract });
+
+  const lines: string[] = [`# ${options.dirName}`];
+  if (introSentence) lines.push(truncate(introSentence, 300));
+  const categories = [...new Set(sorted.map((c) => c.category))];
+  const groups: { heading: string; items: DirectoryChild[] }[] =
+    categories.length > 1
+      ? categories.map((category) => ({ heading: category, items: sorted.filter((c) => c.category === category) }))
+      : [
+          { heading: labels.folders, items: sorted.filter((c) => c.isDirectory) },
+          { heading: labels.files, items: sorted.filter((c) => !c.isDirectory) },
+        ].filter((g) => g.items.length > 0);
+  const keyLine = terms.length > 0 ? `**${labels.keyTerms}${labels.colon.trim()}** ${terms.join(labels.listSeparator)}` : '';
+  let budget = maxOverview - lines.join('\n\n').length - keyLine.length - 8 - groups.reduce((n, g) => n + g.heading.length + 6, 0);
+  const total = sorted.length;
+  let shown = 0;
+  const rendered: string[] = [];
+  for (const group of groups) {
+    const items: string[] = [];
+    for (const child of group.items) {
+      const line = `- **${displayName(child)}**${child.abstract.trim() ? `${labels.colon}${truncate(child.abstract.trim(), MAX_CHILD_LINE_CHARS)}` : ''}`;
+      // Keep room for the "... and N more" line.
+      if (charLength(line) + 1 > budget - 40) break;
+      items.push(line);
+      budget -= charLength(line) + 1;
+      shown += 1;
+    }
+    if (items.length > 0) rendered.push([`## ${group.heading}`, ...items].join('\n'));
+  }
+  if (shown < total) rendered.push(`- ${labels.more(total - shown)}`);
+  lines.push(...rendered);
+  if (keyLine) lines.push(keyLine);
+  return { abstract, overview: fit(`${lines.join('\n\n')}\n`, maxOverview), keyTerms: terms, language };
+}
+
+function displayName(child: DirectoryChild): string {
+  return child.isDirectory && !child.name.endsWith('/') ? `${child.name}/` : child.name;
+}
+
+function directoryAbstract(ctx: { language: ContentLanguage; folders: number; files: number; topics: string[]; introSentence?: string; names: string[]; max: number }): string {
+  const { language, folders, files, topics } = ctx;
+  const labels = LABELS[language];
+  const list = (items: string[]) => joinList(items, language);
+  let counts: string;
+  let about: string;
+  let includes: string;
+  switch (language) {
+    case 'zh':
+      counts = [files > 0 ? `${files} 个文件` : '', folders > 0 ? `${folders} 个子目录` : ''].filter(Boolean).join('、');
+      about = topics.length > 0 ? `，主题涉及${list(topics)}` : '';
+      includes = `。包括 ${ctx.names.slice(0, 4).join(labels.listSeparator)}${ctx.names.length > 4 ? ' 等' : ''}。`;
+      counts = `共 ${counts}`;
+      break;
+    case 'ja':
+      counts = [files > 0 ? `${files} 件のファイル` : '', folders > 0 ? `${folders} 件のフォルダ` : ''].filter(Boolean).join('と');
+      about = topics.length > 0 ? `。主なトピック：${list(topics)}` : '';
+      includes = `。${ctx.names.slice(0, 4).join(labels.listSeparator)}${ctx.names.length > 4 ? ' など' : ''}。`;
+      break;
+    case 'ko':
+      counts = [files > 0 ? `파일 ${files}개` : '', folders > 0 ? `폴더 ${folders}개` : ''].filter(Boolean).join(', ');
+      about = topics.length > 0 ? ` — 주제: ${list(topics)}` : '';
+      includes = `. ${ctx.names.slice(0, 4).join(labels.listSeparator)}${ctx.names.length > 4 ? ' 등' : ''}.`;
+      break;
+    default:
+      counts = [files > 0 ? `${files} ${files === 1 ? 'file' : 'files'}` : '', folders > 0 ? `${folders} ${folders === 1 ? 'folder' : 'folders'}` : ''].filter(Boolean).join(' and ');
+      counts = counts.charAt(0).toUpperCase() + counts.slice(1);
+      about = topics.length > 0 ? ` on ${list(topics)}` : '';
+      includes = ctx.names.length > 3 ? `, including ${ctx.names.slice(0, 3).join(', ')} and more.` : `, including ${list(ctx.names)}.`;
+  }
+  if (folders + files === 0) return '';
+  const core = `${counts}${about}`;
+  const lead = ctx.introSentence ? `${ctx.introSentence}${labels.sentenceJoiner}` : '';
+  // Longest first: the intro, the counts and topics and the notable names; drop parts until it fits.
+  for (const candidate of [`${lead}${core}${includes}`, `${lead}${core}${end(language)}`, `${core}${includes}`, `${core}${end(language)}`]) {
+    if (charLength(candidate) <= ctx.max) return candidate;
+  }
+  return truncate(`${core}${end(language)}`, ctx.max);
+}
+
+function end(language: ContentLanguage): string {
+  return language === 'en' || language === 'ko' ? '.' : '。';
+}
+
+function joinList(items: string[], language: ContentLanguage): string {
+  if (items.length <= 1) return items.join('');
+  if (language === 'en') return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  if (language === 'zh') return `${items.slice(0, -1).join('、')}和${items[items.length - 1]}`;
+  return items.join(LABELS[language].listSeparator);
+}

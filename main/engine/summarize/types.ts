@@ -1,0 +1,75 @@
+/**
+ * What the DAG summarizer works with. A `NodeSummarizer` writes L0/L1 for one file or one
+ * directory; it is backed by an LLM (through the LanguageModel port) or by the embedded
+ * extractive summarizer. When it fails, the DAG falls back to the seed's fallback summary.
+ */
+import { z } from 'zod';
+
+/** One child of a directory, as its parent's summary sees it (the seed's ChildSummary). */
+export interface ChildSummary {
+  uri: string;
+  name: string;
+  abstract: string;
+  category: string;
+  is_directory: boolean;
+  has_abstract: boolean;
+}
+
+/** The seed's DirectorySummary. */
+export interface DirectorySummary {
+  abstract: string;
+  overview: string;
+  child_count: number;
+  categories: string[];
+}
+
+export interface FileSummaryInput {
+  uri: string;
+  name: string;
+  /** The node's content (L2), possibly cut to fit the model's budget. */
+  text: string;
+  format: string;
+  language?: string;
+  /** A code skeleton given as context in ast_llm mode. */
+  skeleton?: string;
+  signal?: AbortSignal;
+}
+
+export interface DirectorySummaryInput {
+  uri: string;
+  name: string;
+  children: ChildSummary[];
+  signal?: AbortSignal;
+}
+
+export interface SummaryOutput {
+  abstract: string;
+  overview: string;
+  /** Tokens the summarizer spent (0 for the extractive one). */
+  usage: { inputTokens: number; outputTokens: number };
+  /** Whether this came from a model call (counted as an LLM call). */
+  llm: boolean;
+}
+
+export interface NodeSummarizer {
+  /** 'llm:<model>' or 'extractive'. */
+  readonly id: string;
+  summarizeFile(input: FileSummaryInput): Promise<SummaryOutput>;
+  summarizeDirectory(input: DirectorySummaryInput): Promise<SummaryOutput & { categories: string[] }>;
+}
+
+/** The JSON a model returns for a directory (complete_json). */
+export const DirectorySummarySchema = z.object({
+  abstract: z.string().min(1),
+  overview: z.string().min(1),
+  categories: z.array(z.string()).default([]),
+});
+
+/** The JSON a model returns for a file. */
+export const FileSummarySchema = z.object({
+  abstract: z.string().min(1),
+  overview: z.string().min(1),
+});
+
+export const MAX_ABSTRACT_CHARS = 256;
+export const MAX_OVERVIEW_CHARS = 4000;

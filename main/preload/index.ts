@@ -1,0 +1,34 @@
+/**
+ * The preload: exposes `window.cairn` with exactly one function per contract command plus
+ * `onEvent`, never `ipcRenderer` itself. It imports only types from shared/ (a sandboxed preload
+ * can require nothing but `electron`), so the channel names are spelled here; `CairnBridge`
+ * makes a command added to the contract a type error until it is added below, and a test checks
+ * the channels against `ipcChannel`.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { CommandName, CommandRequest } from '../../shared/contracts/api.js';
+import type { CairnBridge, WireResult } from '../../shared/contracts/wire.js';
+
+const invoke =
+  <K extends CommandName>(command: K) =>
+  (request: CommandRequest<K>): Promise<WireResult> =>
+    ipcRenderer.invoke(`cairn:${command}`, request) as Promise<WireResult>;
+
+export const bridge: CairnBridge = {
+  'ingest:start': invoke('ingest:start'),
+  'ingest:cancel': invoke('ingest:cancel'),
+  'fs:ls': invoke('fs:ls'),
+  'fs:read': invoke('fs:read'),
+  'fs:stat': invoke('fs:stat'),
+  'fs:tree': invoke('fs:tree'),
+  'summarize:run': invoke('summarize:run'),
+  onEvent(listener) {
+    const handler = (_event: IpcRendererEvent, batch: unknown) => listener(Array.isArray(batch) ? batch : []);
+    ipcRenderer.on('cairn:events', handler);
+    return () => {
+      ipcRenderer.removeListener('cairn:events', handler);
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('cairn', bridge);

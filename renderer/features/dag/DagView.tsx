@@ -1,0 +1,379 @@
+import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type NodeMouseHandler } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { formatCount } from '../../format';
+import { DIR_STATES, findDirs, shownRoot, visibleGraph, type DagState } from '../../stores/dag-store';
+import { useApp, useDag, useDagShallow, useStores } from '../../stores/stores-context';
+import { useT } from '../../use-t';
+import { useResolvedTheme } from '../../use-theme';
+import { DirNode, type DirFlowNode } from './DirNode';
+import { DEFAULT_LAYOUT, layoutDag } from './layout';
+
+// Module scope, so React Flow sees the same object on every render.
+const nodeTypes = { dir: DirNode };
+const DIRECTION = 'LR' as const;
+
+export function DagView() {
+  const t = useT();
+  const root = useDag(shownRoot);
+  return (
+    <section className="view dag-view" aria-labelledby="dag-title">
+      <header className="view-header row">
+        <h1 id="dag-title">{t('dag.title')}</h1>
+        <RunPicker />
+      </header>
+      {root === null ? (
+        <p className="muted pad" data-testid="dag-empty">
+          {t('dag.empty')}
+        </p>
+      ) : (
+        <ReactFlowProvider>
+          <Totals root={root} />
+          <DagToolbar root={root} />
+          <div className="dag-body">
+            <DagCanvas root={root} />
+            <SelectedPanel />
+          </div>
+        </ReactFlowProvider>
+      )}
+    </section>
+  );
+}
+
+function RunPicker() {
+  const t = useT();
+  const runOrder = useDag((s) => s.runOrder);
+  const root = useDag(shownRoot);
+  const setActiveRoot = useDag((s) => s.setActiveRoot);
+  if (runOrder.length < 2) return null;
+  return (
+    <label className="field compact">
+      <span>{t('dag.run')}</span>
+      <select value={root ?? ''} onChange={(e) => setActiveRoot(e.target.value)}>
+        {[...runOrder].reverse().map((uri) => (
+          <option key={uri} value={uri}>
+            {uri}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Totals({ root }: { root: string }) {
+  const t = useT();
+  const locale = useApp((s) => s.locale);
+  const run = useDag((s) => s.runs[root]);
+  if (!run) return null;
+  const { counts } = run;
+  const share = counts.dirs_total === 0 ? 0 : counts.dirs_done / counts.dirs_total;
+  const items: [string, string][] = [
+    [t('dag.dirs'), `${formatCount(counts.dirs_done, locale)} / ${formatCount(counts.dirs_total, locale)}`],
+    [t('dag.files'), `${formatCount(counts.files_done, locale)} / ${formatCount(counts.files_total, locale)}`],
+    [t('dag.llm'), formatCount(counts.llm_calls, locale)],
+  ];
+  return (
+    <div className="dag-totals panel" data-testid="dag-totals" data-status={run.status}>
+      <span className={`run-status run-${run.status}`}>{t(`dag.state.${run.status}`)}</span>
+      <code className="uri">{root}</code>
+      <dl className="stats inline">
+        {items.map(([label, value]) => (
+          <div key={label} className="stat">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <progress max={1} value={run.status === 'finished' ? 1 : share} aria-label={t('dag.dirs')} />
+      {run.error && (
+        <span className="field-error">
+          {run.error.code}: {run.error.message}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function DagToolbar({ root }: { root: string }) {
+  const t = useT();
+  const query = useDag((s) => s.query);
+  const setQuery = useDag((s) => s.setQuery);
+  const focus = useDag((s) => s.focus);
+  const selected = useDag((s) => s.selected);
+  const setFocus = useDag((s) => s.setFocus);
+  const collapseAll = useDag((s) => s.collapseAll);
+  const expandAll = useDag((s) => s.expandAll);
+  const reveal = useDag((s) => s.reveal);
+  const openInExplorer = useApp((s) => s.openInExplorer);
+  const matches = useDagShallow((s) => findDirs(s, root, s.query));
+  const [matchIndex, setMatchIndex] = useState(0);
+  const flow = useReactFlow();
+
+  const goToMatch = (step: number) => {
+    if (matches.length === 0) return;
+    const next = (matchIndex + step + matches.length) % matches.length;
+    setMatchIndex(next);
+    const uri = matches[next]!;
+    reveal(uri);
+    // The node exists once the graph re-renders with its ancestors expanded.
+    requestAnimationFrame(() => void flow.fitView({ nodes: [{ id: uri }], duration: 250, maxZoom: 1.2 }));
+  };
+
+  return (
+    <div className="toolbar dag-toolbar" role="toolbar" aria-label={t('dag.title')}>
+      <label className="field compact find">
+        <span>{t('dag.find')}</span>
+        <input
+          type="search"
+          value={query}
+          placeholder={t('dag.findPlaceholder')}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setMatchIndex(-1);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              goToMatch(e.shiftKey ? -1 : 1);
+            }
+          }}
+          data-testid="dag-find"
+        />
+      </label>
+      {query.trim() && (
+        <span className={matches.length ? 'muted' : 'field-error'} data-testid="dag-find-count">
+          {matches.length ? t('dag.matches', { count: matches.length }) : t('dag.noMatch')}
+        </span>
+      )}
+      <button type="button" disabled={!selected} onClick={() => selected && setFocus(selected)} data-testid="dag-focus">
+        {t('dag.focus')}
+      </button>
+      <button type="button" disabled={focus === null} onClick={() => setFocus(null)} data-testid="dag-unfocus">
+        {t('dag.unfocus')}
+      </button>
+      <button type="button" onClick={collapseAll}>
+        {t('dag.collapseAll')}
+      </button>
+      <button type="button" onClick={expandAll}>
+        {t('dag.expandAll')}
+      </button>
+      <button type="button" disabled={!selected} onClick={() => selected && openInExplorer(selected)}>
+        {t('dag.openExplorer')}
+      </button>
+      <Legend />
+      <span className="sr-only">{t('dag.keys')}</span>
+    </div>
+  );
+}
+
+function Legend() {
+  const t = useT();
+  return (
+    <ul className="legend" aria-label={t('dag.legend')}>
+      {DIR_STATES.map((state) => (
+        <li key={state} className={`legend-item state-${state}`}>
+          <span className="swatch" aria-hidden="true" />
+          {t(`dag.node.${state}`)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** What the graph's shape depends on; progress ticks leave all of it unchanged. */
+const shapeOf = (s: DagState) => ({ topology: s.topology, children: s.children, collapsed: s.collapsed, focus: s.focus });
+
+function DagCanvas({ root }: { root: string }) {
+  const t = useT();
+  const stores = useStores();
+  const theme = useResolvedTheme();
+  const shape = useDagShallow(shapeOf);
+  const select = useDag((s) => s.select);
+  const toggleCollapsed = useDag((s) => s.toggleCollapsed);
+  const selected = useDag((s) => s.selected);
+  const setFocus = useDag((s) => s.setFocus);
+  const flow = useReactFlow();
+  const fitted = useRef<string | null>(null);
+
+  const graph = useMemo(() => {
+    const state = stores.dag.getState();
+    const visible = visibleGraph({ dirs: state.dirs, children: shape.children, collapsed: shape.collapsed, focus: shape.focus }, root);
+    const layout = layoutDag(
+      visible.nodes.map((id) => ({ id })),
+      visible.edges,
+      { direction: DIRECTION },
+    );
+    const nodes: DirFlowNode[] = visible.nodes.map((id) => ({
+      id,
+      type: 'dir',
+      position: layout.positions.get(id) ?? { x: 0, y: 0 },
+      data: { uri: id, hidden: visible.hidden[id] ?? 0, direction: DIRECTION },
+      width: DEFAULT_LAYOUT.nodeWidth,
+      height: DEFAULT_LAYOUT.nodeHeight,
+      draggable: false,
+      connectable: false,
+    }));
+    const edges: Edge[] = visible.edges.map((edge) => ({ id: `${edge.source}->${edge.target}`, source: edge.source, target: edge.target, type: 'smoothstep' }));
+    return { nodes, edges, visible, positions: layout.positions };
+  }, [stores, root, shape]);
+
+  // Fit the whole graph when a run first shows, not on every change (that would fight the user).
+  useEffect(() => {
+    if (graph.nodes.length === 0 || fitted.current === `${root}|${shape.focus}`) return;
+    fitted.current = `${root}|${shape.focus}`;
+    requestAnimationFrame(() => void flow.fitView({ duration: 200, maxZoom: 1.2 }));
+  }, [graph.nodes.length, root, shape.focus, flow]);
+
+  const onNodeClick: NodeMouseHandler<DirFlowNode> = (_event, node) => select(node.id);
+  const onNodeDoubleClick: NodeMouseHandler<DirFlowNode> = (_event, node) => toggleCollapsed(node.id);
+
+  const centerOn = (uri: string) => {
+    const position = graph.positions.get(uri);
+    if (!position) return;
+    void flow.setCenter(position.x + DEFAULT_LAYOUT.nodeWidth / 2, position.y + DEFAULT_LAYOUT.nodeHeight / 2, { zoom: Math.max(flow.getZoom(), 0.8), duration: 150 });
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if ((event.target as HTMLElement).closest('input, select, textarea')) return;
+    const { visible } = graph;
+    const current = selected && visible.nodes.includes(selected) ? selected : null;
+    const parentOf = (uri: string) => visible.edges.find((edge) => edge.target === uri)?.source ?? null;
+    const kidsOf = (uri: string) => visible.edges.filter((edge) => edge.source === uri).map((edge) => edge.target);
+    let next: string | null;
+    switch (event.key) {
+      case 'ArrowLeft':
+        next = current ? parentOf(current) : (visible.nodes[0] ?? null);
+        break;
+      case 'ArrowRight':
+        next = current ? (kidsOf(current)[0] ?? null) : (visible.nodes[0] ?? null);
+        break;
+      case 'ArrowUp':
+      case 'ArrowDown': {
+        if (!current) {
+          next = visible.nodes[0] ?? null;
+          break;
+        }
+        const parent = parentOf(current);
+        const siblings = parent ? kidsOf(parent) : [current];
+        const index = siblings.indexOf(current) + (event.key === 'ArrowDown' ? 1 : -1);
+        next = siblings[index] ?? null;
+        break;
+      }
+      case 'Enter':
+        if (current) toggleCollapsed(current);
+        event.preventDefault();
+        return;
+      case 'f':
+      case 'F':
+        if (current) setFocus(current);
+        event.preventDefault();
+        return;
+      case 'Escape':
+        setFocus(null);
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    if (next) {
+      select(next);
+      centerOn(next);
+    }
+  };
+
+  return (
+    <div
+      className="dag-canvas panel"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      aria-label={`${t('dag.title')}. ${t('dag.keys')}`}
+      data-testid="dag-canvas"
+      // React Flow draws only the nodes in view; this is how many the graph has.
+      data-node-count={graph.nodes.length}
+    >
+      <ReactFlow<DirFlowNode>
+        nodes={graph.nodes}
+        edges={graph.edges}
+        nodeTypes={nodeTypes}
+        onNodeClick={onNodeClick}
+        onNodeDoubleClick={onNodeDoubleClick}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable
+        colorMode={theme}
+        minZoom={0.05}
+        maxZoom={2}
+        onlyRenderVisibleElements
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background />
+        <Controls showInteractive={false} />
+        <LiveMiniMap />
+      </ReactFlow>
+    </div>
+  );
+}
+
+/** The minimap, coloured by state; it redraws when a state changes, not on every pending tick. */
+function LiveMiniMap() {
+  const stores = useStores();
+  const version = useDag((s) => s.stateVersion);
+  const nodeClassName = useCallback(
+    (node: { id: string }) => `minimap-node state-${stores.dag.getState().dirs[node.id]?.state ?? 'waiting'}`,
+    // The version is what makes a new function, and so a redraw, when states change.
+    [stores, version],
+  );
+  return <MiniMap pannable zoomable nodeClassName={nodeClassName} />;
+}
+
+function SelectedPanel() {
+  const t = useT();
+  const selected = useDag((s) => s.selected);
+  const dir = useDag((s) => (s.selected ? s.dirs[s.selected] : undefined));
+  const collapsed = useDag((s) => (s.selected ? Boolean(s.collapsed[s.selected]) : false));
+  const toggleCollapsed = useDag((s) => s.toggleCollapsed);
+  const openInExplorer = useApp((s) => s.openInExplorer);
+  if (!selected || !dir) return null;
+  return (
+    <aside className="dag-selected panel" aria-labelledby="dag-selected-title" data-testid="dag-selected">
+      <h2 id="dag-selected-title">{dir.name}</h2>
+      <code className="uri">{dir.uri}</code>
+      <dl className="meta-table">
+        <div className="meta-row">
+          <dt>{t('dag.legend')}</dt>
+          <dd>
+            <span className={`status-pill state-${dir.state}`}>{t(`dag.node.${dir.state}`)}</span>
+          </dd>
+        </div>
+        <div className="meta-row">
+          <dt>{t('dag.dirs')}</dt>
+          <dd>{dir.dirs}</dd>
+        </div>
+        <div className="meta-row">
+          <dt>{t('dag.files')}</dt>
+          <dd>{dir.files}</dd>
+        </div>
+        <div className="meta-row">
+          <dt>{t('dag.pending', { count: '' }).trim()}</dt>
+          <dd>
+            {dir.pending} / {dir.total}
+          </dd>
+        </div>
+        {dir.reason && (
+          <div className="meta-row">
+            <dt>{t('dag.reason')}</dt>
+            <dd>{dir.reason}</dd>
+          </div>
+        )}
+      </dl>
+      {dir.abstract && <p className="abstract">{dir.abstract}</p>}
+      <div className="form-actions">
+        <button type="button" onClick={() => toggleCollapsed(dir.uri)} data-testid="dag-toggle">
+          {collapsed ? t('dag.expand') : t('dag.collapse')}
+        </button>
+        <button type="button" onClick={() => openInExplorer(dir.uri)}>
+          {t('dag.openExplorer')}
+        </button>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,246 @@
+import { useState, type DragEvent, type FormEvent } from 'react';
+import { CODE_MODES, groupSkips, pathFromDrop } from './drop';
+import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri';
+import type { CodeSummaryMode, IngestResult } from '../../../shared/types/ingest';
+import { formatBytes, formatCount, formatMs } from '../../format';
+import { useApp, useIngest } from '../../stores/stores-context';
+import { useT } from '../../use-t';
+
+export function HomeView() {
+  const t = useT();
+  const form = useIngest((s) => s.form);
+  const status = useIngest((s) => s.status);
+  const setForm = useIngest((s) => s.setForm);
+  const start = useIngest((s) => s.start);
+  const cancel = useIngest((s) => s.cancel);
+  const transport = useApp((s) => s.transport);
+  const [dropNote, setDropNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [invalid, setInvalid] = useState(false);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.path.trim()) {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    void start();
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    const path = pathFromDrop({
+      uriList: event.dataTransfer.getData('text/uri-list'),
+      text: event.dataTransfer.getData('text/plain'),
+    });
+    if (path) {
+      setForm({ path });
+      setDropNote({ kind: 'ok', text: t('home.dropTaken', { path }) });
+    } else {
+      setDropNote({ kind: 'warn', text: t('home.dropNoPath') });
+    }
+  };
+
+  return (
+    <section className="view home-view" aria-labelledby="home-title">
+      <header className="view-header">
+        <h1 id="home-title">{t('home.title')}</h1>
+        <p className="lead">{t('home.lead')}</p>
+      </header>
+
+      <div
+        className={`drop-zone${dragging ? ' dragging' : ''}`}
+        data-testid="drop-zone"
+        onDragOver={(event) => {
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <strong>{t('home.drop')}</strong>
+        {transport === 'websocket' && <p className="muted">{t('home.dropHint.browser')}</p>}
+        {dropNote && (
+          <p className={dropNote.kind === 'ok' ? 'note-ok' : 'note-warn'} role="status">
+            {dropNote.text}
+          </p>
+        )}
+      </div>
+
+      <form className="ingest-form" onSubmit={onSubmit} aria-label={t('home.title')}>
+        <label className="field grow">
+          <span>{t('home.path')}</span>
+          <input
+            type="text"
+            name="path"
+            value={form.path}
+            placeholder={t('home.pathPlaceholder')}
+            onChange={(e) => setForm({ path: e.target.value })}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? 'path-error' : undefined}
+            spellCheck={false}
+            autoComplete="off"
+            data-testid="ingest-path"
+          />
+          {invalid && (
+            <span id="path-error" className="field-error">
+              {t('home.pathRequired')}
+            </span>
+          )}
+        </label>
+        <label className="field">
+          <span>{t('home.scope')}</span>
+          <select value={form.scope} onChange={(e) => setForm({ scope: e.target.value as IngestScope })} data-testid="ingest-scope">
+            {INGEST_SCOPES.map((scope) => (
+              <option key={scope} value={scope}>
+                {scope}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('home.codeMode')}</span>
+          <select value={form.codeMode} onChange={(e) => setForm({ codeMode: e.target.value as CodeSummaryMode })} data-testid="ingest-code-mode">
+            {CODE_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {t(`home.codeMode.${mode}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={status === 'running'} data-testid="ingest-start">
+            {t('home.start')}
+          </button>
+          {status === 'running' && (
+            <button type="button" onClick={() => void cancel()} data-testid="ingest-cancel">
+              {t('home.cancel')}
+            </button>
+          )}
+        </div>
+      </form>
+
+      {status === 'running' && <IngestProgressPanel />}
+      {status === 'cancelled' && (
+        <p className="banner banner-warn" role="status">
+          {t('home.cancelled')}
+        </p>
+      )}
+      {status === 'failed' && <IngestError />}
+      {status === 'done' && <IngestResultPanel />}
+    </section>
+  );
+}
+
+function IngestProgressPanel() {
+  const t = useT();
+  const progress = useIngest((s) => s.progress);
+  const locale = useApp((s) => s.locale);
+  const phase = progress.phase ? t(`home.phase.${progress.phase}`) : t('home.phase.waiting');
+  const count =
+    progress.total !== null ? t('home.doneOf', { done: formatCount(progress.done, locale), total: formatCount(progress.total, locale) }) : t('home.doneCount', { done: formatCount(progress.done, locale) });
+  return (
+    <section className="panel progress-panel" aria-labelledby="progress-title" data-testid="ingest-progress">
+      <h2 id="progress-title">{t('home.progress')}</h2>
+      <div className="progress-line">
+        <span className="phase" data-testid="ingest-phase">
+          {phase}
+        </span>
+        <span>{count}</span>
+        <span className="muted">{formatBytes(progress.bytes)}</span>
+      </div>
+      <progress max={progress.total ?? undefined} value={progress.total !== null ? progress.done : undefined} aria-label={phase} />
+      {progress.current && (
+        <p className="current" title={progress.current}>
+          <span className="muted">{t('home.current')}: </span>
+          <code>{progress.current}</code>
+        </p>
+      )}
+    </section>
+  );
+}
+
+function IngestError() {
+  const t = useT();
+  const error = useIngest((s) => s.error);
+  const start = useIngest((s) => s.start);
+  return (
+    <div className="banner banner-error" role="alert" data-testid="ingest-error">
+      <div>
+        <strong>{t('home.failed')}</strong> <span className="code">{t('error.code', { code: error?.code ?? 'INTERNAL' })}</span>
+        <p>{error?.message}</p>
+      </div>
+      <button type="button" onClick={() => void start()}>
+        {t('home.retry')}
+      </button>
+    </div>
+  );
+}
+
+function IngestResultPanel() {
+  const t = useT();
+  const result = useIngest((s) => s.result) as IngestResult;
+  const locale = useApp((s) => s.locale);
+  const openInExplorer = useApp((s) => s.openInExplorer);
+  const setView = useApp((s) => s.setView);
+  const groups = groupSkips(result.skipped);
+  const stats: [string, string][] = [
+    [t('home.files'), formatCount(result.files, locale)],
+    [t('home.nodes'), formatCount(result.nodes, locale)],
+    [t('home.changed'), formatCount(result.changed, locale)],
+    [t('home.tokens'), formatCount(result.tokens, locale)],
+    [t('home.size'), formatBytes(result.bytes)],
+    [t('home.time'), formatMs(result.ms)],
+  ];
+  return (
+    <section className="panel result-panel" aria-labelledby="result-title" data-testid="ingest-result">
+      <h2 id="result-title">{t('home.result')}</h2>
+      <p>
+        <span className="muted">{t('home.root')}: </span>
+        <code data-testid="ingest-root">{result.root}</code>
+        {result.resumed && <span className="badge">{t('home.resumed')}</span>}
+      </p>
+      <dl className="stats">
+        {stats.map(([label, value]) => (
+          <div key={label} className="stat">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3>{t('home.skipped', { count: result.skipped.length })}</h3>
+      {groups.length === 0 ? (
+        <p className="muted">{t('home.noSkips')}</p>
+      ) : (
+        <div className="skip-groups" data-testid="skip-groups">
+          {groups.map((group) => (
+            <details key={group.reason} className="skip-group">
+              <summary>
+                <span className="skip-reason">{group.reason}</span> <span className="badge">{group.skips.length}</span>
+              </summary>
+              <ul>
+                {group.skips.map((skip) => (
+                  <li key={skip.path}>
+                    <code>{skip.path}</code>
+                    {skip.detail && <span className="muted"> — {skip.detail}</span>}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ))}
+        </div>
+      )}
+      <div className="form-actions">
+        <button type="button" className="primary" onClick={() => openInExplorer(result.root)} data-testid="open-explorer">
+          {t('home.openExplorer')}
+        </button>
+        <button type="button" onClick={() => setView('dag')}>
+          {t('home.openDag')}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import '@xyflow/react/dist/style.css';
+import './styles.css';
+import { App } from './App';
+import { createClient } from './api/client';
+import { preferredLocale } from './i18n';
+import { connectStores, createStores } from './stores';
+import { StoresProvider } from './stores/stores-context';
+
+/** localStorage, or null where the page may not use it. */
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+const client = createClient();
+const stores = createStores(client, preferredLocale(navigator.languages));
+stores.app.getState().init(storage());
+connectStores(stores);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('Cairn: index.html has no #root element');
+createRoot(container).render(
+  <StrictMode>
+    <StoresProvider stores={stores}>
+      <App />
+    </StoresProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,88 @@
+/**
+ * The app shell's state: which view is shown, theme and language preferences, and the state of
+ * the connection to the engine. Preferences are read and saved in `init()`, never in the
+ * initializer, so a test can build the store without any storage.
+ */
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
+import type { CairnClient, ClientStatus } from '../api/client';
+import { LOCALES, type Locale } from '../i18n';
+
+export const VIEWS = ['home', 'explorer', 'dag'] as const;
+export type View = (typeof VIEWS)[number];
+export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
+export type ThemeChoice = (typeof THEME_CHOICES)[number];
+
+export interface PrefsSlice {
+  theme: ThemeChoice;
+  locale: Locale;
+  setTheme(theme: ThemeChoice): void;
+  setLocale(locale: Locale): void;
+}
+
+export interface NavSlice {
+  view: View;
+  /** A node another view asked the explorer to show. */
+  explorerTarget: string | null;
+  setView(view: View): void;
+  openInExplorer(uri: string): void;
+  clearExplorerTarget(): void;
+}
+
+export interface ConnectionSlice {
+  status: ClientStatus;
+  problem: string | null;
+  transport: CairnClient['transport'];
+}
+
+export type AppState = PrefsSlice &
+  NavSlice &
+  ConnectionSlice & {
+    /** Loads saved preferences, saves changes, follows the client's status; returns dispose. */
+    init(storage: Pick<Storage, 'getItem' | 'setItem'> | null): () => void;
+  };
+
+export const createPrefsSlice =
+  (initialLocale: Locale): StateCreator<AppState, [], [], PrefsSlice> =>
+  (set) => ({
+    theme: 'system',
+    locale: initialLocale,
+    setTheme: (theme) => set({ theme }),
+    setLocale: (locale) => set({ locale }),
+  });
+
+export const createNavSlice: StateCreator<AppState, [], [], NavSlice> = (set) => ({
+  view: 'home',
+  explorerTarget: null,
+  setView: (view) => set({ view }),
+  openInExplorer: (uri) => set({ view: 'explorer', explorerTarget: uri }),
+  clearExplorerTarget: () => set({ explorerTarget: null }),
+});
+
+const THEME_KEY = 'cairn.theme';
+const LOCALE_KEY = 'cairn.locale';
+
+export function createAppStore(client: CairnClient, initialLocale: Locale = 'en'): StoreApi<AppState> {
+  return createStore<AppState>()((set, get, api) => ({
+    ...createPrefsSlice(initialLocale)(set, get, api),
+    ...createNavSlice(set, get, api),
+    status: client.status,
+    problem: client.problem,
+    transport: client.transport,
+    init(storage) {
+      const theme = storage?.getItem(THEME_KEY);
+      const locale = storage?.getItem(LOCALE_KEY);
+      if ((THEME_CHOICES as readonly string[]).includes(theme ?? '')) set({ theme: theme as ThemeChoice });
+      if ((LOCALES as readonly string[]).includes(locale ?? '')) set({ locale: locale as Locale });
+      const unsubscribePrefs = api.subscribe((state, previous) => {
+        if (state.theme !== previous.theme) storage?.setItem(THEME_KEY, state.theme);
+        if (state.locale !== previous.locale) storage?.setItem(LOCALE_KEY, state.locale);
+      });
+      const unsubscribeStatus = client.onStatus((status) => set({ status, problem: client.problem }));
+      set({ status: client.status, problem: client.problem });
+      return () => {
+        unsubscribePrefs();
+        unsubscribeStatus();
+      };
+    },
+  }));
+}

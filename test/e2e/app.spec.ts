@@ -1,0 +1,241 @@
+/**
+ * The real UI in a real browser: `cairn serve` on a fresh workspace per test, Chromium opening the
+ * URL it printed. Each test waits on visible outcomes (never on time), saves a screenshot of every
+ * view it shows, and ends with no request outside 127.0.0.1 and no console error.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { checkPrerequisites, ingestThroughUi, launchBrowser, openPage, SAMPLE, serve, type Served, type Watched } from './harness.js';
+
+let browser: Browser;
+let served: Served | null = null;
+let watched: Watched | null = null;
+
+beforeAll(async () => {
+  checkPrerequisites();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async (context) => {
+  try {
+    if (watched && (context.task.result?.errors?.length ?? 0) > 0) await watched.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (watched) {
+      expect(watched.outside, 'requests outside 127.0.0.1').toEqual([]);
+      expect(watched.consoleErrors, 'console errors').toEqual([]);
+      await watched.page.context().close();
+    }
+  } finally {
+    watched = null;
+    await served?.stop();
+    served = null;
+  }
+});
+
+async function start(options?: Parameters<typeof openPage>[2]): Promise<Watched> {
+  served = await serve();
+  expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+  watched = await openPage(browser, served.url, options);
+  return watched;
+}
+
+describe('Cairn in a browser', () => {
+  it('ingests the sample folder from the Home view and shows the result', async () => {
+    const { page, shot } = await start();
+    await expect(page.getByRole('heading', { name: 'Ingest a folder' }).isVisible()).resolves.toBe(true);
+    await shot('home');
+
+    await page.getByTestId('ingest-path').fill(SAMPLE);
+    await page.getByTestId('ingest-code-mode').selectOption('ast');
+    await page.getByTestId('ingest-start').click();
+    const result = page.getByTestId('ingest-result');
+    await result.waitFor({ timeout: 90_000 });
+
+    await expect(page.getByTestId('ingest-root').textContent()).resolves.toBe('ctx://resources/sample/');
+    const stats = await result.locator('.stat').allTextContents();
+    const files = Number(stats.find((s) => s.startsWith('Files'))?.replace(/\D/g, ''));
+    expect(files).toBeGreaterThanOrEqual(8);
+    // The build log is gitignored and the logo is binary: both are listed, grouped by reason.
+    const groups = await page.getByTestId('skip-groups').locator('summary').allTextContents();
+    expect(groups.join(' ')).toMatch(/gitignored/);
+    expect(groups.join(' ')).toMatch(/binary/);
+    await page.getByTestId('skip-groups').locator('summary').first().click();
+    await shot('home-result');
+  });
+
+  it('explores the tree with the keyboard and shows a file in Monaco, with its summaries and meta', async () => {
+    const { page, shot } = await start();
+    await ingestThroughUi(page, SAMPLE);
+    await page.getByTestId('open-explorer').click();
+
+    const tree = page.getByTestId('context-tree');
+    await tree.waitFor();
+    // The ingest root is revealed and selected; its children are listed lazily.
+    const root = tree.locator('[data-uri="ctx://resources/sample/"]');
+    await expect(root.getAttribute('aria-expanded')).resolves.toBe('true');
+    await tree.locator('[data-uri="ctx://resources/sample/src/"]').waitFor();
+
+    // Keyboard: focus the src folder, open it with ArrowRight, go down to its first file, Enter selects.
+    await tree.locator('[data-uri="ctx://resources/sample/src/"]').click();
+    await tree.locator('[data-uri="ctx://resources/sample/src/api.ts"]').waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await expect(tree.locator('[data-uri="ctx://resources/sample/src/"]').getAttribute('aria-expanded')).resolves.toBe('false');
+    await page.keyboard.press('ArrowRight');
+    await tree.locator('[data-uri="ctx://resources/sample/src/api.ts"]').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const details = page.getByTestId('node-details');
+    await page.locator('[data-testid="node-details"][data-uri="ctx://resources/sample/src/station.py"]').waitFor();
+
+    const code = page.getByTestId('code-view');
+    await expect(code.getAttribute('data-language')).resolves.toBe('python');
+    await page.locator('.monaco-editor .view-lines').waitFor();
+    // Monaco draws spaces as non-breaking ones: match on words.
+    await page.locator('.monaco-editor .view-lines', { hasText: /class\s+Quantity/ }).waitFor();
+    const meta = await page.getByTestId('node-meta').textContent();
+    expect(meta).toMatch(/Parser/);
+    expect(meta).toContain('station.py');
+    await code.scrollIntoViewIfNeeded();
+    await shot('explorer-file');
+
+    // The root directory's L1 overview is rendered Markdown once the DAG summarized it.
+    await page.getByTestId('explorer-refresh').click();
+    await tree.locator('[data-uri="ctx://resources/sample/"]').click();
+    await page.locator('[data-testid="node-details"][data-uri="ctx://resources/sample/"]').waitFor();
+    await page.getByTestId('node-overview').waitFor({ timeout: 60_000 });
+    await expect(details.getByTestId('node-abstract').textContent()).resolves.toMatch(/\S/);
+    await expect(page.getByTestId('node-skips').textContent()).resolves.toMatch(/binary/);
+    await shot('explorer-dir');
+  });
+
+  it('draws the live DAG of the run and lets a person find, focus and collapse directories', async () => {
+    const { page, shot } = await start();
+    await ingestThroughUi(page, SAMPLE);
+    await page.keyboard.press('Alt+3');
+    const totals = page.getByTestId('dag-totals');
+    await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 90_000 });
+    const nodes = page.getByTestId('dag-node');
+    const canvas = page.getByTestId('dag-canvas');
+    const nodeCount = async () => Number(await canvas.getAttribute('data-node-count'));
+    const total = await nodeCount();
+    expect(total).toBeGreaterThanOrEqual(5);
+    expect(await totals.textContent()).toMatch(new RegExp(`Directories\\s*${total} / ${total}`));
+    await nodes.first().waitFor();
+    const states = await nodes.evaluateAll((elements) => elements.map((e) => (e as unknown as { dataset: { state: string } }).dataset.state));
+    expect(states.length).toBeGreaterThan(0);
+    expect(states.every((state) => state === 'done' || state === 'fallback')).toBe(true);
+    await shot('dag');
+
+    await page.getByTestId('dag-find').fill('zh');
+    await page.getByTestId('dag-find').press('Enter');
+    await expect(page.getByTestId('dag-selected').locator('h2').textContent()).resolves.toBe('zh');
+
+    // Focus the docs subtree: only it is drawn; then show everything again.
+    await page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/docs/"]').click();
+    await expect(page.getByTestId('dag-selected').locator('h2').textContent()).resolves.toBe('docs');
+    await page.getByTestId('dag-focus').click();
+    await page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/"]').waitFor({ state: 'detached' });
+    const inDocs = await nodeCount();
+    expect(inDocs).toBeGreaterThanOrEqual(2);
+    expect(inDocs).toBeLessThan(total);
+    await shot('dag-focused');
+    await page.getByTestId('dag-unfocus').click();
+    await page.locator(`[data-testid="dag-canvas"][data-node-count="${total}"]`).waitFor();
+
+    // Collapse docs from the selection panel: its subtree goes, and the node says how many it hides.
+    await page.getByTestId('dag-toggle').click();
+    await page.locator(`[data-testid="dag-canvas"][data-node-count="${total - inDocs + 1}"]`).waitFor();
+    await expect(page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/docs/"]').textContent()).resolves.toContain(`+${inDocs - 1} hidden`);
+  });
+
+  it('updates pending counts live while a larger tree is summarized', async () => {
+    const { page, shot } = await start();
+    // 24 directories with 3 small documents each: long enough a run to be seen between flushes.
+    const fixture = await mkdtemp(join(tmpdir(), 'cairn-e2e-tree-'));
+    try {
+      for (const area of ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta']) {
+        for (const part of ['one', 'two', 'three']) {
+          const dir = join(fixture, area, part);
+          await mkdir(dir, { recursive: true });
+          for (const n of [1, 2, 3]) {
+            await writeFile(join(dir, `note-${n}.md`), `# ${area} ${part} ${n}\n\nThe ${area} station logs ${part} readings; note ${n} explains why the ${part} sensor drifts in wind.\n`);
+          }
+        }
+      }
+      await page.getByTestId('ingest-path').fill(fixture);
+      await page.getByTestId('ingest-start').click();
+      await page.keyboard.press('Alt+3');
+      await page.getByTestId('dag-empty').waitFor();
+      // Record every state and pending count the nodes show, from the first one drawn.
+      await page.evaluate(`(() => {
+        window.__seen = [];
+        const record = (el) => window.__seen.push(el.dataset.state + ':' + el.dataset.pending);
+        new MutationObserver((mutations) => {
+          for (const m of mutations) {
+            if (m.type === 'attributes' && m.target.dataset && m.target.dataset.testid === 'dag-node') record(m.target);
+            for (const node of m.addedNodes) if (node.querySelectorAll) node.querySelectorAll('[data-testid="dag-node"]').forEach(record);
+          }
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state', 'data-pending'] });
+      })()`);
+      await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 90_000 });
+      await expect(page.getByTestId('dag-canvas').getAttribute('data-node-count')).resolves.toBe('25');
+      const seen = (await page.evaluate('window.__seen')) as string[];
+      // Some directory was seen waiting on its children, and the counts went down to done.
+      expect(seen.some((entry) => /^(waiting|dispatched):[1-9]/.test(entry))).toBe(true);
+      expect(seen.some((entry) => entry.startsWith('done:'))).toBe(true);
+      expect(await page.getByTestId('dag-totals').textContent()).toMatch(/Directories\s*25 \/ 25/);
+      await shot('dag-large');
+    } finally {
+      await rm(fixture, { recursive: true, force: true });
+    }
+  });
+
+  it('follows a dark OS theme, switches themes, and speaks Chinese', async () => {
+    const { page, shot } = await start({ colorScheme: 'dark' });
+    await expect(page.locator('.app').getAttribute('data-theme')).resolves.toBe('dark');
+    await page.getByTestId('locale-select').selectOption('zh');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('导入文件夹');
+    await expect(page.locator('[data-view="dag"]').textContent()).resolves.toBe('实时 DAG');
+    await shot('home-dark-zh');
+
+    // The other views in the dark theme, in Chinese: Monaco follows the theme.
+    await ingestThroughUi(page, SAMPLE);
+    await page.getByTestId('open-explorer').click();
+    const tree = page.getByTestId('context-tree');
+    await tree.locator('[data-uri="ctx://resources/sample/src/"]').click();
+    await tree.locator('[data-uri="ctx://resources/sample/src/station.py"]').click();
+    await page.locator('.monaco-editor.vs-dark .view-lines', { hasText: /class\s+Quantity/ }).waitFor();
+    await shot('explorer-dark-zh');
+    await page.keyboard.press('Alt+3');
+    await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 90_000 });
+    await page.locator('[data-testid="dag-node"][data-state="done"]').first().waitFor();
+    await shot('dag-dark-zh');
+    await page.getByTestId('theme-select').selectOption('light');
+    await expect(page.locator('.app').getAttribute('data-theme')).resolves.toBe('light');
+    // The choice survives a reload.
+    await page.reload();
+    await page.locator('[data-app-state="ready"]').waitFor();
+    await expect(page.locator('.app').getAttribute('data-theme')).resolves.toBe('light');
+    await expect(page.locator('[data-view="home"]').textContent()).resolves.toBe('首页');
+  });
+
+  it('refuses the page and the WebSocket without the token', async () => {
+    served = await serve();
+    const bare = served.url.replace(/\?token=.*$/, '');
+    const response = await fetch(bare);
+    expect(response.status).toBe(401);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const wrong = `${bare}?token=${'x'.repeat(43)}`;
+    const status = await page.goto(wrong).then((r) => r?.status());
+    expect(status).toBe(401);
+    await context.close();
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * What every end-to-end spec needs: a real `cairn serve` on its own temporary workspace, a
+ * Chromium page opened on the URL it printed, a record of every request that leaves 127.0.0.1 and
+ * of every console error, and screenshots saved under test-output/screenshots/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const SAMPLE = join(ROOT, 'assets', 'sample');
+export const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
+const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
+
+export function checkPrerequisites(): void {
+  const missing = [
+    [join(ROOT, 'dist-main', 'cli.js'), 'run `npm run build:main`'],
+    [join(ROOT, 'dist', 'renderer', 'index.html'), 'run `npx vite build`'],
+    [CHROMIUM, 'install it with `apt-get install -y chromium`'],
+  ].filter(([path]) => !existsSync(path!));
+  if (missing.length > 0) throw new Error(`End-to-end prerequisites missing:\n${missing.map(([path, fix]) => `  ${path}: ${fix}`).join('\n')}`);
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface Served {
+  url: string;
+  workspace: string;
+  stderr: string[];
+  stop(): Promise<void>;
+}
+
+/** Starts `cairn serve` on a fresh workspace and reads the URL from its first stdout line. */
+export async function serve(): Promise<Served> {
+  const workspace = await mkdtemp(join(tmpdir(), 'cairn-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist-main', 'cli.js'), 'serve', '--port', '0', '--workspace', workspace], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CAIRN_WORKSPACE: '' },
+  });
+  const stderr: string[] = [];
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    void exited.then((code) => reject(new Error(`cairn serve exited (${code}) before printing a URL:\n${stderr.join('')}`)));
+  });
+  return {
+    url,
+    workspace,
+    stderr,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(workspace, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Watched {
+  page: Page;
+  /** Requests to anything but 127.0.0.1 (data: and blob: URLs stay in the page). */
+  outside: string[];
+  consoleErrors: string[];
+  shot(name: string): Promise<string>;
+}
+
+export async function openPage(browser: Browser, url: string, options: { colorScheme?: 'light' | 'dark'; locale?: string } = {}): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: options.colorScheme ?? 'light', locale: options.locale ?? 'en-US' });
+  const page = await context.newPage();
+  const outside: string[] = [];
+  const consoleErrors: string[] = [];
+  page.on('request', (request) => {
+    const target = new URL(request.url());
+    if (target.protocol === 'data:' || target.protocol === 'blob:') return;
+    if (target.hostname !== '127.0.0.1') outside.push(request.url());
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message}`));
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.goto(url);
+  await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
+  return {
+    page,
+    outside,
+    consoleErrors,
+    async shot(name) {
+      const path = join(SCREENSHOTS, `${name}.png`);
+      await page.screenshot({ path });
+      return path;
+    },
+  };
+}
+
+/** Ingests a folder through the Home view and waits for the result panel. */
+export async function ingestThroughUi(page: Page, path: string): Promise<void> {
+  await page.getByTestId('ingest-path').fill(path);
+  await page.getByTestId('ingest-start').click();
+  await page.getByTestId('ingest-result').waitFor({ timeout: 90_000 });
+}

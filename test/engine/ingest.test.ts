@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cp, mkdtemp, readFile, rm, writeFile, readdir, unlink, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, type Engine } from '../../main/engine/engine.js';
+import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
+import type { EngineEvent } from '../../shared/contracts/api.js';
+import { CairnError } from '../../shared/errors.js';
+
+const SAMPLE = join(import.meta.dirname, '../../assets/sample');
+
+let tmp: string;
+let workspace: string;
+let engine: Engine;
+
+beforeEach(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'cairn-ingest-'));
+  workspace = join(tmp, 'ws');
+  engine = await createEngine({ workspace, parser: inProcessParseRunner() });
+});
+afterEach(async () => {
+  await engine.dispose();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** Every node file under a scope, relative, sorted: what a person would see in the folder. */
+async function listTree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (rel: string) => {
+    for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) await walk(path);
+      else out.push(path);
+    }
+  };
+  await walk('');
+  return out.sort();
+}
+
+describe('ingest', () => {
+  it('turns the sample folder into a browsable tree and explains every skip', async () => {
+    const events: EngineEvent[] = [];
+    const result = await engine.call('ingest:start', { path: SAMPLE }, { onEvent: (e) => events.push(e) });
+
+    expect(result.root).toBe('ctx://resources/sample/');
+    expect(result.skipped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'build.log', reason: 'gitignored' }),
+        expect.objectContaining({ path: 'logo.png', reason: 'binary' }),
+      ]),
+    );
+    expect(result.files).toBe(9);
+    expect(result.changed).toBeGreaterThanOrEqual(8);
+
+    const top = await engine.call('fs:ls', { uri: 'ctx://resources/sample/' });
+    expect(top.entries.map((e) => e.name)).toEqual(['.gitignore', 'README.md', 'docs', 'notes', 'src']);
+
+    // The long architecture document became a directory of sections; they concatenate back to it.
+    const arch = await engine.call('fs:stat', { uri: 'ctx://resources/sample/docs/architecture.md' });
+    expect(arch.kind).toBe('dir');
+    expect(arch.meta?.document).toBe(true);
+    const sections = await engine.call('fs:tree', { uri: 'ctx://resources/sample/docs/architecture.md/' });
+    const leaves: string[] = [];
+    const collect = (node: { uri: string; kind: string; children?: unknown[] }) => {
+      if (node.kind === 'file') leaves.push(node.uri);
+      for (const child of (node.children ?? []) as (typeof node)[]) collect(child);
+    };
+    collect(sections.root);
+    let joined = '';
+    for (const uri of leaves) joined += (await engine.call('fs:read', { uri, level: 2 })).content;
+    expect(joined).toBe(await readFile(join(SAMPLE, 'docs/architecture.md'), 'utf8'));
+
+    // Chinese names and content survive.
+    const zh = await engine.call('fs:read', { uri: 'ctx://resources/sample/docs/zh/快速入门.md', level: 2 });
+    expect(zh.content).toContain('快速入门');
+
+    // The root records the skips for the UI; progress went through every phase.
+    const root = await engine.call('fs:stat', { uri: 'ctx://resources/sample/' });
+    expect(root.meta?.skipped?.map((s) => s.path).sort()).toEqual(['build.log', 'logo.png']);
+    const phases = new Set(events.filter((e) => e.type === 'ingest/progressed').map((e) => (e as { phase: string }).phase));
+    expect([...phases].sort()).toEqual(['build', 'parse', 'scan']);
+    expect(events.at(-1)?.type).toBe('ingest/finished');
+  });
+
+  it('re-ingests by content hash: nothing changes twice, edits and deletions are followed', async () => {
+    const source = join(tmp, 'notes');
+    await cp(SAMPLE, source, { recursive: true });
+    const first = await engine.call('ingest:start', { path: source });
+    const before = await listTree(join(workspace, 'resources'));
+
+    const again = await engine.call('ingest:start', { path: source });
+    expect(again.root).toBe(first.root);
+    expect(again.changed).toBe(0);
+    expect(again.removed).toBe(0);
+    expect(await listTree(join(workspace, 'resources'))).toEqual(before);
+
+    await writeFile(join(source, 'notes/2024-05-08-storm-review.md'), '# Storm review\n\nRewritten.\n');
+    await unlink(join(source, 'docs/operations.md'));
+    await mkdir(join(source, 'docs/new'));
+    await writeFile(join(source, 'docs/new/idea.md'), '# Idea\n\nA new note.\n');
+    const third = await engine.call('ingest:start', { path: source });
+    expect(third.removed).toBe(1);
+    expect(third.changed).toBeGreaterThanOrEqual(2);
+    expect((await engine.call('fs:read', { uri: `${first.root}notes/2024-05-08-storm-review.md`, level: 2 })).content).toContain('Rewritten.');
+    expect(await engine.fs.kindOf(`${first.root}docs/operations.md`)).toBeNull();
+    expect(await engine.fs.kindOf(`${first.root}docs/new/idea.md`)).toBe('file');
+    // No staging left behind, no duplicated root.
+    expect(await engine.fs.kindOf('ctx://temp/')).not.toBe('file');
+    expect((await engine.call('fs:ls', { uri: 'ctx://resources/' })).entries.map((e) => e.name)).toEqual(['notes']);
+  });
+
+  it('gives a different folder with the same name its own root', async () => {
+    const a = join(tmp, 'a', 'docs');
+    const b = join(tmp, 'b', 'docs');
+    await mkdir(a, { recursive: true });
+    await mkdir(b, { recursive: true });
+    await writeFile(join(a, 'x.md'), '# A\n');
+    await writeFile(join(b, 'y.md'), '# B\n');
+    expect((await engine.call('ingest:start', { path: a })).root).toBe('ctx://resources/docs/');
+    expect((await engine.call('ingest:start', { path: b })).root).toBe('ctx://resources/docs-2/');
+    expect((await engine.call('ingest:start', { path: a })).root).toBe('ctx://resources/docs/');
+  });
+
+  it('ingests a single file into the scope chosen', async () => {
+    const result = await engine.call('ingest:start', { path: join(SAMPLE, 'notes/2024-05-08-storm-review.md'), options: { scope: 'user' } });
+    expect(result.root).toBe('ctx://user/2024-05-08-storm-review.md');
+    const stat = await engine.call('fs:stat', { uri: result.root });
+    expect(stat.meta?.context_type).toBe('memory');
+    expect(stat.meta?.source_format).toBe('markdown');
+  });
+
+  it('keeps going past a broken file and says which file and why', async () => {
+    const source = join(tmp, 'mixed');
+    await mkdir(source);
+    await writeFile(join(source, 'good.md'), '# Fine\n\nAll good.\n');
+    await writeFile(join(source, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    await writeFile(join(source, 'broken.pdf'), '%PDF-1.7\nthis is not really a pdf\n');
+    const result = await engine.call('ingest:start', { path: source });
+    expect(result.files).toBe(1);
+    const reasons = Object.fromEntries(result.skipped.map((s) => [s.path, s]));
+    expect(reasons['latin1.txt']?.reason).toBe('unsupported-encoding');
+    expect(reasons['latin1.txt']?.detail).toContain('latin1.txt');
+    expect(reasons['broken.pdf']?.reason).toBe('parse-error');
+    expect(await engine.fs.kindOf(`${result.root}good.md`)).toBe('file');
+  });
+
+  it('refuses a path that does not exist with a clear error', async () => {
+    const error = await engine.call('ingest:start', { path: join(tmp, 'nope') }).catch((e: unknown) => e);
+    expect(CairnError.is(error, 'NOT_FOUND')).toBe(true);
+    expect((error as Error).message).toContain('nope');
+  });
+});
