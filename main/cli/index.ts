@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import { registerIngest } from './commands/ingest.js';
 import { registerBrowse } from './commands/browse.js';
+import { registerSkeleton } from './commands/skeleton.js';
 import { registerServe } from './commands/serve.js';
 
 const program = new Command();
@@ -25,6 +26,7 @@ Examples:
 
 registerIngest(program);
 registerBrowse(program);
+registerSkeleton(program);
 registerServe(program);
 
 await program.parseAsync(process.argv);

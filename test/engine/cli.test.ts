@@ -1,0 +1,88 @@
+/**
+ * The built `cairn` CLI as a user runs it: --help everywhere, --json printing exactly one JSON
+ * document on stdout, readable text otherwise, and clear errors with a failing exit code.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '../..');
+const CLI = join(ROOT, 'dist-main/cli.js');
+const SAMPLE = join(ROOT, 'assets/sample');
+let workspace: string;
+
+function cairn(...args: string[]) {
+  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, CAIRN_WORKSPACE: workspace } });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+beforeAll(async () => {
+  if (!existsSync(CLI)) execFileSync(process.execPath, [join(ROOT, 'scripts/build-main.mjs')], { cwd: ROOT });
+  workspace = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+}, 60_000);
+afterAll(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describe('cairn CLI', () => {
+  it('documents every command in --help', () => {
+    const help = cairn('--help');
+    expect(help.code).toBe(0);
+    for (const command of ['ingest', 'ls', 'tree', 'cat', 'stat', 'skeleton', 'serve']) expect(help.stdout).toContain(command);
+    const ingestHelp = cairn('ingest', '--help');
+    expect(ingestHelp.stdout).toContain('--workspace');
+    expect(ingestHelp.stdout).toContain('--json');
+  });
+
+  it('ingests and summarizes the sample, then browses it', () => {
+    const ingest = cairn('ingest', SAMPLE, '--json', '--workers', '1');
+    expect(ingest.code, ingest.stderr).toBe(0);
+    const result = JSON.parse(ingest.stdout);
+    expect(result).toMatchObject({ root: 'ctx://resources/sample/', files: 9 });
+    expect(result.skipped.map((s: { path: string }) => s.path).sort()).toEqual(['build.log', 'logo.png']);
+    expect(result.summary.dirsSummarized).toBeGreaterThanOrEqual(5);
+
+    const tree = cairn('tree', 'ctx://resources/sample/');
+    expect(tree.code).toBe(0);
+    expect(tree.stdout).toMatch(/^sample\/ {2}— /);
+    expect(tree.stdout).toContain('├── docs/');
+    expect(cairn('tree', 'ctx://resources/sample/').stdout).toBe(tree.stdout);
+
+    const abstract = cairn('cat', 'ctx://resources/sample/', '--level', '0');
+    expect(abstract.code).toBe(0);
+    expect(abstract.stdout.trim().length).toBeGreaterThan(10);
+    expect(abstract.stdout.length).toBeLessThanOrEqual(257);
+
+    const skeleton = cairn('cat', 'ctx://resources/sample/src/station.py', '--level', '1');
+    expect(skeleton.stdout).toContain('class Station');
+
+    const stat = cairn('stat', 'ctx://resources/sample/', '--json');
+    expect(JSON.parse(stat.stdout).meta.summary_status).toBe('done');
+
+    const again = JSON.parse(cairn('ingest', SAMPLE, '--json', '--workers', '0').stdout);
+    expect(again.changed).toBe(0);
+    expect(again.summary?.dirsSummarized ?? 0).toBe(0);
+  }, 60_000);
+
+  it('prints skeletons in the documented JSON shape', () => {
+    const run = cairn('skeleton', join(SAMPLE, 'src'), '--json');
+    expect(run.code).toBe(0);
+    const { files } = JSON.parse(run.stdout);
+    expect(files.map((f: { file: string }) => f.file)).toEqual(['api.ts', 'station.py', 'uplink.go']);
+    const station = files[1];
+    expect(station.classes.map((c: { name: string }) => c.name)).toEqual(['Quantity', 'Statistics', 'Window', 'Station']);
+    expect(station.functions[0]).toMatchObject({ name: 'encode_packet', params: expect.stringContaining('station_id: int'), return_type: 'bytes' });
+  });
+
+  it('fails clearly: one JSON error document with --json, a sentence and exit code otherwise', () => {
+    const json = cairn('cat', 'ctx://resources/../../etc/passwd', '--json');
+    expect(json.code).not.toBe(0);
+    expect(JSON.parse(json.stdout).error.code).toBe('PATH_ESCAPE');
+    const text = cairn('cat', 'ctx://resources/nothing-here.md');
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain('No such node: ctx://resources/nothing-here.md');
+  });
+});
