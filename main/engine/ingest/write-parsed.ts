@@ -42,6 +42,7 @@ export async function writeParsedTree(input: WriteParsedInput): Promise<number> 
     node_count: nodeCount,
     bytes: input.bytes,
     ...(parsed.warnings.length > 0 ? { warnings: parsed.warnings } : {}),
+    ...(parsed.skeletonText ? { skeleton_text: parsed.skeletonText } : {}),
   };
 
   const write = async (node: ParsedNode, staging: string, final: string, isTop: boolean): Promise<void> => {

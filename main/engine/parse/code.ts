@@ -58,6 +58,7 @@ export const codeParser: Parser = {
       warnings: [],
       ...(summary.summary ? { summary: summary.summary } : {}),
       ...(summary.summaryOwed ? { summaryOwed: summary.summaryOwed } : {}),
+      ...(summary.skeletonText ? { skeletonText: summary.skeletonText } : {}),
     };
   },
 };

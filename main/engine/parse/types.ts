@@ -52,6 +52,8 @@ export interface ParsedFile {
   summary?: ParsedSummary;
   /** Why no summary could be made here and an LLM (or the extractive fallback) owes one. */
   summaryOwed?: string;
+  /** A code skeleton kept as context for the LLM's summary (ast_llm mode). */
+  skeletonText?: string;
 }
 
 export interface Parser {

@@ -17,7 +17,7 @@ describe('summarizeCode', () => {
       method: 'skeleton',
       abstract:
         'Python module: 4 classes, 4 functions, 12 methods — Weather station readings: parsing, validation and aggregation. Defines: Reading, Window, Station, hourly, validate, celsius_of, fast_mean',
-      overview: expect.stringMatching(/^# src\/station\.py \[Python\]\nWeather station readings: parsing, validation and aggregation\.\nimports: /),
+      overview: expect.stringMatching(/^```text\n# src\/station\.py \[Python\]\nWeather station readings: parsing, validation and aggregation\.\nimports: /),
     });
     expect(result.summary!.overview).toContain('  + @overload mean(self, sensor: str) -> float\n');
     expect(result.summary!.overview).toContain('  + @classmethod parse(cls, line: str, *, strict: bool = True) -> "Reading"  # Parses one CSV line.\nclass Window(Generic[T])');
@@ -65,7 +65,7 @@ describe('summarizeCode', () => {
     const text = Array.from({ length: 3000 }, (_, i) => `def function_number_${i}(alpha, beta, gamma):\n    return alpha`).join('\n');
     const { summary } = await summarizeCode({ relPath: 'big.py', text, mode: 'ast' });
     expect(summary!.overview.length).toBeLessThanOrEqual(4000);
-    expect(summary!.overview).toMatch(/\n… cut to 4000 characters: \d+ functions not shown$/);
+    expect(summary!.overview).toMatch(/\n… cut to 3984 characters: \d+ functions not shown\n```\n$/);
     expect(summary!.abstract.length).toBeLessThanOrEqual(256);
   });
 });

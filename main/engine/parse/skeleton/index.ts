@@ -82,7 +82,8 @@ export async function summarizeCode(input: CodeSummaryInput): Promise<CodeSummar
     language,
     summary: {
       abstract: describeSkeleton(skeleton),
-      overview: renderSkeleton(skeleton, { maxChars: OVERVIEW_MAX_CHARS }),
+      // Fenced, so a Markdown view shows the outline as written (no `__init__` turned bold).
+      overview: '```text\n' + renderSkeleton(skeleton, { maxChars: OVERVIEW_MAX_CHARS - 16 }).trimEnd() + '\n```\n',
       method: 'skeleton',
     },
   };
