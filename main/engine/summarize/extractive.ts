@@ -483,11 +483,14 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
   const files = sorted.length - folders;
 
   // Key terms over the children's abstracts, each abstract a paragraph of one document.
+  // A sub-folder's abstract is partly this summarizer's own template ("3 files and 2 folders on
+  // X, including a.md..."); only its topics speak for the folder, or "files" and "including"
+  // would climb the tree as key terms.
   const corpus = sorted
-    .filter((c) => c.abstract.trim().length > 0)
-    .map((c) => c.abstract.trim())
+    .map((c) => (c.isDirectory ? stripDirectoryTemplate(c.abstract) : c.abstract).trim())
+    .filter((a) => a.length > 0)
     .join('\n\n');
-  const terms = corpus.length > 0 ? summarizeText(corpus, { format: 'text', language }).keyTerms : [];
+  const terms = corpus.length > 0 ? summarizeText(corpus, { format: 'text', language }).keyTerms.filter((t) => !TEMPLATE_WORDS.has(t.toLowerCase())) : [];
   // Topics are what several children share. A word that only one of many children uses says
   // nothing about the folder, so with nothing shared there are no topics (unless one child speaks).
   const abstracts = sorted.map((c) => c.abstract.toLowerCase()).filter((a) => a.trim().length > 0);
@@ -585,4 +588,15 @@ function joinList(items: string[], language: ContentLanguage): string {
   if (language === 'en') return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
   if (language === 'zh') return `${items.slice(0, -1).join('、')}和${items[items.length - 1]}`;
   return items.join(LABELS[language].listSeparator);
+}
+
+const TEMPLATE_WORDS = new Set(['file', 'files', 'folder', 'folders', 'including', 'part', 'more', '文件', '子目录', '包括', '主题', '涉及']);
+
+/** The topics of a directory abstract written by directoryAbstract, without its counts and names. */
+export function stripDirectoryTemplate(abstract: string): string {
+  return abstract
+    .replace(/^\d+ (?:files?|folders?)(?: and \d+ (?:files?|folders?))?(?: on )?/i, '')
+    .replace(/,? including .*$/s, '')
+    .replace(/^共 [^，。]*(?:，主题涉及)?/, '')
+    .replace(/。包括 .*$/s, '');
 }
