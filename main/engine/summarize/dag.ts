@@ -336,11 +336,12 @@ export class DirectoryEventHandler {
     try {
       this.checkCancelled();
       let inputs = children;
-      if (children.length > this.maxChildren) {
+      const maxChildren = this.deps.summarizer.maxChildren ?? this.maxChildren;
+      if (children.length > maxChildren) {
         // Too many children for one call: summarize batches, then merge the batch summaries.
         const parts: ChildSummary[] = [];
-        for (let i = 0; i < children.length; i += this.maxChildren) {
-          const batch = children.slice(i, i + this.maxChildren);
+        for (let i = 0; i < children.length; i += maxChildren) {
+          const batch = children.slice(i, i + maxChildren);
           const part = await this.deps.summarizer.summarizeDirectory({ uri, name: `${uriName(uri)} (part ${parts.length + 1})`, children: batch, signal: this.deps.signal });
           this.account(part);
           parts.push({ uri, name: `part ${parts.length + 1}`, abstract: part.abstract, category: categoriesOf(batch).join(', '), is_directory: true, has_abstract: true });
@@ -349,7 +350,7 @@ export class DirectoryEventHandler {
       }
       const result = await this.deps.summarizer.summarizeDirectory({ uri, name: uriName(uri), children: inputs, signal: this.deps.signal });
       this.account(result);
-      const categories = children.length > this.maxChildren ? categoriesOf(children) : result.categories.length ? result.categories : categoriesOf(children);
+      const categories = children.length > maxChildren ? categoriesOf(children) : result.categories.length ? result.categories : categoriesOf(children);
       return { abstract: clip(result.abstract, MAX_ABSTRACT_CHARS), overview: clip(result.overview, MAX_OVERVIEW_CHARS), categories, child_count: children.length, status: 'done', reason: this.deps.summarizer.id };
     } catch (error) {
       if (this.deps.signal?.aborted) throw error;

@@ -11,6 +11,7 @@ const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
 export function extractiveSummarizer(): NodeSummarizer {
   return {
     id: 'extractive',
+    maxChildren: Number.POSITIVE_INFINITY,
     async summarizeFile(input: FileSummaryInput) {
       const { abstract, overview } = summarizeText(input.text, { title: input.name, format: input.format });
       return { abstract, overview, usage: NO_USAGE, llm: false };

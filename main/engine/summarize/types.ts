@@ -54,6 +54,12 @@ export interface SummaryOutput {
 export interface NodeSummarizer {
   /** 'llm:<model>' or 'extractive'. */
   readonly id: string;
+  /**
+   * Most children one directory call can take; larger directories are summarized in batches and
+   * merged. Absent: the DAG's max_children (50). The extractive summarizer has no context window
+   * and reads every child at once, which summarizes better than merging part-summaries.
+   */
+  readonly maxChildren?: number;
   summarizeFile(input: FileSummaryInput): Promise<SummaryOutput>;
   summarizeDirectory(input: DirectorySummaryInput): Promise<SummaryOutput & { categories: string[] }>;
 }

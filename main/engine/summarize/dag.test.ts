@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ContextFS } from '../tree/context-fs.js';
+import { DirectoryEventHandler } from './dag.js';
+import { extractiveSummarizer } from './extractive-summarizer.js';
+import { noopIndex } from '../ports/context-index.js';
+import { memoryLogger } from '../ports/logger.js';
+import type { EngineEvent } from '../../../shared/contracts/api.js';
+import type { NodeMeta } from '../../../shared/types/node.js';
+import type { NodeSummarizer } from './types.js';
+
+let dir: string;
+let fs: ContextFS;
+const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cairn-dag-'));
+  fs = await ContextFS.open(dir);
+});
+afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+const fileMeta = (uri: string, abstract: string, category: string): NodeMeta => ({
+  uri, kind: 'file', context_type: 'memory', category, abstract, overview: abstract, summary_status: 'done',
+  created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+});
+
+/** The real extractive summarizer, counting directory calls, with a small context window. */
+function counting(maxChildren: number, fail = false) {
+  const inner = extractiveSummarizer();
+  const calls: number[] = [];
+  const summarizer: NodeSummarizer = {
+    id: 'counting',
+    maxChildren,
+    summarizeFile: inner.summarizeFile,
+    async summarizeDirectory(input) {
+      calls.push(input.children.length);
+      if (fail) throw new Error('model unavailable (503)');
+      return inner.summarizeDirectory(input);
+    },
+  };
+  return { summarizer, calls };
+}
+
+function handler(summarizer: NodeSummarizer, events: EngineEvent[] = []) {
+  return new DirectoryEventHandler({ fs, summarizer, fileFallback: extractiveSummarizer(), index: noopIndex, logger: memoryLogger(), clock, emit: (e) => events.push(e) });
+}
+
+describe('DAG summarizer', () => {
+  it('summarizes a large directory in batches of max_children, then merges', async () => {
+    for (let i = 0; i < 7; i++) {
+      const uri = `ctx://user/memories/preference/p${i}.md`;
+      await fs.writeFile(uri, `Preference ${i}`, fileMeta(uri, `Prefers setting number ${i} in the editor`, 'preference'));
+    }
+    const { summarizer, calls } = counting(3);
+    const result = await handler(summarizer).processDirectoryEvent('ctx://user/memories/preference/');
+    expect(calls).toEqual([3, 3, 1, 3]);
+    expect(result.dirsSummarized).toBe(1);
+    expect((await fs.readMeta('ctx://user/memories/preference/'))?.summary_status).toBe('done');
+    expect(await fs.read('ctx://user/memories/preference/', 0)).not.toBe('');
+  });
+
+  it('falls back to the seed summary when the summarizer fails, and says so', async () => {
+    for (const [name, abstract, category] of [
+      ['a.md', '用户偏好 PEP8 编码风格', 'preference'],
+      ['b.md', '偏好深色主题', 'preference'],
+      ['c.md', '每周一上午有团队例会', 'event'],
+    ]) await fs.writeFile(`ctx://user/memories/${name}`, abstract!, fileMeta(`ctx://user/memories/${name}`, abstract!, category!));
+    const events: EngineEvent[] = [];
+    const { summarizer } = counting(50, true);
+    const result = await handler(summarizer, events).processDirectoryEvent('ctx://user/memories/');
+    expect(result.fallbacks).toBe(1);
+    expect(await fs.read('ctx://user/memories/', 0)).toBe('包含 3 条preference、event相关记忆');
+    expect(await fs.read('ctx://user/memories/', 1)).toContain('## preference (2条)');
+    const meta = await fs.readMeta('ctx://user/memories/');
+    expect(meta?.summary_status).toBe('fallback');
+    expect(meta?.summary_reason).toContain('model unavailable (503)');
+    expect(events.some((e) => e.type === 'dag/fallback-used')).toBe(true);
+  });
+
+  it('works bottom-up, skips empty directories and reuses current summaries', async () => {
+    await fs.writeFile('ctx://resources/r/a/x.md', '# X\n\nThe tide gauge on pier four reads water level every second.\n');
+    await fs.writeFile('ctx://resources/r/a/b/y.md', '# Y\n\nStations send ten-minute aggregates over LoRa.\n');
+    await fs.mkdir('ctx://resources/r/empty/');
+    const events: EngineEvent[] = [];
+    const { summarizer, calls } = counting(50);
+    const first = await handler(summarizer, events).processDirectoryEvent('ctx://resources/r/');
+    expect(first.filesSummarized).toBe(2);
+    expect(first.dirsSummarized).toBe(3);
+    const done = events.filter((e) => e.type === 'dag/summary-done').map((e) => (e as { uri: string }).uri);
+    expect(done).toEqual(['ctx://resources/r/a/b/', 'ctx://resources/r/a/', 'ctx://resources/r/']);
+    expect(await fs.kindOf('ctx://resources/r/empty/')).toBe('dir');
+    expect((await fs.stat('ctx://resources/r/empty/')).has_abstract).toBe(false);
+
+    const before = calls.length;
+    const second = await handler(summarizer).processDirectoryEvent('ctx://resources/r/');
+    expect(calls.length).toBe(before);
+    expect(second.dirsReused).toBe(1);
+    expect(second.filesSummarized).toBe(0);
+  });
+});
