@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { createEngine, type Engine } from '../engine/engine.js';
 import type { Logger } from '../engine/ports/logger.js';
+import type { NodeSummarizer } from '../engine/summarize/types.js';
 import { inProcessParseRunner, type ParseRunner } from '../engine/parse/runner.js';
 import { createParsePool } from '../workers/parse-pool.js';
 import { resolveWorkspace } from '../host/app-paths.js';
@@ -15,6 +16,8 @@ export interface ComposeOptions {
   /** Parse workers; 0 parses in this thread. Default: one per core. */
   workers?: number;
   logger: Logger;
+  /** Writes L0/L1 (the CLI's LLM summarizer, see llm-config.ts); the engine's extractive one when absent. */
+  summarizer?: NodeSummarizer;
 }
 
 export async function openEngine(options: ComposeOptions): Promise<Engine> {
@@ -22,5 +25,5 @@ export async function openEngine(options: ComposeOptions): Promise<Engine> {
   const workers = options.workers ?? availableParallelism();
   const parser: ParseRunner =
     workers > 0 ? createParsePool({ workerUrl: new URL('./parse.worker.js', import.meta.url), size: workers, logger: options.logger }) : inProcessParseRunner();
-  return createEngine({ workspace, parser, logger: options.logger });
+  return createEngine({ workspace, parser, logger: options.logger, ...(options.summarizer ? { summarizer: options.summarizer } : {}) });
 }

@@ -4,9 +4,11 @@ import type { DagRunResult, EngineEvent } from '../../../shared/contracts/api.js
 import type { IngestResult, Skip } from '../../../shared/types/ingest.js';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
 import { openEngine } from '../compose.js';
+import { createCliLlm, describeLlm, resolveLlmConfig, type CliLlm, type LlmFlags } from '../llm-config.js';
+import type { LlmStatsSnapshot } from '../../engine/llm/stats.js';
 import { formatBytes, formatCount, formatMs, printJson, reportError, stderrLogger } from '../output.js';
 
-interface IngestFlags {
+interface IngestFlags extends LlmFlags {
   workspace?: string;
   scope: string;
   name?: string;
@@ -34,6 +36,11 @@ export function registerIngest(program: Command): void {
     .option('--max-tokens <n>', 'documents up to this many tokens stay one node', '1024')
     .option('--min-tokens <n>', 'sections under this many tokens merge with neighbours', '512')
     .option('--code-mode <mode>', 'code summaries: ast|llm|ast_llm', 'ast')
+    .option('--llm-base-url <url>', 'OpenAI-compatible server for summaries (default: $OPENAI_BASE_URL)')
+    .option('--llm-model <model>', 'model for summaries (default: $CAIRN_LLM_MODEL, else gpt-4o-mini)')
+    .option('--llm-api-key <key>', 'API key (default: $OPENAI_API_KEY); with neither a key nor a base URL, summaries are extractive and offline')
+    .option('--max-concurrent-llm <n>', 'LLM calls in flight at most', '10')
+    .option('--token-budget <n>', 'tokens (input + output) this run may spend on LLM calls; past it, summaries fall back')
     .option('--no-summarize', 'only build the tree; leave the L0/L1 summaries queued for later')
     .option('--no-progress', 'no progress bar on stderr')
     .option('--json', 'print the result as one JSON document')
@@ -45,13 +52,21 @@ export function registerIngest(program: Command): void {
         if (!(INGEST_SCOPES as readonly string[]).includes(flags.scope)) {
           throw new Error(`--scope must be one of ${INGEST_SCOPES.join(', ')}, not ${JSON.stringify(flags.scope)}`);
         }
-        engine = await openEngine({ workspace: flags.workspace, workers: flags.workers === undefined ? undefined : toInt(flags.workers, '--workers'), logger });
+        const llmConfig = resolveLlmConfig(flags, process.env);
+        const llm: CliLlm | null = llmConfig ? createCliLlm(llmConfig, { logger }) : null;
+        if (llmConfig) logger.info(`Summaries by ${describeLlm(llmConfig)}`);
+        engine = await openEngine({
+          workspace: flags.workspace,
+          workers: flags.workers === undefined ? undefined : toInt(flags.workers, '--workers'),
+          logger,
+          ...(llm ? { summarizer: llm.summarizer } : {}),
+        });
         const progress = flags.progress && process.stderr.isTTY ? progressBar() : null;
         const interrupt = new AbortController();
         const onSignal = () => interrupt.abort();
         process.once('SIGINT', onSignal);
         const events = (event: EngineEvent) => progress?.update(event);
-        let result: IngestResult & { summary?: DagRunResult } = await engine
+        let result: IngestOutput = await engine
           .call(
             'ingest:start',
             {
@@ -75,6 +90,7 @@ export function registerIngest(program: Command): void {
           if (summary) result = { ...result, llm_calls: result.llm_calls + summary.llm_calls, summary };
         }
         process.off('SIGINT', onSignal);
+        if (llm) result = { ...result, llm: llmReport(llm) };
         if (flags.json) printJson(result);
         else printSummary(path, result);
       } catch (error) {
@@ -136,7 +152,40 @@ function progressBar() {
   };
 }
 
-function printSummary(path: string, result: IngestResult & { summary?: DagRunResult }): void {
+/** What `--json` prints about the LLM: the model and server, counts and the budget; never the key. */
+interface LlmReport {
+  model: string;
+  base_url: string | null;
+  calls: number;
+  retries: number;
+  failed: number;
+  input_tokens: number;
+  output_tokens: number;
+  fallbacks: number;
+  fallback_reasons: Record<string, number>;
+  token_budget: { max: number; spent: number; refusals: number; exhausted: boolean } | null;
+}
+
+type IngestOutput = IngestResult & { summary?: DagRunResult; llm?: LlmReport };
+
+function llmReport(llm: CliLlm): LlmReport {
+  const s: LlmStatsSnapshot = llm.stats.snapshot();
+  const b = llm.budget?.snapshot();
+  return {
+    model: llm.config.model,
+    base_url: llm.config.baseURL ?? null,
+    calls: s.calls,
+    retries: s.retries,
+    failed: s.failed,
+    input_tokens: s.inputTokens,
+    output_tokens: s.outputTokens,
+    fallbacks: s.fallbacks,
+    fallback_reasons: s.fallbackReasons,
+    token_budget: b ? { max: b.maxTokens, spent: b.spent, refusals: b.refusals, exhausted: b.exhausted } : null,
+  };
+}
+
+function printSummary(path: string, result: IngestOutput): void {
   const out: string[] = [];
   out.push(`Ingested ${path} → ${result.root}${result.resumed ? ' (resumed an interrupted run)' : ''}`);
   out.push(
@@ -149,6 +198,19 @@ function printSummary(path: string, result: IngestResult & { summary?: DagRunRes
       `  Summaries: ${formatCount(s.dirsSummarized)} directories and ${formatCount(s.filesSummarized)} files summarized, ` +
         `${formatCount(s.dirsReused)} directories unchanged, ${formatCount(s.fallbacks)} fallbacks, ${formatCount(s.llm_calls)} LLM calls, ${formatMs(s.ms)}`,
     );
+  }
+  if (result.llm) {
+    const l = result.llm;
+    const reasons = Object.entries(l.fallback_reasons).map(([reason, n]) => `${reason} ${formatCount(n)}`);
+    out.push(
+      `  LLM ${l.model}: ${formatCount(l.calls)} calls (${formatCount(l.retries)} retries, ${formatCount(l.failed)} failed), ` +
+        `${formatCount(l.input_tokens)} input + ${formatCount(l.output_tokens)} output tokens, ${formatCount(l.fallbacks)} fallbacks${reasons.length ? ` (${reasons.join(', ')})` : ''}`,
+    );
+    if (l.token_budget?.exhausted) {
+      out.push(`  The token budget of ${formatCount(l.token_budget.max)} ran out: ${formatCount(l.token_budget.refusals)} calls were refused and fell back to offline summaries.`);
+    }
+  } else if (result.summary) {
+    out.push('  No LLM configured: summaries are extractive (set --llm-base-url or --llm-api-key).');
   }
   if (result.skipped.length === 0) out.push('  Nothing skipped.');
   else out.push(...formatSkips(result.skipped));

@@ -1,0 +1,121 @@
+/**
+ * `cairn ingest` with an LLM, as a user runs the built CLI: flags or environment configure the
+ * OpenAI-compatible server, the summary names calls, tokens and fallbacks, and the API key is
+ * sent to the server but never printed nor stored in the workspace.
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';
+import { resolveLlmConfig } from '../../main/cli/llm-config.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const CLI = join(ROOT, 'dist-main/cli.js');
+const SAMPLE = join(ROOT, 'assets/sample');
+const KEY = 'sk-cairn-secret-7f3a9c1e5b';
+
+let server: MockOpenAI;
+let workspace: string;
+
+/** Async: the mock server answers from this process while the CLI runs. */
+function cairn(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|CAIRN_LLM_)/.test(k)));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, CAIRN_WORKSPACE: workspace, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
+  return out;
+}
+
+beforeAll(() => {
+  // Always rebuild: this test is about the CLI's current flags.
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-main.mjs')], { cwd: ROOT });
+}, 120_000);
+beforeEach(async () => {
+  workspace = await mkdtemp(join(tmpdir(), 'cairn-cli-llm-'));
+  server = await startMockOpenAI();
+  server.handle(() => reply.json({ abstract: 'Mock abstract.', overview: '# Mock\n\n- overview', categories: ['docs'] }, { usage: { prompt_tokens: 50, completion_tokens: 10 } }));
+});
+afterEach(async () => {
+  await server.close();
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describe('resolveLlmConfig', () => {
+  it('takes flags over the environment, and is offline with neither a key nor a base URL', () => {
+    expect(resolveLlmConfig({}, {})).toBeNull();
+    expect(resolveLlmConfig({ llmModel: 'x' }, { CAIRN_LLM_MODEL: 'y' })).toBeNull();
+    expect(resolveLlmConfig({}, { OPENAI_API_KEY: 'k' })).toEqual({ model: 'gpt-4o-mini', apiKey: 'k', maxConcurrent: 10 });
+    expect(resolveLlmConfig({ llmBaseUrl: 'http://a/v1', llmModel: 'm', maxConcurrentLlm: '3', tokenBudget: '900' }, { OPENAI_BASE_URL: 'http://b/v1', CAIRN_LLM_MODEL: 'n', OPENAI_API_KEY: 'k' })).toEqual({
+      baseURL: 'http://a/v1',
+      model: 'm',
+      apiKey: 'k',
+      maxConcurrent: 3,
+      tokenBudget: 900,
+    });
+    expect(() => resolveLlmConfig({ maxConcurrentLlm: '0' }, {})).toThrow(/--max-concurrent-llm/);
+    expect(() => resolveLlmConfig({ tokenBudget: 'lots' }, {})).toThrow(/--token-budget/);
+  });
+});
+
+describe('cairn ingest with an LLM', () => {
+  it('summarizes through the server from flags, reports calls and tokens, and never shows or stores the key', async () => {
+    const flags = ['--llm-base-url', server.url, '--llm-model', 'mock-model', '--llm-api-key', KEY, '--workers', '0'];
+    const json = await cairn(['ingest', SAMPLE, '--json', ...flags]);
+    expect(json.code, json.stderr).toBe(0);
+    const result = JSON.parse(json.stdout);
+    expect(server.chatRequests.length).toBeGreaterThan(0);
+    // The key went to the server as the bearer token...
+    expect(server.chatRequests.every((r) => r.apiKey === KEY)).toBe(true);
+    expect(result.llm).toMatchObject({ model: 'mock-model', base_url: server.url, calls: server.chatRequests.length, fallbacks: 0 });
+    expect(result.llm.input_tokens).toBe(50 * server.chatRequests.length);
+    expect(result.summary.llm_calls).toBe(server.chatRequests.length);
+
+    const text = await cairn(['ingest', join(SAMPLE, 'notes'), '--name', 'notes-text', '-v', ...flags]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/LLM mock-model: \d+ calls \(0 retries, 0 failed\), [\d,]+ input \+ [\d,]+ output tokens, 0 fallbacks/);
+
+    // A server that refuses the key: the 401 errors and fallbacks must not echo it either.
+    server.configure({ apiKey: 'sk-the-right-one' });
+    const failing = await cairn(['ingest', join(SAMPLE, 'docs'), '--name', 'docs-failing', '--json', '-v', ...flags]);
+    expect(failing.code, failing.stderr).toBe(0);
+    expect(JSON.parse(failing.stdout).llm.fallbacks).toBeGreaterThan(0);
+    expect(JSON.parse(failing.stdout).llm.fallback_reasons).toHaveProperty('LLM_REQUEST_FAILED');
+    // ...but nowhere else: not on stdout, stderr or in --json, not in any workspace file.
+    for (const run of [json, text, failing]) {
+      expect(run.stdout).not.toContain(KEY);
+      expect(run.stderr).not.toContain(KEY);
+    }
+    const files = await filesUnder(workspace);
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) expect((await readFile(file)).includes(KEY), file).toBe(false);
+  }, 120_000);
+
+  it('reads the environment when no flag is given, and names fallbacks in the summary', async () => {
+    server.handle(() => reply.serverError(500));
+    const run = await cairn(['ingest', join(SAMPLE, 'notes'), '--workers', '0'], { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: KEY, CAIRN_LLM_MODEL: 'env-model' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(server.chatRequests[0]?.model).toBe('env-model');
+    expect(run.stdout).toMatch(/LLM env-model: .* [1-9]\d* fallbacks \(.*LLM_/);
+    expect(run.stdout + run.stderr).not.toContain(KEY);
+  }, 120_000);
+
+  it('stays offline and extractive with neither a key nor a base URL', async () => {
+    const run = await cairn(['ingest', join(SAMPLE, 'notes'), '--workers', '0']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('No LLM configured');
+    expect(server.requests).toHaveLength(0);
+  }, 60_000);
+});
