@@ -6,7 +6,7 @@ import { formatBytes, formatCount } from '../../format';
 import { useApp, useExplorer } from '../../stores/stores-context';
 import { useT, type Translate } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
-import { groupSkips } from '../home/drop';
+import { SkipGroups } from '../../components/SkipGroups';
 import { ContextTree } from './ContextTree';
 import { monacoLanguage } from './language';
 
@@ -172,21 +172,7 @@ function SkipList({ meta, t }: { meta: NodeMeta; t: Translate }) {
   return (
     <section className="panel" aria-labelledby="skips-title" data-testid="node-skips">
       <h3 id="skips-title">{t('explorer.skips', { count: total })}</h3>
-      {groupSkips(skipped).map((group) => (
-        <details key={group.reason} className="skip-group" open={skipped.length <= 12}>
-          <summary>
-            <span className="skip-reason">{group.reason}</span> <span className="badge">{group.skips.length}</span>
-          </summary>
-          <ul>
-            {group.skips.map((skip) => (
-              <li key={skip.path}>
-                <code>{skip.path}</code>
-                {skip.detail && <span className="muted"> — {skip.detail}</span>}
-              </li>
-            ))}
-          </ul>
-        </details>
-      ))}
+      <SkipGroups skips={skipped} open={skipped.length <= 12} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type DragEvent, type FormEvent } from 'react';
-import { CODE_MODES, groupSkips, pathFromDrop } from './drop';
+import { CODE_MODES, pathFromDrop } from './drop';
+import { SkipGroups } from '../../components/SkipGroups';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri';
 import type { CodeSummaryMode, IngestResult } from '../../../shared/types/ingest';
 import { formatBytes, formatCount, formatMs } from '../../format';
@@ -186,7 +187,6 @@ function IngestResultPanel() {
   const locale = useApp((s) => s.locale);
   const openInExplorer = useApp((s) => s.openInExplorer);
   const setView = useApp((s) => s.setView);
-  const groups = groupSkips(result.skipped);
   const stats: [string, string][] = [
     [t('home.files'), formatCount(result.files, locale)],
     [t('home.nodes'), formatCount(result.nodes, locale)],
@@ -212,25 +212,11 @@ function IngestResultPanel() {
         ))}
       </dl>
       <h3>{t('home.skipped', { count: result.skipped.length })}</h3>
-      {groups.length === 0 ? (
+      {result.skipped.length === 0 ? (
         <p className="muted">{t('home.noSkips')}</p>
       ) : (
         <div className="skip-groups" data-testid="skip-groups">
-          {groups.map((group) => (
-            <details key={group.reason} className="skip-group">
-              <summary>
-                <span className="skip-reason">{group.reason}</span> <span className="badge">{group.skips.length}</span>
-              </summary>
-              <ul>
-                {group.skips.map((skip) => (
-                  <li key={skip.path}>
-                    <code>{skip.path}</code>
-                    {skip.detail && <span className="muted"> — {skip.detail}</span>}
-                  </li>
-                ))}
-              </ul>
-            </details>
-          ))}
+          <SkipGroups skips={result.skipped} />
         </div>
       )}
       <div className="form-actions">
