@@ -16,7 +16,7 @@ import {
   type CommandName,
   type CommandRequest,
   type CommandResponse,
-  type DagRunResult,
+  DagRunResult,
   type EngineEvent,
   type ParsedCommandRequest,
 } from '../../shared/contracts/api.js';
@@ -105,9 +105,8 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       emit({ type: 'dag/started', root: message.uri, messageId: message.id });
       try {
         const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback, index: deps.index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
-        const { root, dirs_total, dirs_done, files_total, files_done, llm_calls, dirsSummarized, dirsReused, filesSummarized, fallbacks, failed, tokens, ms } =
-          await handler.processDirectoryEvent(message.uri);
-        const result: DagRunResult = { root, dirs_total, dirs_done, files_total, files_done, llm_calls, dirsSummarized, dirsReused, filesSummarized, fallbacks, failed, tokens, ms };
+        // The handler's result carries more than the contract's DagRunResult; parsing keeps exactly its fields.
+        const result = DagRunResult.parse(await handler.processDirectoryEvent(message.uri));
         await queue.complete(message.id);
         emit({ type: 'dag/finished', root: message.uri, messageId: message.id, result });
         results.push(result);
