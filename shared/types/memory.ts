@@ -1,0 +1,230 @@
+/**
+ * The data of the dual-track memory engine (seed 004, DESIGN.md section 3.5): conversations in,
+ * semantic buckets and topic clusters (track A) and reasoning chains (track B) out, fused and
+ * committed as long-term memories. Field names follow the seed so its examples read the same.
+ * These are zod schemas because they cross the contract (CLI --json, web host, Electron IPC).
+ */
+import { z } from 'zod';
+
+export const Role = z.enum(['user', 'assistant', 'system', 'tool']);
+export type Role = z.infer<typeof Role>;
+
+/** One message. `id` is stable: ids a file carries are kept, others are `{session}:{n}` (1-based). */
+export const Message = z.object({
+  id: z.string().min(1),
+  role: Role,
+  /** The person or agent who spoke, when the source names one ("Ana", "Claude"). */
+  speaker: z.string().optional(),
+  text: z.string(),
+  /** ISO 8601, when the source has it. */
+  timestamp: z.string().optional(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const Session = z.object({
+  id: z.string().min(1),
+  started_at: z.string().optional(),
+  messages: z.array(Message),
+});
+export type Session = z.infer<typeof Session>;
+
+/** Cairn's own conversation JSON (DESIGN.md section 3.5); every import format is read into this. */
+export const Conversation = z.object({
+  id: z.string().min(1),
+  title: z.string().optional(),
+  sessions: z.array(Session),
+  /** Import format it was read from: cairn | jsonl | markdown | chatgpt | claude. */
+  source_format: z.string().optional(),
+  /** Absolute path of the imported file. */
+  source_path: z.string().optional(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+// ---------------------------------------------------------------------------------------------
+// Track A: semantic buckets and topic clusters
+
+export const BucketType = z.enum(['TASK_CONTEXT', 'USER_INTENT', 'DECISION_CONTEXT', 'KNOWLEDGE_GAP', 'EMOTIONAL_TRACE']);
+export type BucketType = z.infer<typeof BucketType>;
+
+/** The seed's ShortTermMemoryItem: one classified unit of a conversation (a message or a part of one). */
+export const MemoryItem = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  message_ids: z.array(z.string()).min(1),
+  role: Role,
+  speaker: z.string().optional(),
+  text: z.string(),
+  timestamp: z.string().optional(),
+  bucket: BucketType,
+  /** Score of each bucket the classifier considered (0..1); `bucket` is the best of them. */
+  bucket_scores: z.record(z.string(), z.number()).optional(),
+  /** How much this item matters to the conversation's topics (0..1). */
+  relevance: z.number(),
+  keywords: z.array(z.string()),
+  /** Why the classifier chose `bucket` (the rule or the model's reason). */
+  reason: z.string().optional(),
+});
+export type MemoryItem = z.infer<typeof MemoryItem>;
+
+export const TopicCluster = z.object({
+  cluster_id: z.string(),
+  topic_label: z.string(),
+  dominant_bucket: BucketType,
+  keywords: z.array(z.string()),
+  items: z.array(MemoryItem),
+  avg_relevance: z.number(),
+  coherence: z.number(),
+  priority: z.number(),
+  related_chains: z.array(z.string()),
+  extraction_candidate: z.boolean(),
+  /** 2-D projection of each item for the cluster map, keyed by item id (x, y in -1..1). */
+  layout: z.record(z.string(), z.tuple([z.number(), z.number()])).optional(),
+});
+export type TopicCluster = z.infer<typeof TopicCluster>;
+
+// ---------------------------------------------------------------------------------------------
+// Track B: chains
+
+export const ChainType = z.enum(['CAUSAL', 'LOGIC', 'OPERATION', 'NARRATIVE', 'TIME']);
+export type ChainType = z.infer<typeof ChainType>;
+
+/**
+ * One step of a chain. Roles by type: CAUSAL problem|cause|solution|effect, LOGIC
+ * premise|inference|conclusion, OPERATION action|result, NARRATIVE event, TIME moment.
+ */
+export const ChainNode = z.object({
+  id: z.string(),
+  role: z.string(),
+  text: z.string(),
+  message_ids: z.array(z.string()).min(1),
+  /** ISO 8601 or the expression as written ("next Tuesday", "下午三点"), for TIME chains and dated events. */
+  time: z.string().optional(),
+});
+export type ChainNode = z.infer<typeof ChainNode>;
+
+/** The seed's ExtractedChain: ordered nodes, a confidence, the messages it came from, a summary. */
+export const ExtractedChain = z.object({
+  chain_id: z.string(),
+  chain_type: ChainType,
+  /** The source text the chain was read from (the seed's `content`). */
+  content: z.string(),
+  nodes: z.array(ChainNode).min(2),
+  extraction_confidence: z.number(),
+  created_at: z.string(),
+  source_message_ids: z.array(z.string()).min(1),
+  /** The seed's to_summary(): "problem → cause → solution" in one line. */
+  summary: z.string(),
+  /** How it was found: "rules" or "llm", and what matched. */
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type ExtractedChain = z.infer<typeof ExtractedChain>;
+
+// ---------------------------------------------------------------------------------------------
+// Fusion
+
+export const BucketChainLink = z.object({
+  cluster_id: z.string(),
+  chain_id: z.string(),
+  /** content_match | time_window | semantic (the strongest signal that made the link). */
+  link_type: z.string(),
+  strength: z.number(),
+  evidence: z.array(z.string()),
+});
+export type BucketChainLink = z.infer<typeof BucketChainLink>;
+
+export const ValidationResult = z.object({
+  validation_type: z.string(),
+  passed: z.boolean(),
+  confidence: z.number(),
+  issues: z.array(z.string()),
+  suggestions: z.array(z.string()),
+  cluster_id: z.string().optional(),
+  chain_id: z.string().optional(),
+});
+export type ValidationResult = z.infer<typeof ValidationResult>;
+
+export const MultiDimensionSummary = z.object({
+  topic_summary: z.string(),
+  dominant_keywords: z.array(z.string()),
+  causal_summary: z.string(),
+  logic_summary: z.string(),
+  operation_summary: z.string(),
+  narrative_summary: z.string(),
+  time_summary: z.string(),
+  bucket_chain_relations: z.array(z.record(z.string(), z.unknown())),
+  completeness_score: z.number(),
+  consistency_score: z.number(),
+});
+export type MultiDimensionSummary = z.infer<typeof MultiDimensionSummary>;
+
+export const TriggerFactors = z.object({
+  bucket_ready: z.number(),
+  chain_ready: z.number(),
+  complementarity: z.number(),
+  quality: z.number(),
+});
+export type TriggerFactors = z.infer<typeof TriggerFactors>;
+
+/** The seed's ExtractionAction, with the arithmetic spelled out so a person can check it. */
+export const TriggerDecision = z.object({
+  action: z.enum(['COORDINATED_EXTRACTION', 'WAIT']),
+  confidence: z.number(),
+  factors: TriggerFactors,
+  threshold: z.number(),
+  /** One line per factor and one for the decision, e.g. "bucket_ready 0.80 × 0.3 = 0.24". */
+  explanation: z.array(z.string()),
+});
+export type TriggerDecision = z.infer<typeof TriggerDecision>;
+
+/** `cairn sessions analyze --json` (DESIGN.md section 6). */
+export const SessionAnalysis = z.object({
+  conversation_id: z.string(),
+  buckets: z.record(BucketType, z.array(MemoryItem)),
+  clusters: z.array(TopicCluster),
+  chains: z.array(ExtractedChain),
+  links: z.array(BucketChainLink),
+  validations: z.array(ValidationResult),
+  summary: MultiDimensionSummary,
+  trigger: TriggerDecision,
+  /** Which tracks ran, and whether the processor fell back to sequential (degraded) mode. */
+  tracks: z.object({ a: z.boolean(), b: z.boolean(), degraded: z.boolean() }).optional(),
+  timings_ms: z.record(z.string(), z.number()).optional(),
+});
+export type SessionAnalysis = z.infer<typeof SessionAnalysis>;
+
+// ---------------------------------------------------------------------------------------------
+// Long-term memory
+
+/** Seed 004's three memory kinds plus seed 000's categories; each is a folder under ctx://user/memories/. */
+export const MemoryCategory = z.enum(['procedural', 'narrative', 'semantic', 'preference', 'event', 'entity', 'profile']);
+export type MemoryCategory = z.infer<typeof MemoryCategory>;
+
+export const LongTermMemory = z.object({
+  id: z.string(),
+  category: MemoryCategory,
+  /** One line a person can read in a list. */
+  title: z.string(),
+  content: z.string(),
+  keywords: z.array(z.string()),
+  /** Messages this memory was drawn from (never empty for extracted memories). */
+  message_ids: z.array(z.string()),
+  conversation_id: z.string().optional(),
+  chain_ids: z.array(z.string()).optional(),
+  cluster_ids: z.array(z.string()).optional(),
+  confidence: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type LongTermMemory = z.infer<typeof LongTermMemory>;
+
+/** Every change to long-term memory, kept in an append-only history. */
+export const MemoryChange = z.object({
+  at: z.string(),
+  op: z.enum(['add', 'update', 'delete', 'none']),
+  memory_id: z.string(),
+  before: LongTermMemory.optional(),
+  after: LongTermMemory.optional(),
+  /** Why: "new fact", "merged with similar memory (0.91)", "edited by user", "forgotten by user". */
+  reason: z.string(),
+});
+export type MemoryChange = z.infer<typeof MemoryChange>;
