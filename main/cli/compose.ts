@@ -10,6 +10,8 @@ import type { NodeSummarizer } from '../engine/summarize/types.js';
 import { inProcessParseRunner, type ParseRunner } from '../engine/parse/runner.js';
 import { createParsePool } from '../workers/parse-pool.js';
 import { resolveWorkspace } from '../host/app-paths.js';
+import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
+import { indexConfig } from './index-config.js';
 
 export interface ComposeOptions {
   workspace?: string;
@@ -18,6 +20,8 @@ export interface ComposeOptions {
   logger: Logger;
   /** Writes L0/L1 (the CLI's LLM summarizer, see llm-config.ts); the engine's extractive one when absent. */
   summarizer?: NodeSummarizer;
+  /** Index settings (see index-config.ts); from the environment when absent. The index opens on first use. */
+  index?: IndexConfig;
 }
 
 export async function openEngine(options: ComposeOptions): Promise<Engine> {
@@ -25,5 +29,6 @@ export async function openEngine(options: ComposeOptions): Promise<Engine> {
   const workers = options.workers ?? availableParallelism();
   const parser: ParseRunner =
     workers > 0 ? createParsePool({ workerUrl: new URL('./parse.worker.js', import.meta.url), size: workers, logger: options.logger }) : inProcessParseRunner();
-  return createEngine({ workspace, parser, logger: options.logger, ...(options.summarizer ? { summarizer: options.summarizer } : {}) });
+  const index = lazySearchIndex(workspace, options.index ?? indexConfig({}, options.logger));
+  return createEngine({ workspace, parser, logger: options.logger, index, ...(options.summarizer ? { summarizer: options.summarizer } : {}) });
 }

@@ -7,6 +7,7 @@ import { registerIngest } from './commands/ingest.js';
 import { registerBrowse } from './commands/browse.js';
 import { registerSkeleton } from './commands/skeleton.js';
 import { registerServe } from './commands/serve.js';
+import { registerSearch } from './commands/search.js';
 
 const program = new Command();
 program
@@ -21,12 +22,14 @@ Workspace: --workspace DIR, else $CAIRN_WORKSPACE, else the app-data folder.
 Examples:
   cairn ingest ~/notes                     # build ctx://resources/notes/
   cairn tree ctx://resources/notes/        # browse it
-  cairn cat ctx://resources/notes/todo.md  # read a node (--level 0|1|2)`,
+  cairn cat ctx://resources/notes/todo.md  # read a node (--level 0|1|2)
+  cairn search "uplink retries"            # hybrid search (--mode, --level, --json)`,
   );
 
 registerIngest(program);
 registerBrowse(program);
 registerSkeleton(program);
 registerServe(program);
+registerSearch(program);
 
 await program.parseAsync(process.argv);

@@ -23,7 +23,11 @@ import {
 import { CairnError } from '../../shared/errors.js';
 import { IngestOptions } from '../../shared/types/ingest.js';
 import { systemClock, type Clock } from './ports/clock.js';
-import { noopIndex, type ContextIndex } from './ports/context-index.js';
+import { noopIndex } from './ports/context-index.js';
+import { rebuildIndex } from './index/rebuild.js';
+import { journaledIndex, type EngineIndex } from './index/journaled-index.js';
+
+export type { EngineIndex };
 import { silentLogger, type Logger } from './ports/logger.js';
 import type { ParseRunner } from './parse/runner.js';
 import { ingest } from './ingest/ingest.js';
@@ -38,7 +42,8 @@ export interface EngineDeps {
   /** The workspace folder: the ContextFS tree plus Cairn's own state in `.cairn/`. */
   workspace: string;
   parser: ParseRunner;
-  index?: ContextIndex;
+  /** Where records go; with `search` it also answers `search:query` (a bare ContextIndex only receives). */
+  index?: EngineIndex;
   /** Writes L0/L1; the embedded extractive summarizer when absent. */
   summarizer?: NodeSummarizer;
   /** Summarize queued trees in the background as soon as an ingest queues them (the app and web host). */
@@ -48,6 +53,7 @@ export interface EngineDeps {
   logger?: Logger;
   clock?: Clock;
 }
+
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -78,11 +84,26 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   const running = new Map<string, AbortController>();
   const summarizer = deps.summarizer ?? extractiveSummarizer();
   const fileFallback = extractiveSummarizer();
+  // Buffered for speed and journaled so a killed process loses no record (see journaled-index.ts).
+  const index = deps.index ? journaledIndex(deps.index, { fs, journalDir: join(stateDir, 'index-journal'), logger }) : null;
   const lifetime = new AbortController();
   // The outbox takes the workspace's queue lock, so it opens only when work needs it: browsing
   // commands (ls, tree, cat) run beside a serving app without contending for it.
   let outboxPromise: Promise<Outbox> | null = null;
   const outbox = () => (outboxPromise ??= Outbox.open(join(stateDir, 'queue'), { clock, logger }));
+
+  const optimizeIndex = async () => {
+    try {
+      await index?.optimize?.();
+    } catch (error) {
+      // The rows are written and searchable by a slower scan; a failed optimize costs speed only.
+      logger.warn(`Optimizing the index failed: ${String((error as Error)?.message ?? error)}`);
+    }
+  };
+  const searchIndex = () => {
+    if (!index?.search) throw new CairnError('INDEX_FAILED', 'Search is not available: this engine was started without a search index');
+    return index as EngineIndex & Required<Pick<EngineIndex, 'search'>>;
+  };
 
   const broadcast = (event: EngineEvent) => {
     for (const listener of listeners) {
@@ -104,7 +125,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       if (!message) break;
       emit({ type: 'dag/started', root: message.uri, messageId: message.id });
       try {
-        const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback, index: deps.index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
+        const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
         // The handler's result carries more than the contract's DagRunResult; parsing keeps exactly its fields.
         const result = DagRunResult.parse(await handler.processDirectoryEvent(message.uri));
         await queue.complete(message.id);
@@ -122,6 +143,8 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
         logger.error(`Summarizing ${message.uri} failed: ${cairn.message}`);
       }
     }
+    // Folds the L0/L1 rows just written into the search indexes, so a search right after the run is fast.
+    if (results.length > 0) await optimizeIndex();
     return results;
   };
 
@@ -151,12 +174,13 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       running.set(jobId, controller);
       try {
         return await ingest(
-          { fs, jobs, parser: deps.parser, index: deps.index ?? noopIndex, queue: await outbox(), logger, clock },
+          { fs, jobs, parser: deps.parser, index: index ?? noopIndex, queue: await outbox(), logger, clock },
           request.path,
           options,
           { signal: controller.signal, emit: ctx.emit, jobId },
         ).then(
-          (result) => {
+          async (result) => {
+            if (result.changed > 0) await optimizeIndex();
             ctx.emit({ type: 'ingest/finished', jobId: result.jobId, result });
             if (deps.autoSummarize) kickBackground();
             return result;
@@ -191,6 +215,38 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       const signal = AbortSignal.any([ctx.signal, lifetime.signal]);
       return { runs: await drain(signal, ctx.emit, request.uri) };
     },
+    'search:query': async (request, ctx) => {
+      const hits = await searchIndex().search({
+        text: request.query,
+        mode: request.mode,
+        k: request.topK,
+        ...(request.minScore !== undefined ? { minScore: request.minScore } : {}),
+        filter: {
+          ...(request.scope ? { scope: request.scope } : {}),
+          ...(request.level !== undefined ? { levels: [request.level] } : {}),
+          ...(request.uriPrefix ? { uriPrefix: request.uriPrefix } : {}),
+        },
+        signal: ctx.signal,
+      });
+      return {
+        hits: hits.map((hit) => ({
+          uri: hit.uri,
+          level: hit.level,
+          score: hit.score,
+          snippet: hit.snippet,
+          context_type: hit.context_type,
+          category: hit.category,
+          provenance: { source: hit.provenance.source, lines: hit.provenance.lines, message_ids: hit.provenance.message_ids },
+        })),
+      };
+    },
+    'index:rebuild': async (_request, ctx) => {
+      if (!index) throw new CairnError('INDEX_FAILED', 'Reindex is not available: this engine was started without an index');
+      const started = Date.now();
+      const records = await rebuildIndex(fs, index, AbortSignal.any([ctx.signal, lifetime.signal]));
+      await optimizeIndex();
+      return { records, ms: Date.now() - started };
+    },
   };
 
   return {
@@ -217,6 +273,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       listeners.clear();
       await deps.parser.dispose();
       if (outboxPromise) await (await outboxPromise).close();
+      await index?.close?.();
     },
   };
 }

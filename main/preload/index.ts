@@ -22,6 +22,8 @@ export const bridge: CairnBridge = {
   'fs:stat': invoke('fs:stat'),
   'fs:tree': invoke('fs:tree'),
   'summarize:run': invoke('summarize:run'),
+  'search:query': invoke('search:query'),
+  'index:rebuild': invoke('index:rebuild'),
   onEvent(listener) {
     const handler = (_event: IpcRendererEvent, batch: unknown) => listener(Array.isArray(batch) ? batch : []);
     ipcRenderer.on('cairn:events', handler);

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { createEngine } from '../engine/engine.js';
+import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
 import { createParsePool } from './parse-pool.js';
 import { serveEngine, workerLogger } from './rpc-server.js';
 
@@ -15,6 +16,8 @@ const port = parentPort;
 interface EngineWorkerData {
   workspace: string;
   parseWorkers?: number;
+  /** Index settings from the host; the local embedder and `<workspace>/.cairn/index` when absent. */
+  index?: Omit<IndexConfig, 'logger'>;
 }
 
 const data = workerData as EngineWorkerData;
@@ -23,6 +26,7 @@ const engine = await createEngine({
   workspace: data.workspace,
   parser: createParsePool({ workerUrl: new URL('./parse.worker.js', import.meta.url), size: data.parseWorkers ?? Math.max(1, availableParallelism() - 1), logger }),
   autoSummarize: true,
+  index: lazySearchIndex(data.workspace, { ...data.index, logger }),
   logger,
 });
 serveEngine(port, engine.handlers, { logger, subscribe: engine.subscribe, onShutdown: () => engine.dispose() });

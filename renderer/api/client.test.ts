@@ -42,6 +42,8 @@ describe('the Electron client', () => {
       'fs:stat': handler('fs:stat'),
       'fs:tree': handler('fs:tree'),
       'summarize:run': handler('summarize:run'),
+      'search:query': handler('search:query'),
+      'index:rebuild': handler('index:rebuild'),
       onEvent: (l: (batch: unknown[]) => void) => {
         listener = l;
         return () => (listener = null);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { CairnError } from '../errors.js';
 import { IngestOptions, IngestResult, Skip } from '../types/ingest.js';
 import { NodeEntry, NodeStat, TreeNode } from '../types/node.js';
+import { SCOPES } from '../uri.js';
 
 const Uri = z.string().min(6).max(4096);
 const Level = z.union([z.literal(0), z.literal(1), z.literal(2)]);
@@ -34,6 +35,25 @@ export const DagRunResult = DagCounts.extend({
   ms: z.number(),
 });
 export type DagRunResult = z.infer<typeof DagRunResult>;
+
+export const SearchMode = z.enum(['hybrid', 'fts', 'vector', 'hierarchical']);
+export type SearchMode = z.infer<typeof SearchMode>;
+
+/** One search result: the node's best level for the query, with where its text came from. */
+export const SearchHit = z.object({
+  uri: z.string(),
+  level: Level,
+  score: z.number(),
+  snippet: z.string(),
+  context_type: z.string(),
+  category: z.string(),
+  provenance: z.object({
+    source: z.string().nullable(),
+    lines: z.tuple([z.number(), z.number()]).nullable(),
+    message_ids: z.array(z.string()),
+  }),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
 
 export const commands = {
   'ingest:start': {
@@ -77,6 +97,24 @@ export const commands = {
       uri: Uri.optional(),
     }),
     response: z.object({ runs: z.array(DagRunResult) }),
+  },
+  'search:query': {
+    request: z.object({
+      query: z.string().min(1).max(10_000),
+      mode: SearchMode.default('hybrid'),
+      scope: z.enum(SCOPES).optional(),
+      level: Level.optional(),
+      topK: z.number().int().min(1).max(1000).default(10),
+      /** Leave out hits scoring below this (scores are in [0, 1]). */
+      minScore: z.number().min(0).max(1).optional(),
+      /** Only nodes whose URI starts with this (a directory URI with its `/` for a subtree). */
+      uriPrefix: z.string().min(6).max(4096).optional(),
+    }),
+    response: z.object({ hits: z.array(SearchHit) }),
+  },
+  'index:rebuild': {
+    request: z.object({}),
+    response: z.object({ records: z.number(), ms: z.number() }),
   },
 } as const;
 

@@ -1,7 +1,8 @@
 /**
  * kill -9 in the middle of a real ingest (the built CLI in a child process), several times, then
  * a run to the end: the tree must equal the one a clean ingest builds, with nothing lost,
- * nothing duplicated and nothing left in staging.
+ * nothing duplicated and nothing left in staging; the search index must hold exactly the
+ * records the tree gives (records buffered by a killed process are replayed from the journal).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, execFileSync } from 'node:child_process';
@@ -11,6 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
+import { rebuildIndex } from '../../main/engine/index/rebuild.js';
+import { ContextFS } from '../../main/engine/tree/context-fs.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-main/cli.js');
@@ -121,5 +125,15 @@ describe('ingest survives kill -9', () => {
     const messages = queue.list();
     await queue.close();
     expect(messages.map((m) => [m.uri, m.status])).toEqual([['ctx://resources/field-notes/', 'completed']]);
-  }, 240_000);
+
+    // The index agrees with ContextFS: every record the tree gives, once, and nothing else.
+    const wanted = new Set<string>();
+    await rebuildIndex(await ContextFS.open(workspace), { upsert: async (records) => records.forEach((r) => wanted.add(r.id)), removeUnder: async () => {} });
+    const store = await openLanceStore({ uri: join(workspace, '.cairn/index'), dimensions: 512, idleOptimizeMs: 0 });
+    const ids = (await store.find({ limit: 1_000_000 })).map((r) => r.id);
+    await store.close();
+    expect(ids.length).toBe(new Set(ids).size);
+    expect(new Set(ids)).toEqual(wanted);
+    expect(existsSync(join(workspace, '.cairn/index-journal')) ? await readdir(join(workspace, '.cairn/index-journal')) : []).toEqual([]);
+  }, 420_000);
 });

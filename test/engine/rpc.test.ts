@@ -184,8 +184,10 @@ describe('serveEngine in a real worker, spoken to directly', () => {
     const worker = new Worker(bundle.url);
     const received: WorkerToHost[] = [];
     worker.on('message', (message: WorkerToHost) => received.push(message));
+    // Listened for from the start: under load the worker can exit between two polls below.
+    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
     try {
-      await until(() => received.some((m) => m.type === 'ready'));
+      await until(() => received.some((m) => m.type === 'ready'), 20_000);
       const send = (message: HostToWorker | Record<string, unknown>) => worker.postMessage(message);
       const responseTo = async (seq: number) => {
         await until(() => received.some((m) => m.type === 'response' && m.seq === seq));
@@ -211,7 +213,7 @@ describe('serveEngine in a real worker, spoken to directly', () => {
 
       send({ type: 'shutdown' });
       await until(() => received.some((m) => m.type === 'closed'));
-      const exit = await new Promise<number>((resolve) => worker.once('exit', resolve));
+      const exit = await exited;
       // With no listener left, the worker ends on its own.
       expect(exit).toBe(0);
     } finally {

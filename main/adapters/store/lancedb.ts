@@ -590,7 +590,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       }
       if (query.k <= 0) return [];
       try {
-        let search = table.query().nearestTo(query.vector).distanceType('cosine').select(columns(query.withVectors)).limit(query.k);
+        let search = table.query().nearestTo(query.vector).distanceType('cosine').select([...columns(query.withVectors), '_distance']).limit(query.k);
         const predicate = filterToSql(query.filter);
         if (predicate) search = search.where(predicate);
         const rows = (await search.toArray()) as Record<string, unknown>[];
@@ -611,7 +611,8 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
         let search = table
           .query()
           .fullTextSearch(new lancedb.MatchQuery(terms, FTS_COLUMN, { operator: lancedb.Operator.Or }))
-          .select(columns(query.withVectors))
+          // Naming the score column keeps LanceDB from warning on stderr that it adds it implicitly.
+          .select([...columns(query.withVectors), '_score'])
           .limit(query.k);
         const predicate = filterToSql(query.filter);
         if (predicate) search = search.where(predicate);

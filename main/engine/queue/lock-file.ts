@@ -48,7 +48,7 @@ export class LockFile {
       });
       if (text === null) continue;
       const current = parseOwner(text);
-      if (current && isLive(current)) {
+      if (current && isOwnerAlive(current)) {
         throw new CairnError('LOCKED', `${what} is in use by process ${current.pid} on ${current.hostname} (lock file ${path})`, {
           details: { path, pid: current.pid, hostname: current.hostname, since: current.acquired_at },
         });
@@ -128,7 +128,8 @@ function parseOwner(text: string): LockOwner | null {
   }
 }
 
-function isLive(owner: LockOwner): boolean {
+/** Whether the process that owns a lock (or a journal) may still be running. */
+export function isOwnerAlive(owner: { pid: number; hostname: string }): boolean {
   // A lock from another machine (a workspace on a shared mount) cannot be checked from here.
   if (owner.hostname !== hostname()) return true;
   try {

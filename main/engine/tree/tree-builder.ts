@@ -9,6 +9,7 @@ import type { Skip } from '../../../shared/types/ingest.js';
 import type { ContextType, NodeMeta } from '../../../shared/types/node.js';
 import { parentUri } from '../../../shared/uri.js';
 import { noopIndex, type ContextIndex, type IndexInput } from '../ports/context-index.js';
+import { nodeRecords } from '../index/node-records.js';
 import type { Logger } from '../ports/logger.js';
 import { sha256 } from '../util/hash.js';
 import type { ContextFS } from './context-fs.js';
@@ -168,30 +169,13 @@ async function writeDirMetas(input: BuildInput): Promise<{ changedDirs: number; 
   return { changedDirs, rootUnsummarized };
 }
 
-/** Hands a moved subtree's leaves (L2) and any summaries it already has (L0/L1) to the index. */
+/** Hands a moved subtree's leaves (L2) and any summaries they already have (L0/L1) to the index. */
 async function indexSubtree(fs: ContextFS, index: ContextIndex, uri: string): Promise<void> {
   if (index === noopIndex) return;
   const records: IndexInput[] = [];
   const visit = async (nodeUri: string, kind: 'file' | 'dir'): Promise<void> => {
-    if (kind === 'dir') {
-      for (const entry of await fs.ls(nodeUri)) await visit(entry.uri, entry.kind);
-      return;
-    }
-    const meta = await fs.readMeta(nodeUri);
-    if (!meta) return;
-    const text = await fs.readFileContent(nodeUri);
-    const common = {
-      uri: nodeUri,
-      parent_uri: parentUri(nodeUri),
-      context_type: meta.context_type,
-      category: meta.category ?? meta.source_format ?? 'resource',
-      content_hash: meta.content_hash ?? sha256(text),
-      updated_at: meta.updated_at,
-      provenance: meta.provenance ?? { source: meta.source_path },
-    };
-    records.push({ ...common, id: `${nodeUri}#2`, level: 2, text, tokens: meta.tokens ?? 0 });
-    if (meta.abstract) records.push({ ...common, id: `${nodeUri}#0`, level: 0, text: meta.abstract, tokens: 0 });
-    if (meta.overview) records.push({ ...common, id: `${nodeUri}#1`, level: 1, text: meta.overview, tokens: 0 });
+    if (kind === 'file') records.push(...(await nodeRecords(fs, nodeUri, 'file')));
+    else for (const entry of await fs.ls(nodeUri)) await visit(entry.uri, entry.kind);
   };
   await visit(uri, uri.endsWith('/') ? 'dir' : 'file');
   if (records.length > 0) await index.upsert(records);

@@ -1,0 +1,126 @@
+/**
+ * `cairn search` and `cairn reindex` (DESIGN.md 6): hybrid, full-text, vector or hierarchical
+ * search over the index, and rebuilding the index from the context tree.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { CairnError } from '../../../shared/errors.js';
+import { SCOPES } from '../../../shared/uri.js';
+import { SearchMode, type CommandRequest, type SearchHit } from '../../../shared/contracts/api.js';
+import { openEngine } from '../compose.js';
+import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
+import { formatCount, formatMs, oneLine, printJson, reportError, stderrLogger } from '../output.js';
+
+interface SearchFlags extends IndexFlags {
+  workspace?: string;
+  json?: boolean;
+  verbose?: boolean;
+  queries?: string;
+  scope?: string;
+  level?: string;
+  topK?: string;
+  mode?: string;
+  minScore?: string;
+}
+
+function invalid(message: string): never {
+  throw new CairnError('INVALID_INPUT', message);
+}
+
+function searchRequest(query: string, flags: SearchFlags): CommandRequest<'search:query'> {
+  const mode = flags.mode ?? 'hybrid';
+  if (!SearchMode.safeParse(mode).success) invalid(`--mode must be one of ${SearchMode.options.join(', ')}, not ${JSON.stringify(mode)}`);
+  if (flags.scope !== undefined && !(SCOPES as readonly string[]).includes(flags.scope)) invalid(`--scope must be one of ${SCOPES.join(', ')}`);
+  const level = flags.level === undefined ? undefined : Number(flags.level);
+  if (level !== undefined && level !== 0 && level !== 1 && level !== 2) invalid('--level must be 0, 1 or 2');
+  const topK = Number(flags.topK ?? 10);
+  if (!Number.isInteger(topK) || topK < 1) invalid('--top-k must be a positive integer');
+  const minScore = flags.minScore === undefined ? undefined : Number(flags.minScore);
+  if (minScore !== undefined && !(minScore >= 0 && minScore <= 1)) invalid('--min-score must be a number from 0 to 1');
+  return {
+    query,
+    mode: mode as SearchMode,
+    topK,
+    ...(flags.scope ? { scope: flags.scope as (typeof SCOPES)[number] } : {}),
+    ...(level !== undefined ? { level } : {}),
+    ...(minScore !== undefined ? { minScore } : {}),
+  };
+}
+
+function printHits(hits: SearchHit[]): void {
+  if (hits.length === 0) {
+    process.stdout.write('(no hits)\n');
+    return;
+  }
+  const lines = hits.map((hit) => `${hit.score.toFixed(3)}  L${hit.level}  ${hit.uri}\n       ${oneLine(hit.snippet, 110)}`);
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+export function registerSearch(program: Command): void {
+  addIndexOptions(
+    program
+      .command('search')
+      .description('Search the context tree: hybrid (default), fts, vector or hierarchical')
+      .argument('[query]', 'what to look for')
+      .option('-w, --workspace <dir>', 'workspace folder')
+      .option('--queries <file>', 'run one query per line of FILE; prints {"results": [{"query", "hits"}]} with --json')
+      .option('--scope <scope>', `only this scope: ${SCOPES.join('|')}`)
+      .option('-l, --level <n>', 'only this level: 0 abstract, 1 overview, 2 content')
+      .option('-k, --top-k <n>', 'hits per query', '10')
+      .option('--mode <mode>', `${SearchMode.options.join('|')}`, 'hybrid')
+      .option('--min-score <x>', 'leave out hits scoring below this (0 to 1)')
+      .option('--json', 'print one JSON document')
+      .option('-v, --verbose', 'log more on stderr'),
+  ).action(async (query: string | undefined, flags: SearchFlags) => {
+    const logger = stderrLogger(Boolean(flags.verbose));
+    let engine;
+    try {
+      if ((query === undefined) === (flags.queries === undefined)) invalid('Give either a query or --queries FILE');
+      engine = await openEngine({ workspace: flags.workspace, workers: 0, logger, index: indexConfig(flags, logger) });
+      if (query !== undefined) {
+        const { hits } = await engine.call('search:query', searchRequest(query, flags));
+        if (flags.json) printJson({ hits });
+        else printHits(hits);
+        return;
+      }
+      const queries = (await readFile(flags.queries!, 'utf8'))
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
+      const results: { query: string; hits: SearchHit[] }[] = [];
+      for (const text of queries) results.push({ query: text, hits: (await engine.call('search:query', searchRequest(text, flags))).hits });
+      if (flags.json) printJson({ results });
+      else
+        for (const result of results) {
+          process.stdout.write(`# ${result.query}\n`);
+          printHits(result.hits);
+        }
+    } catch (error) {
+      reportError(error, flags);
+    } finally {
+      await engine?.dispose();
+    }
+  });
+
+  addIndexOptions(
+    program
+      .command('reindex')
+      .description('Rebuild the search index from the context tree (every scope; safe to run again)')
+      .option('-w, --workspace <dir>', 'workspace folder')
+      .option('--json', 'print one JSON document')
+      .option('-v, --verbose', 'log more on stderr'),
+  ).action(async (flags: SearchFlags) => {
+    const logger = stderrLogger(Boolean(flags.verbose));
+    let engine;
+    try {
+      engine = await openEngine({ workspace: flags.workspace, workers: 0, logger, index: indexConfig(flags, logger) });
+      const result = await engine.call('index:rebuild', {});
+      if (flags.json) printJson(result);
+      else process.stdout.write(`Indexed ${formatCount(result.records)} records in ${formatMs(result.ms)}\n`);
+    } catch (error) {
+      reportError(error, flags);
+    } finally {
+      await engine?.dispose();
+    }
+  });
+}

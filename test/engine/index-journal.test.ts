@@ -1,0 +1,123 @@
+/**
+ * The journaled index buffer: records wait in memory for one big write, their URIs wait in a
+ * journal on disk, and a process that finds the journal of a dead one re-indexes those nodes
+ * from ContextFS. Real files, a real ContextFS, a real dead process id.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ContextFS } from '../../main/engine/tree/context-fs.js';
+import { journaledIndex } from '../../main/engine/index/journaled-index.js';
+import type { ContextIndex, IndexInput } from '../../main/engine/ports/context-index.js';
+import { silentLogger } from '../../main/engine/ports/logger.js';
+
+let workspace: string;
+let journalDir: string;
+let fs: ContextFS;
+
+/** An index that remembers what reached it, in order. */
+function recordingIndex() {
+  const calls: Array<{ op: 'upsert'; ids: string[] } | { op: 'remove'; uri: string }> = [];
+  const index: ContextIndex = {
+    async upsert(records) {
+      calls.push({ op: 'upsert', ids: records.map((r) => r.id) });
+    },
+    async removeUnder(uri) {
+      calls.push({ op: 'remove', uri });
+    },
+  };
+  return { index, calls };
+}
+
+function record(uri: string, level: 0 | 1 | 2 = 2): IndexInput {
+  return { id: `${uri}#${level}`, uri, parent_uri: null, level, context_type: 'resource', category: 'markdown', text: `text of ${uri}`, tokens: 3, content_hash: 'h', updated_at: '2026-12-01T00:00:00Z', provenance: {} };
+}
+
+/** The pid of a process that has exited: its journal is an orphan. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+beforeEach(async () => {
+  workspace = await mkdtemp(join(tmpdir(), 'cairn-journal-'));
+  journalDir = join(workspace, '.cairn/index-journal');
+  fs = await ContextFS.open(workspace);
+});
+afterEach(async () => {
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describe('journaled index', () => {
+  it('holds records until the buffer fills, journaling their URIs, and forgets the journal once written', async () => {
+    const { index, calls } = recordingIndex();
+    const buffered = journaledIndex(index, { fs, journalDir, logger: silentLogger, bufferRecords: 3 });
+    await buffered.upsert([record('ctx://resources/a.md'), record('ctx://resources/a.md', 0)]);
+    expect(calls).toEqual([]);
+    const [segment] = await readdir(journalDir);
+    expect(segment).toMatch(new RegExp(`~${process.pid}~`));
+    expect((await readFile(join(journalDir, segment!), 'utf8')).trim().split('\n')).toEqual(['ctx://resources/a.md']);
+
+    await buffered.upsert([record('ctx://resources/b.md')]);
+    expect(calls).toEqual([{ op: 'upsert', ids: ['ctx://resources/a.md#2', 'ctx://resources/a.md#0', 'ctx://resources/b.md#2'] }]);
+    expect(await readdir(journalDir)).toEqual([]);
+  });
+
+  it('writes the buffer before a delete, so a later delete is never overtaken by an older write', async () => {
+    const { index, calls } = recordingIndex();
+    const buffered = journaledIndex(index, { fs, journalDir, logger: silentLogger });
+    await buffered.upsert([record('ctx://resources/docs/a.md')]);
+    await buffered.removeUnder('ctx://resources/docs/');
+    expect(calls).toEqual([
+      { op: 'upsert', ids: ['ctx://resources/docs/a.md#2'] },
+      { op: 'remove', uri: 'ctx://resources/docs/' },
+    ]);
+  });
+
+  it('flushes before searching and on close', async () => {
+    const { index, calls } = recordingIndex();
+    const searched: string[] = [];
+    const buffered = journaledIndex(
+      { ...index, search: async (query) => (searched.push(`${calls.length}:${query.text}`), []), close: async () => void searched.push('closed') },
+      { fs, journalDir, logger: silentLogger },
+    );
+    await buffered.upsert([record('ctx://resources/a.md')]);
+    await buffered.search!({ text: 'tide' });
+    expect(searched).toEqual(['1:tide']);
+    await buffered.upsert([record('ctx://resources/b.md')]);
+    await buffered.close!();
+    expect(calls.map((c) => (c.op === 'upsert' ? c.ids : c.uri))).toEqual([['ctx://resources/a.md#2'], ['ctx://resources/b.md#2']]);
+    expect(searched).toEqual(['1:tide', 'closed']);
+  });
+
+  it("replays a dead process's journal from ContextFS: nodes that exist are re-indexed, vanished ones removed", async () => {
+    // A file node as the ingest leaves it: content plus meta with its own abstract.
+    await mkdir(join(workspace, 'resources/notes'), { recursive: true });
+    await writeFile(join(workspace, 'resources/notes/tide.md'), '# Tide\n\nThe gauge reads high at noon.\n');
+    await fs.writeMeta('ctx://resources/notes/tide.md', {
+      uri: 'ctx://resources/notes/tide.md',
+      kind: 'file',
+      context_type: 'resource',
+      abstract: 'Tide gauge readings.',
+      created_at: '2026-12-01T00:00:00Z',
+      updated_at: '2026-12-01T00:00:00Z',
+    });
+    await mkdir(journalDir, { recursive: true });
+    const orphan = `${hostname()}~${deadPid()}~0b1c2d3e-0000-4000-8000-000000000000.log`;
+    await writeFile(join(journalDir, orphan), 'ctx://resources/notes/tide.md\nctx://resources/notes/gone.md\nctx://resources/notes/tide.md\n');
+    // A live process's journal (ours, from another engine in this process) is left alone.
+    const live = `${hostname()}~${process.pid}~0b1c2d3e-1111-4000-8000-000000000000.log`;
+    await writeFile(join(journalDir, live), 'ctx://resources/notes/other.md\n');
+
+    const { index, calls } = recordingIndex();
+    const buffered = journaledIndex(index, { fs, journalDir, logger: silentLogger });
+    expect(await buffered.replayed()).toBe(2);
+    expect(calls).toEqual([
+      { op: 'upsert', ids: ['ctx://resources/notes/tide.md#2', 'ctx://resources/notes/tide.md#0'] },
+      { op: 'remove', uri: 'ctx://resources/notes/gone.md' },
+    ]);
+    expect(await readdir(journalDir)).toEqual([live]);
+  });
+});
