@@ -36,6 +36,7 @@ import { ContextFS } from './tree/context-fs.js';
 import { Outbox } from './queue/outbox.js';
 import { DirectoryEventHandler } from './summarize/dag.js';
 import { extractiveSummarizer } from './summarize/extractive-summarizer.js';
+import { estimateSummaries } from './summarize/estimate.js';
 import type { NodeSummarizer } from './summarize/types.js';
 
 export interface EngineDeps {
@@ -214,6 +215,13 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     'summarize:run': async (request, ctx) => {
       const signal = AbortSignal.any([ctx.signal, lifetime.signal]);
       return { runs: await drain(signal, ctx.emit, request.uri) };
+    },
+    'summarize:estimate': async (request) => {
+      const roots = request.uri ? [request.uri] : (await outbox()).list({ status: ['pending', 'processing', 'failed'] }).map((m) => m.uri);
+      const maxChildren = summarizer.maxChildren ?? 50;
+      // An extractive summarizer takes every child at once; the LLM one is what is being estimated.
+      const options = { maxChildren: Number.isFinite(maxChildren) ? maxChildren : 50 };
+      return { estimates: await Promise.all(roots.map((uri) => estimateSummaries(fs, uri, options))) };
     },
     'search:query': async (request, ctx) => {
       const hits = await searchIndex().search({

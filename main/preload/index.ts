@@ -22,6 +22,7 @@ export const bridge: CairnBridge = {
   'fs:stat': invoke('fs:stat'),
   'fs:tree': invoke('fs:tree'),
   'summarize:run': invoke('summarize:run'),
+  'summarize:estimate': invoke('summarize:estimate'),
   'search:query': invoke('search:query'),
   'index:rebuild': invoke('index:rebuild'),
   onEvent(listener) {

@@ -55,6 +55,18 @@ export const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
+/** What summarizing a tree with an LLM would take (main/engine/summarize/estimate.ts). */
+export const SummaryEstimate = z.object({
+  root: z.string(),
+  files: z.number().int(),
+  directories: z.number().int(),
+  reused_directories: z.number().int(),
+  calls: z.number().int(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+});
+export type SummaryEstimate = z.infer<typeof SummaryEstimate>;
+
 export const commands = {
   'ingest:start': {
     request: z.object({
@@ -97,6 +109,13 @@ export const commands = {
       uri: Uri.optional(),
     }),
     response: z.object({ runs: z.array(DagRunResult) }),
+  },
+  'summarize:estimate': {
+    request: z.object({
+      /** The tree to estimate; every queued tree when absent. */
+      uri: Uri.optional(),
+    }),
+    response: z.object({ estimates: z.array(SummaryEstimate) }),
   },
   'search:query': {
     request: z.object({

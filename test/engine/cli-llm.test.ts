@@ -112,6 +112,32 @@ describe('cairn ingest with an LLM', () => {
     expect(run.stdout + run.stderr).not.toContain(KEY);
   }, 120_000);
 
+  it('--estimate makes no LLM call, and its calls and tokens match the run that follows', async () => {
+    // A realistic answer length, so the estimate's assumption about abstracts (about 60 tokens) holds.
+    const abstract = 'Field notes on the harbour uplink: how the gauges report, which retries the modem makes, and what the operators check first when readings stop arriving.';
+    server.handle(() => reply.json({ abstract, overview: '# Notes\n\n- gauges\n- retries', categories: ['docs'] }));
+    const flags = ['--llm-base-url', server.url, '--llm-model', 'gpt-4o-mini', '--workers', '0', '--token-budget', '100'];
+    const estimated = await cairn(['ingest', SAMPLE, '--estimate', '--json', ...flags]);
+    expect(estimated.code, estimated.stderr).toBe(0);
+    expect(server.chatRequests).toHaveLength(0);
+    const { estimate } = JSON.parse(estimated.stdout);
+    expect(estimate).toMatchObject({ root: 'ctx://resources/sample/', model: 'gpt-4o-mini', llm_configured: true, fits_budget: false });
+    expect(estimate.calls).toBe(estimate.files + estimate.directories);
+    expect(estimate.cost_usd).toBeGreaterThan(0);
+
+    const text = await cairn(['ingest', SAMPLE, '--estimate', ...flags]);
+    expect(text.stdout).toMatch(/Estimate: summarizing ctx:\/\/resources\/sample\/ takes \d+ LLM calls .* ≈ \$[\d.]+ with gpt-4o-mini/);
+    expect(text.stdout).toContain('Nothing was summarized');
+    expect(server.chatRequests).toHaveLength(0);
+
+    const run = await cairn(['ingest', SAMPLE, '--json', ...flags.slice(0, -2)]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(server.chatRequests).toHaveLength(estimate.calls);
+    const { countTokens } = await import('../../main/engine/parse/tokens.js');
+    const sent = server.chatRequests.reduce((sum, r) => sum + r.messages.reduce((n, m) => n + 4 + countTokens(m.content), 0), 0);
+    expect(Math.abs(estimate.input_tokens - sent) / sent).toBeLessThan(0.1);
+  }, 120_000);
+
   it('stays offline and extractive with neither a key nor a base URL', async () => {
     const run = await cairn(['ingest', join(SAMPLE, 'notes'), '--workers', '0']);
     expect(run.code, run.stderr).toBe(0);

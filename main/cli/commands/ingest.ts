@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import type { DagRunResult, EngineEvent } from '../../../shared/contracts/api.js';
+import type { DagRunResult, EngineEvent, SummaryEstimate } from '../../../shared/contracts/api.js';
 import type { IngestResult, Skip } from '../../../shared/types/ingest.js';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
 import { openEngine } from '../compose.js';
-import { createCliLlm, describeLlm, resolveLlmConfig, type CliLlm, type LlmFlags } from '../llm-config.js';
+import { createCliLlm, DEFAULT_LLM_MODEL, describeLlm, resolveLlmConfig, type CliLlm, type LlmFlags } from '../llm-config.js';
 import type { LlmStatsSnapshot } from '../../engine/llm/stats.js';
+import { estimateCostUsd } from '../../engine/llm/prices.js';
 import { formatBytes, formatCount, formatMs, printJson, reportError, stderrLogger } from '../output.js';
 
 interface IngestFlags extends LlmFlags {
@@ -21,6 +22,7 @@ interface IngestFlags extends LlmFlags {
   codeMode?: string;
   progress: boolean;
   summarize: boolean;
+  estimate?: boolean;
 }
 
 export function registerIngest(program: Command): void {
@@ -42,6 +44,7 @@ export function registerIngest(program: Command): void {
     .option('--max-concurrent-llm <n>', 'LLM calls in flight at most', '10')
     .option('--token-budget <n>', 'tokens (input + output) this run may spend on LLM calls; past it, summaries fall back')
     .option('--no-summarize', 'only build the tree; leave the L0/L1 summaries queued for later')
+    .option('--estimate', 'build the tree (no LLM calls), then print the LLM calls and tokens (and cost, for known models) summarizing it would take; run again without --estimate to summarize')
     .option('--no-progress', 'no progress bar on stderr')
     .option('--json', 'print the result as one JSON document')
     .option('-v, --verbose', 'log more on stderr')
@@ -82,7 +85,10 @@ export function registerIngest(program: Command): void {
             { signal: interrupt.signal, onEvent: events },
           )
           .finally(() => progress?.stop());
-        if (flags.summarize) {
+        if (flags.estimate) {
+          const { estimates } = await engine.call('summarize:estimate', { uri: result.root });
+          result = { ...result, estimate: costed(estimates[0]!, llmConfig?.model ?? DEFAULT_LLM_MODEL, Boolean(llmConfig), llmConfig?.tokenBudget) };
+        } else if (flags.summarize) {
           const { runs } = await engine
             .call('summarize:run', { uri: result.root }, { signal: interrupt.signal, onEvent: events })
             .finally(() => progress?.stop());
@@ -90,7 +96,7 @@ export function registerIngest(program: Command): void {
           if (summary) result = { ...result, llm_calls: result.llm_calls + summary.llm_calls, summary };
         }
         process.off('SIGINT', onSignal);
-        if (llm) result = { ...result, llm: llmReport(llm) };
+        if (llm && !flags.estimate) result = { ...result, llm: llmReport(llm) };
         if (flags.json) printJson(result);
         else printSummary(path, result);
       } catch (error) {
@@ -166,7 +172,28 @@ interface LlmReport {
   token_budget: { max: number; spent: number; refusals: number; exhausted: boolean } | null;
 }
 
-type IngestOutput = IngestResult & { summary?: DagRunResult; llm?: LlmReport };
+/** `--estimate`: the DAG's LLM calls and tokens for this tree, priced for the model when its price is known. */
+interface EstimateReport extends SummaryEstimate {
+  model: string;
+  /** False when no LLM is configured: the run would be extractive and free; the figures say what the model would take. */
+  llm_configured: boolean;
+  cost_usd: number | null;
+  /** With --token-budget: whether the estimate fits in it. */
+  fits_budget: boolean | null;
+}
+
+type IngestOutput = IngestResult & { summary?: DagRunResult; llm?: LlmReport; estimate?: EstimateReport };
+
+function costed(estimate: SummaryEstimate, model: string, configured: boolean, budget: number | undefined): EstimateReport {
+  const cost = estimateCostUsd({ inputTokens: estimate.input_tokens, outputTokens: estimate.output_tokens }, model);
+  return {
+    ...estimate,
+    model,
+    llm_configured: configured,
+    cost_usd: cost === null ? null : Math.round(cost * 10_000) / 10_000,
+    fits_budget: budget === undefined ? null : estimate.input_tokens + estimate.output_tokens <= budget,
+  };
+}
 
 function llmReport(llm: CliLlm): LlmReport {
   const s: LlmStatsSnapshot = llm.stats.snapshot();
@@ -199,6 +226,7 @@ function printSummary(path: string, result: IngestOutput): void {
         `${formatCount(s.dirsReused)} directories unchanged, ${formatCount(s.fallbacks)} fallbacks, ${formatCount(s.llm_calls)} LLM calls, ${formatMs(s.ms)}`,
     );
   }
+  if (result.estimate) out.push(...formatEstimate(result.estimate));
   if (result.llm) {
     const l = result.llm;
     const reasons = Object.entries(l.fallback_reasons).map(([reason, n]) => `${reason} ${formatCount(n)}`);
@@ -216,6 +244,18 @@ function printSummary(path: string, result: IngestOutput): void {
   else out.push(...formatSkips(result.skipped));
   out.push(`Browse it: cairn tree ${result.root}`);
   process.stdout.write(out.join('\n') + '\n');
+}
+
+function formatEstimate(e: EstimateReport): string[] {
+  const cost = e.cost_usd === null ? `no list price for ${e.model}` : `≈ $${e.cost_usd.toFixed(e.cost_usd < 1 ? 4 : 2)} with ${e.model}`;
+  const lines = [
+    `  Estimate: summarizing ${e.root} takes ${formatCount(e.calls)} LLM calls (${formatCount(e.files)} files, ${formatCount(e.directories)} directories; ` +
+      `${formatCount(e.reused_directories)} directories unchanged), ≈ ${formatCount(e.input_tokens)} input + ${formatCount(e.output_tokens)} output tokens, ${cost}.`,
+  ];
+  if (e.fits_budget === false) lines.push(`  That is more than the --token-budget: the calls past it will fall back to offline summaries.`);
+  if (!e.llm_configured) lines.push('  No LLM is configured: a run now makes extractive summaries offline, at no cost.');
+  lines.push('  Nothing was summarized. Run the same command without --estimate to summarize.');
+  return lines;
 }
 
 const SKIPS_SHOWN_PER_REASON = 10;

@@ -18,6 +18,7 @@
  * const result = await new DirectoryEventHandler(deps).processDirectoryEvent('ctx://resources/docs/');
  * result.dirsSummarized; // directories that got a new L0/L1
  */
+import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { EngineEvent } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
@@ -98,6 +99,9 @@ export class DirectoryEventHandler {
     this.limit = pLimit(deps.concurrency ?? 10);
     this.maxChildren = deps.maxChildren ?? 50;
     this.maxInputChars = deps.maxInputChars ?? 24_000;
+    // Every summary in flight (and every LLM call waiting for a slot) listens to the run's signal;
+    // that is by design, not a leak, so Node's warning past 10 listeners does not apply.
+    if (deps.signal) setMaxListeners(0, deps.signal);
   }
 
   async processDirectoryEvent(rootUri: string): Promise<DirectoryEventResult> {
@@ -386,7 +390,7 @@ export class DirectoryEventHandler {
 }
 
 /** A directory's summary is current when it was made (or fell back) and nothing below changed since. */
-function isCurrent(meta: NodeMeta | null): boolean {
+export function isCurrent(meta: NodeMeta | null): boolean {
   if (!meta) return false;
   if (meta.summary_status !== 'done' && meta.summary_status !== 'fallback') return false;
   return meta.tree_hash === undefined || meta.summarized_tree_hash === meta.tree_hash;

@@ -21,47 +21,57 @@ const SYSTEM = [
   'Answer with JSON only.',
 ].join('\n');
 
+/** The chat messages of a file summary (also what the estimate counts). */
+export function fileSummaryMessages(input: Pick<FileSummaryInput, 'format' | 'language' | 'name' | 'uri' | 'skeleton' | 'text'>): ChatMessage[] {
+  return [
+    { role: 'system', content: SYSTEM },
+    {
+      role: 'user',
+      content: [
+        `Summarize the ${input.format}${input.language ? ` (${input.language})` : ''} node "${input.name}" (${input.uri}).`,
+        input.skeleton ? `Its code skeleton:\n${input.skeleton}\n` : '',
+        'Content:',
+        '<<<',
+        input.text,
+        '>>>',
+        'Return {"abstract": string, "overview": string}.',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    },
+  ];
+}
+
+/** The chat messages of a directory summary (also what the estimate counts). */
+export function directorySummaryMessages(input: Pick<DirectorySummaryInput, 'name' | 'uri' | 'children'>): ChatMessage[] {
+  const listing = input.children
+    .map((child) => `- ${child.is_directory ? `${child.name}/` : child.name} [${child.category}]: ${child.abstract.replace(/\s+/g, ' ')}`)
+    .join('\n');
+  return [
+    { role: 'system', content: SYSTEM },
+    {
+      role: 'user',
+      content: [
+        `Summarize the directory "${input.name}" (${input.uri}) from its ${input.children.length} children and their abstracts:`,
+        listing,
+        'Return {"abstract": string, "overview": string, "categories": string[]} where categories are the few kinds of content it holds.',
+      ].join('\n'),
+    },
+  ];
+}
+
 export function llmSummarizer(model: LanguageModel): NodeSummarizer {
   return {
     id: `llm:${model.modelId}`,
 
     async summarizeFile(input: FileSummaryInput) {
-      const messages: ChatMessage[] = [
-        { role: 'system', content: SYSTEM },
-        {
-          role: 'user',
-          content: [
-            `Summarize the ${input.format}${input.language ? ` (${input.language})` : ''} node "${input.name}" (${input.uri}).`,
-            input.skeleton ? `Its code skeleton:\n${input.skeleton}\n` : '',
-            'Content:',
-            '<<<',
-            input.text,
-            '>>>',
-            'Return {"abstract": string, "overview": string}.',
-          ]
-            .filter(Boolean)
-            .join('\n'),
-        },
-      ];
+      const messages = fileSummaryMessages(input);
       const { value, usage } = await model.completeJson({ messages, schema: FileSummarySchema, schemaName: 'file_summary', signal: input.signal, temperature: 0.2 });
       return { abstract: value.abstract, overview: value.overview, usage, llm: true };
     },
 
     async summarizeDirectory(input: DirectorySummaryInput) {
-      const listing = input.children
-        .map((child) => `- ${child.is_directory ? `${child.name}/` : child.name} [${child.category}]: ${child.abstract.replace(/\s+/g, ' ')}`)
-        .join('\n');
-      const messages: ChatMessage[] = [
-        { role: 'system', content: SYSTEM },
-        {
-          role: 'user',
-          content: [
-            `Summarize the directory "${input.name}" (${input.uri}) from its ${input.children.length} children and their abstracts:`,
-            listing,
-            'Return {"abstract": string, "overview": string, "categories": string[]} where categories are the few kinds of content it holds.',
-          ].join('\n'),
-        },
-      ];
+      const messages = directorySummaryMessages(input);
       const { value, usage } = await model.completeJson({ messages, schema: DirectorySummarySchema, schemaName: 'directory_summary', signal: input.signal, temperature: 0.2 });
       return { abstract: value.abstract, overview: value.overview, categories: value.categories, usage, llm: true };
     },
