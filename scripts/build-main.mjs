@@ -1,7 +1,7 @@
 // Bundles the Node side (CLI, workers, web host, Electron main and preload) with esbuild.
 // Dependencies stay external: they are resolved from node_modules at run time, as npm installs them.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 
 const entries = {
   cli: 'main/cli/index.ts',
@@ -11,6 +11,9 @@ const entries = {
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));
 
+// Chunk names carry a content hash: clear the old ones so they do not pile up.
+rmSync('dist-main/chunks', { recursive: true, force: true });
+
 await build({
   entryPoints,
   outdir: 'dist-main',
@@ -18,6 +21,10 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
+  // Commands import their engine parts on demand; splitting keeps those in chunks loaded only
+  // then, so `cairn --help` or `cairn ls` does not load LanceDB, the parsers or the OpenAI SDK.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   packages: 'external',
   sourcemap: 'linked',
   logLevel: 'warning',

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveWorkspace } from '../host/app-paths.js';
 import { connectionOf, type EngineConnection } from '../host/engine-connection.js';
 import { EngineHost } from '../host/engine-host.js';
+import { bundledFile } from '../host/bundled-file.js';
 import { registerAppScheme, serveRenderer } from './app-protocol.js';
 import { forwardEvents, registerIpcHandlers } from './ipc.js';
 import { buildMenu } from './menu.js';
@@ -46,7 +47,7 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   serveRenderer(here('../dist/renderer'));
   Menu.setApplicationMenu(buildMenu(process.platform, development));
-  engineHost = await EngineHost.start({ workerUrl: new URL('./engine.worker.js', import.meta.url), workerData: { workspace: resolveWorkspace(undefined) }, logger });
+  engineHost = await EngineHost.start({ workerUrl: bundledFile('engine.worker.js'), workerData: { workspace: resolveWorkspace(undefined) }, logger });
   engineHost.onCrash((error) => logger.error(error.message));
   const engine = connectionOf(engineHost);
   removeHandlers = registerIpcHandlers(engine, logger);

@@ -10,6 +10,7 @@ import type { NodeSummarizer } from '../engine/summarize/types.js';
 import { inProcessParseRunner, type ParseRunner } from '../engine/parse/runner.js';
 import { createParsePool } from '../workers/parse-pool.js';
 import { resolveWorkspace } from '../host/app-paths.js';
+import { bundledFile } from '../host/bundled-file.js';
 import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
 import { indexConfig } from './index-config.js';
 
@@ -28,7 +29,7 @@ export async function openEngine(options: ComposeOptions): Promise<Engine> {
   const workspace = resolveWorkspace(options.workspace);
   const workers = options.workers ?? availableParallelism();
   const parser: ParseRunner =
-    workers > 0 ? createParsePool({ workerUrl: new URL('./parse.worker.js', import.meta.url), size: workers, logger: options.logger }) : inProcessParseRunner();
+    workers > 0 ? createParsePool({ workerUrl: bundledFile('parse.worker.js'), size: workers, logger: options.logger }) : inProcessParseRunner();
   const index = lazySearchIndex(workspace, options.index ?? indexConfig({}, options.logger));
   return createEngine({ workspace, parser, logger: options.logger, index, ...(options.summarizer ? { summarizer: options.summarizer } : {}) });
 }

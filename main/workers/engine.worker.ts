@@ -9,6 +9,7 @@ import { createEngine } from '../engine/engine.js';
 import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
 import { createParsePool } from './parse-pool.js';
 import { serveEngine, workerLogger } from './rpc-server.js';
+import { bundledFile } from '../host/bundled-file.js';
 
 if (!parentPort) throw new Error('engine.worker must run as a worker thread');
 const port = parentPort;
@@ -24,7 +25,7 @@ const data = workerData as EngineWorkerData;
 const logger = workerLogger(port);
 const engine = await createEngine({
   workspace: data.workspace,
-  parser: createParsePool({ workerUrl: new URL('./parse.worker.js', import.meta.url), size: data.parseWorkers ?? Math.max(1, availableParallelism() - 1), logger }),
+  parser: createParsePool({ workerUrl: bundledFile('parse.worker.js'), size: data.parseWorkers ?? Math.max(1, availableParallelism() - 1), logger }),
   autoSummarize: true,
   index: lazySearchIndex(data.workspace, { ...data.index, logger }),
   logger,

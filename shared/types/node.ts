@@ -36,6 +36,8 @@ export const NodeMeta = z
     tree_hash: z.string().optional(),
     /** sha256 of the source file's bytes, on the node that stands for a whole source file. */
     source_hash: z.string().optional(),
+    /** The source file's mtime when it was read: with the same size, a later ingest trusts source_hash without reading the file. */
+    source_mtime_ms: z.number().optional(),
     /** Nodes in this source file's subtree (1 for a file kept whole). */
     node_count: z.number().int().optional(),
     /** On an ingest root: what the scan and the parsers left out, and why (capped; see skipped_total). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, readFile, rm, writeFile, readdir, unlink, mkdir } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile, readdir, unlink, mkdir, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type Engine } from '../../main/engine/engine.js';
@@ -107,6 +107,30 @@ describe('ingest', () => {
     // No staging left behind, no duplicated root.
     expect(await engine.fs.kindOf('ctx://temp/')).not.toBe('file');
     expect((await engine.call('fs:ls', { uri: 'ctx://resources/' })).entries.map((e) => e.name)).toEqual(['notes']);
+  });
+
+  it('trusts size and mtime for unchanged files, and still sees a same-size edit or a touch', async () => {
+    const source = join(tmp, 'notes');
+    await mkdir(source);
+    await writeFile(join(source, 'a.md'), '# A\n\nalpha alpha\n');
+    const first = await engine.call('ingest:start', { path: source });
+    const uri = `${first.root}a.md`;
+    const meta = (await engine.fs.readMeta(uri))!;
+    expect(meta.source_mtime_ms).toBe((await stat(join(source, 'a.md'))).mtimeMs);
+
+    // Same size, new bytes, a later mtime: re-read and re-parsed.
+    await writeFile(join(source, 'a.md'), '# A\n\nomega omega\n');
+    await utimes(join(source, 'a.md'), new Date(), new Date(Date.now() + 5_000));
+    const edited = await engine.call('ingest:start', { path: source });
+    expect(edited.changed).toBeGreaterThan(0);
+    expect((await engine.call('fs:read', { uri, level: 2 })).content).toContain('omega');
+
+    // Touched only: read once, found unchanged, and its new mtime remembered.
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(source, 'a.md'), later, later);
+    const touched = await engine.call('ingest:start', { path: source });
+    expect(touched.changed).toBe(0);
+    expect((await engine.fs.readMeta(uri))!.source_mtime_ms).toBe(later.getTime());
   });
 
   it('gives a different folder with the same name its own root', async () => {

@@ -62,7 +62,7 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-describe('cairn search', () => {
+describe('cairn search', { timeout: 180_000 }, () => {
   it('finds the right node for an English query, in the documented JSON shape', () => {
     const hits = search('battery voltage antenna cable corrupted packets', '--top-k', '5');
     expect(hits.length).toBeGreaterThan(0);

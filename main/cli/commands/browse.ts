@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { TreeNode } from '../../../shared/types/node.js';
-import { openEngine } from '../compose.js';
+import type { Engine } from '../../engine/engine.js';
 import { formatBytes, formatCount, oneLine, printJson, reportError, stderrLogger } from '../output.js';
 import { formatSkips } from './ingest.js';
 
@@ -13,9 +13,10 @@ interface BrowseFlags {
 }
 
 /** Runs one read-only engine call and closes the engine. Browsing needs no parse workers. */
-async function withEngine<T>(flags: BrowseFlags, work: (engine: Awaited<ReturnType<typeof openEngine>>) => Promise<T>): Promise<void> {
+async function withEngine<T>(flags: BrowseFlags, work: (engine: Engine) => Promise<T>): Promise<void> {
   let engine;
   try {
+    const { openEngine } = await import('../compose.js');
     engine = await openEngine({ workspace: flags.workspace, workers: 0, logger: stderrLogger(false) });
     await work(engine);
   } catch (error) {

@@ -3,8 +3,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import type { DagRunResult, EngineEvent, SummaryEstimate } from '../../../shared/contracts/api.js';
 import type { IngestResult, Skip } from '../../../shared/types/ingest.js';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
-import { openEngine } from '../compose.js';
-import { createCliLlm, DEFAULT_LLM_MODEL, describeLlm, resolveLlmConfig, type CliLlm, type LlmFlags } from '../llm-config.js';
+import type { CliLlm, LlmFlags } from '../llm-config.js';
 import type { LlmStatsSnapshot } from '../../engine/llm/stats.js';
 import { estimateCostUsd } from '../../engine/llm/prices.js';
 import { formatBytes, formatCount, formatMs, printJson, reportError, stderrLogger } from '../output.js';
@@ -55,6 +54,9 @@ export function registerIngest(program: Command): void {
         if (!(INGEST_SCOPES as readonly string[]).includes(flags.scope)) {
           throw new Error(`--scope must be one of ${INGEST_SCOPES.join(', ')}, not ${JSON.stringify(flags.scope)}`);
         }
+        // Loaded here, not at start-up, so `cairn --help` and other commands never pay for them.
+        const { createCliLlm, DEFAULT_LLM_MODEL, describeLlm, resolveLlmConfig } = await import('../llm-config.js');
+        const { openEngine } = await import('../compose.js');
         const llmConfig = resolveLlmConfig(flags, process.env);
         const llm: CliLlm | null = llmConfig ? createCliLlm(llmConfig, { logger }) : null;
         if (llmConfig) logger.info(`Summaries by ${describeLlm(llmConfig)}`);

@@ -7,7 +7,6 @@ import type { Command } from 'commander';
 import { CairnError } from '../../../shared/errors.js';
 import { SCOPES } from '../../../shared/uri.js';
 import { SearchMode, type CommandRequest, type SearchHit } from '../../../shared/contracts/api.js';
-import { openEngine } from '../compose.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
 import { formatCount, formatMs, oneLine, printJson, reportError, stderrLogger } from '../output.js';
 
@@ -76,6 +75,7 @@ export function registerSearch(program: Command): void {
     let engine;
     try {
       if ((query === undefined) === (flags.queries === undefined)) invalid('Give either a query or --queries FILE');
+      const { openEngine } = await import('../compose.js');
       engine = await openEngine({ workspace: flags.workspace, workers: 0, logger, index: indexConfig(flags, logger) });
       if (query !== undefined) {
         const { hits } = await engine.call('search:query', searchRequest(query, flags));
@@ -113,6 +113,7 @@ export function registerSearch(program: Command): void {
     const logger = stderrLogger(Boolean(flags.verbose));
     let engine;
     try {
+      const { openEngine } = await import('../compose.js');
       engine = await openEngine({ workspace: flags.workspace, workers: 0, logger, index: indexConfig(flags, logger) });
       const result = await engine.call('index:rebuild', {});
       if (flags.json) printJson(result);

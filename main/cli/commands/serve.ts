@@ -3,10 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
-import { resolveWorkspace } from '../../host/app-paths.js';
-import { connectionOf } from '../../host/engine-connection.js';
-import { EngineHost } from '../../host/engine-host.js';
-import { startWebHost } from '../../host/web-host.js';
+import type { EngineHost } from '../../host/engine-host.js';
+import { bundledFile } from '../../host/bundled-file.js';
 import { reportError, stderrLogger } from '../output.js';
 
 interface ServeFlags {
@@ -18,7 +16,7 @@ interface ServeFlags {
 
 /** The built renderer next to the bundled CLI: dist-main/cli.js serves dist/renderer. */
 function defaultRendererDir(): string {
-  return fileURLToPath(new URL('../dist/renderer/', import.meta.url));
+  return fileURLToPath(bundledFile('../dist/renderer/'));
 }
 
 export function registerServe(program: Command): void {
@@ -43,8 +41,14 @@ and refuses any page or WebSocket without the token. Ctrl+C stops it.`,
         const port = Number(flags.port);
         if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CairnError('INVALID_INPUT', `--port must be a whole number from 0 to 65535, not ${JSON.stringify(flags.port)}`);
         const rendererDir = flags.renderer ? resolve(flags.renderer) : defaultRendererDir();
+        const [{ resolveWorkspace }, { connectionOf }, { EngineHost }, { startWebHost }] = await Promise.all([
+          import('../../host/app-paths.js'),
+          import('../../host/engine-connection.js'),
+          import('../../host/engine-host.js'),
+          import('../../host/web-host.js'),
+        ]);
         const workspace = resolveWorkspace(flags.workspace);
-        const workerUrl = new URL('./engine.worker.js', import.meta.url);
+        const workerUrl = bundledFile('engine.worker.js');
         if (!existsSync(fileURLToPath(workerUrl))) throw new CairnError('NOT_FOUND', `The engine worker ${fileURLToPath(workerUrl)} is missing: run \`npm run build:main\``);
         engine = await EngineHost.start({ workerUrl, workerData: { workspace }, logger });
         const host = await startWebHost({ engine: connectionOf(engine), rendererDir, port, logger });

@@ -3,8 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { CodeSummaryMode } from '../../../shared/types/ingest.js';
 import { CairnError } from '../../../shared/errors.js';
-import { scanFolder } from '../../engine/scan/scan-folder.js';
-import { isSkeletonPath, skeletonsForPaths, type SkeletonFile } from '../../engine/parse/skeleton/index.js';
+import type { SkeletonFile } from '../../engine/parse/skeleton/index.js';
 import { printJson, reportError } from '../output.js';
 
 interface SkeletonFlags {
@@ -23,6 +22,7 @@ export function registerSkeleton(program: Command): void {
       try {
         const mode = CodeSummaryMode.safeParse(flags.mode);
         if (!mode.success) throw new CairnError('INVALID_INPUT', `--mode must be ast, llm or ast_llm, not ${JSON.stringify(flags.mode)}`);
+        const [{ scanFolder }, { isSkeletonPath, skeletonsForPaths }] = await Promise.all([import('../../engine/scan/scan-folder.js'), import('../../engine/parse/skeleton/index.js')]);
         const target = resolve(path);
         const info = await stat(target).catch(() => null);
         if (!info) throw new CairnError('NOT_FOUND', `No such file or folder: ${path}`);

@@ -180,6 +180,13 @@ interface PrepareInput {
 /** Decides a file's fate: unchanged since the last ingest, staged earlier by a killed run, or parsed now. */
 async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileOutcome | null> {
   const { file, job } = input;
+  const existing = await deps.fs.readMeta(input.target).catch(() => null);
+  // Same size and mtime as when it was last read: trust its hash rather than read it again, so
+  // re-ingesting (and `cairn watch`) costs a stat per unchanged file, not a read.
+  if (existing?.source_hash && existing.source_mtime_ms === file.mtimeMs && existing.bytes === file.size) {
+    const base = { relPath: file.relPath, target: input.target, staging: input.staging, sourceHash: existing.source_hash, bytes: file.size };
+    return { ...base, state: 'unchanged', kind: existing.kind, tokens: existing.tokens ?? 0, nodeCount: existing.node_count ?? 1 };
+  }
   let bytes: Buffer;
   try {
     bytes = await readFile(file.path);
@@ -190,8 +197,9 @@ async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileO
   const sourceHash = sha256(bytes);
   const base = { relPath: file.relPath, target: input.target, staging: input.staging, sourceHash, bytes: bytes.byteLength };
 
-  const existing = await deps.fs.readMeta(input.target).catch(() => null);
   if (existing?.source_hash === sourceHash) {
+    // Touched but not changed: remember the new mtime so the next run need not read it.
+    if (existing.source_mtime_ms !== file.mtimeMs) await deps.fs.writeMeta(input.target, { ...existing, source_mtime_ms: file.mtimeMs }).catch(() => undefined);
     return { ...base, state: 'unchanged', kind: existing.kind, tokens: existing.tokens ?? 0, nodeCount: existing.node_count ?? 1 };
   }
   const earlier = input.alreadyParsed.get(file.relPath);
@@ -223,6 +231,7 @@ async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileO
     sourcePath: file.path,
     sourceHash,
     bytes: bytes.byteLength,
+    mtimeMs: file.mtimeMs,
     contextType: input.contextType,
     now: deps.clock.now().toISOString(),
   });

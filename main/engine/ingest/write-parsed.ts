@@ -19,6 +19,8 @@ export interface WriteParsedInput {
   sourcePath: string;
   sourceHash: string;
   bytes: number;
+  /** The source file's mtime as scanned (see NodeMeta.source_mtime_ms). */
+  mtimeMs?: number;
   contextType: ContextType;
   now: string;
 }
@@ -39,6 +41,7 @@ export async function writeParsedTree(input: WriteParsedInput): Promise<number> 
   const nodeCount = countNodes(parsed.node);
   const top = {
     source_hash: input.sourceHash,
+    ...(input.mtimeMs !== undefined ? { source_mtime_ms: input.mtimeMs } : {}),
     node_count: nodeCount,
     bytes: input.bytes,
     ...(parsed.warnings.length > 0 ? { warnings: parsed.warnings } : {}),

@@ -1,0 +1,75 @@
+/**
+ * Track A of the dual-track memory (seed 004): what a conversation is about. Messages become
+ * MemoryItems in five semantic buckets (rules, or a language model when one is given), keywords
+ * come from TF-IDF, and items are grouped into TopicClusters by average-linkage HAC on cosine
+ * distance, with a 2-D layout for the cluster map.
+ *
+ * @example
+ * const { buckets, clusters } = await runTrackA(conversation);
+ * const withModel = await runTrackA(conversation, { model: llm, signal });
+ */
+import { CairnError } from '../../../../shared/errors.js';
+import { BucketType, type Conversation, type MemoryItem, type TopicCluster } from '../../../../shared/types/memory.js';
+import type { LanguageModel } from '../../ports/language-model.js';
+import { buildClusters, clusterLabels, contextVectors, DISTANCE_THRESHOLD } from './clusters.js';
+import { draftItems } from './items.js';
+import { pcaLayout } from './layout.js';
+import { classifyWithModel } from './llm-classifier.js';
+import { buildTfIdf, topKeywords } from './tfidf.js';
+import { dot, weightedSum, type SparseVector } from './vectors.js';
+
+export interface TrackAOptions {
+  /** Classify buckets with this model (rules are the per-item fallback); rules only when absent. */
+  model?: LanguageModel;
+  signal?: AbortSignal;
+  /** HAC cut (1 - cosine); default DISTANCE_THRESHOLD. */
+  distanceThreshold?: number;
+}
+
+export interface TrackAResult {
+  buckets: Record<BucketType, MemoryItem[]>;
+  items: MemoryItem[];
+  clusters: TopicCluster[];
+  stats: { items: number; clusters: number; classifier: 'rules' | 'llm'; llm_calls: number; llm_items: number; fallback_items: number; ms: number };
+}
+
+const ITEM_KEYWORDS = 5;
+
+export async function runTrackA(conversation: Conversation, options: TrackAOptions = {}): Promise<TrackAResult> {
+  const started = performance.now();
+  const drafts = draftItems(conversation);
+  const llm = options.model ? await classifyWithModel(drafts, options.model, options.signal) : { calls: 0, llmItems: 0, fallbackItems: 0 };
+  if (options.signal?.aborted) throw new CairnError('CANCELLED', 'track A was cancelled');
+
+  const tfidf = buildTfIdf(drafts.map((d) => d.text));
+  // Relevance: cosine with the conversation's centroid, scaled so the most central item is 1.
+  const centroid = weightedSum(tfidf.vectors.map((vector) => ({ vector, scale: 1 })));
+  const central = tfidf.vectors.map((v) => dot(v, centroid));
+  const maxCentral = Math.max(0, ...central);
+  const items: MemoryItem[] = drafts.map(({ rules: _rules, ...draft }, i) => ({
+    ...draft,
+    relevance: maxCentral > 0 ? Math.round(((central[i] as number) / maxCentral) * 1000) / 1000 : 0,
+    keywords: topKeywords(tfidf, tfidf.vectors[i] as SparseVector, ITEM_KEYWORDS),
+  }));
+
+  const vectors = contextVectors(items, tfidf.vectors);
+  const labels = clusterLabels(vectors, options.distanceThreshold ?? DISTANCE_THRESHOLD);
+  const layout = pcaLayout(vectors, tfidf.terms.length);
+  const clusters = buildClusters(items, tfidf, vectors, labels, layout);
+
+  const buckets = Object.fromEntries(BucketType.options.map((b) => [b, items.filter((item) => item.bucket === b)])) as Record<BucketType, MemoryItem[]>;
+  return {
+    buckets,
+    items,
+    clusters,
+    stats: {
+      items: items.length,
+      clusters: clusters.length,
+      classifier: options.model ? 'llm' : 'rules',
+      llm_calls: llm.calls,
+      llm_items: llm.llmItems,
+      fallback_items: llm.fallbackItems,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    },
+  };
+}

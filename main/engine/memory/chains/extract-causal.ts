@@ -1,0 +1,140 @@
+/**
+ * CAUSAL chains: problem → cause → solution/effect. A chain is anchored on a sentence with a
+ * cause marker ("because", "due to", "caused by", "因为", "由于", "导致", "原因是"). Around it:
+ * - the sentence itself may hold two steps ("A because B", "B 导致 A", "由于B，A"), split at the marker;
+ * - the problem is the nearest earlier sentence with a problem word, within a few messages;
+ * - the solution or effect is the nearest later sentence with a fix or result marker.
+ * A second cause for a problem whose chain has no solution yet joins that chain.
+ */
+import type { ExtractedChain } from '../../../../shared/types/memory.js';
+import { chainFromSteps, type Step } from './build-chain.js';
+import type { Unit } from './text-units.js';
+
+/** How many messages back a problem, and forward a solution, may be from the cause. */
+const WINDOW_MESSAGES = 4;
+/** How far back a problem the user stated may be: the user's complaint is what a fix answers. */
+const USER_PROBLEM_WINDOW = 10;
+/** How many messages after the solution a report of its effect may come. */
+const REPORT_WINDOW = 3;
+
+// Backward markers: the cause comes after the marker and explains what precedes it.
+const CAUSE_BACKWARD = /\b(?:because(?: of)?|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|the reason (?:is|was)|thanks to|owing to)\b|是因为|因为|由于|原因是|原因在于|源于/i;
+// Forward markers: what precedes is the cause, what follows its effect.
+// ", so" and "，所以" inside a sentence join a cause to its effect; at a sentence start they conclude (LOGIC).
+const CAUSE_FORWARD = /\b(?:led to|leads to|lead to|resulted in|results in|caused|causes)\b|[,，]\s*(?:so\b|所以)|导致|造成|引起|害得/i;
+const EFFECT_MARKER = /(?:,|，)?\s*(?:\b(?:so|therefore|as a result|which is why|that's why|hence)\b|所以|因此|于是|结果|就)/i;
+const PROBLEM = /\b(?:errors?|exceptions?|fail(?:s|ed|ing|ure)?|crash(?:es|ed|ing)?|leak(?:s|ing)?|bugs?|broken|(?:doesn't|does not|isn't|is not) work(?:ing)?|problems?|issues?|slow(?:er)?|stuck|hang(?:s|ing)?|time[ds]? ?out|timing out|blocked|OOM|out of memory|running out|late|delay(?:ed)?|locked|wrong|sick|fever)\b|问题|报错|错误|失败|崩溃|泄漏|泄露|卡住|卡顿|很慢|变慢|太慢|糊|不对|异常|延误|晚点|错过|没赶上|挂了|超时|发烧|生病/i;
+const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好|下次/i;
+// The outcome of a fix, reported afterwards ("works now", "好多了").
+const EFFECT_REPORT = /\b(?:works now|it worked|that worked|went away|disappeared|is gone|stayed flat|no longer)\b|好多了|好了|解决了|成功了|没有再|不再/i;
+
+interface Anchor {
+  unit: Unit;
+  steps: Step[];
+  /** Anchored on ", so"/"，所以" only. */
+  weak?: boolean;
+}
+
+export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[] {
+  const chains: { problem?: Unit; steps: Step[]; solved: boolean }[] = [];
+  for (let i = 0; i < units.length; i += 1) {
+    const anchor = splitAnchor(units[i] as Unit);
+    if (!anchor) continue;
+    const ownProblem = anchor.steps[0]?.role === 'problem';
+    const problem = findProblem(units, i, ownProblem);
+    // ", so" joins many clauses that are not about trouble ("so we remember"): it needs a problem nearby.
+    if (anchor.weak && !problem && !PROBLEM.test(anchor.unit.text)) continue;
+    const solutionIndex = findSolution(units, i);
+    const open = problem ? chains.find((c) => c.problem === problem && !c.solved) : undefined;
+    const target = open ?? { problem, steps: problem ? [{ role: 'problem', text: problem.text, unit: problem }] : [], solved: false };
+    for (const step of anchor.steps) if (!target.steps.some((s) => s.unit === step.unit && s.role === step.role)) target.steps.push(step);
+    if (solutionIndex !== undefined) {
+      const unit = units[solutionIndex] as Unit;
+      if (!target.steps.some((s) => s.unit === unit)) target.steps.push({ role: 'solution', text: unit.text, unit, marker: SOLUTION.exec(unit.text)?.[0] });
+      target.solved = true;
+      const report = findReport(units, solutionIndex);
+      if (report && !target.steps.some((s) => s.unit === report)) target.steps.push({ role: 'effect', text: report.text, unit: report, marker: EFFECT_REPORT.exec(report.text)?.[0] });
+    } else if (anchor.steps.some((s) => s.role === 'effect')) target.solved = true;
+    if (!open) chains.push(target);
+  }
+  return chains.flatMap((chain) => {
+    const steps = chain.steps.sort((a, b) => a.unit.position - b.unit.position || a.unit.sentence - b.unit.sentence);
+    const built = chainFromSteps('CAUSAL', steps, { complete: chain.solved }, createdAt);
+    return built ? [built] : [];
+  });
+}
+
+/** The cause sentence as one or two steps, or undefined when it has no cause marker. */
+function splitAnchor(unit: Unit): Anchor | undefined {
+  const text = unit.text;
+  const backward = CAUSE_BACKWARD.exec(text);
+  if (backward) {
+    const before = text.slice(0, backward.index).replace(/[\s,，:：]+$/, '');
+    const after = text.slice(backward.index);
+    const marker = backward[0];
+    // "Because B, A" / "因为B，所以A": the cause leads, the effect follows the comma.
+    if (before.length < 4 || /^(?:是)?$/.test(before)) {
+      const comma = /[,，]\s*/.exec(after.slice(marker.length));
+      if (comma) {
+        const cut = marker.length + comma.index;
+        const effect = after.slice(cut + comma[0].length).replace(EFFECT_MARKER, '').trim();
+        if (effect.length >= 4) {
+          return { unit, steps: [{ role: 'cause', text: after.slice(0, cut).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker: EFFECT_MARKER.exec(after)?.[0]?.trim() || marker }] };
+        }
+      }
+      return { unit, steps: [{ role: 'cause', text, unit, marker }] };
+    }
+    // "A because B": A is the problem or effect it explains.
+    return { unit, steps: [{ role: 'problem', text: before, unit, marker }, { role: 'cause', text: after, unit, marker }] };
+  }
+  const forward = CAUSE_FORWARD.exec(text);
+  if (forward && forward.index >= 4) {
+    const effect = text.slice(forward.index + forward[0].length).trim();
+    if (effect.length >= 2) {
+      const marker = forward[0].replace(/^[,，]\s*/, '');
+      return { unit, weak: marker !== forward[0], steps: [{ role: 'cause', text: text.slice(0, forward.index).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker }] };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The nearest problem the user stated within USER_PROBLEM_WINDOW messages, else (when the
+ * sentence names no problem itself) the nearest any speaker stated within WINDOW_MESSAGES.
+ */
+function findProblem(units: Unit[], from: number, userOnly: boolean): Unit | undefined {
+  const anchor = units[from] as Unit;
+  let nearest: Unit | undefined;
+  for (let j = from - 1; j >= 0; j -= 1) {
+    const unit = units[j] as Unit;
+    const distance = anchor.position - unit.position;
+    if (distance > USER_PROBLEM_WINDOW) break;
+    if (!PROBLEM.test(unit.text) || /[?？]\s*$/.test(unit.text)) continue;
+    if (unit.role === 'user') return unit;
+    if (!nearest && !userOnly && distance <= WINDOW_MESSAGES) nearest = unit;
+  }
+  return nearest;
+}
+
+/** A later message by another speaker that reports the fix's outcome. */
+function findReport(units: Unit[], from: number): Unit | undefined {
+  const solution = units[from] as Unit;
+  for (let j = from + 1; j < units.length; j += 1) {
+    const unit = units[j] as Unit;
+    if (unit.position - solution.position > REPORT_WINDOW) break;
+    if (unit.speaker !== solution.speaker && EFFECT_REPORT.test(unit.text)) return unit;
+  }
+  return undefined;
+}
+
+function findSolution(units: Unit[], from: number): number | undefined {
+  const anchor = units[from] as Unit;
+  for (let j = from + 1; j < units.length; j += 1) {
+    const unit = units[j] as Unit;
+    if (unit.position - anchor.position > WINDOW_MESSAGES) break;
+    // The next cause starts a new explanation; its solution is its own.
+    if (CAUSE_BACKWARD.test(unit.text)) break;
+    if (SOLUTION.test(unit.text)) return j;
+  }
+  return undefined;
+}

@@ -1,0 +1,91 @@
+/**
+ * LOGIC chains: premise → inference → conclusion. A chain starts at a sentence with a premise
+ * marker ("if", "since", "given that", "如果", "既然", "假如"); an "if A, then B" sentence is two
+ * steps. Following sentences with an inference marker ("which means", "hence", "thus",
+ * "因此", "可见", "所以说", "说明") within a couple of messages continue it; the last step is
+ * the conclusion. "since" followed by a time ("since Monday") is not a premise.
+ */
+import type { ExtractedChain } from '../../../../shared/types/memory.js';
+import { chainFromSteps, type Step } from './build-chain.js';
+import type { Unit } from './text-units.js';
+
+const WINDOW_MESSAGES = 2;
+
+const PREMISE = /\b(?:if|since|given that|assuming|suppose|provided that|as long as)\b|如果|假如|要是|既然|假设|只要/i;
+// Conditionals that introduce no reasoning: offers, checks and idioms.
+const NOT_PREMISE = /\b(?:if you (?:really |just )?(?:want|like|need|prefer)|if possible|if needed|if necessary|as if|even if|see if|check if|ask if|wonder if|since (?:then|\d|yesterday|last|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december))\b/i;
+// Markers that carry an argument on into the next sentence ("then" and "就" only work inside an if-sentence).
+const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so)\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
+// Markers that close an argument: nothing after them continues the chain.
+const CONCLUSION = /^\W*(?:hence|thus|therefore|consequently|this shows|which shows|it follows)\b|^\W*(?:可见|所以说|因此|说明|由此可见)/i;
+// Inside an "if" sentence, where the consequent starts.
+const CONSEQUENT = /(?:,|，)\s*(?:then\b|那么|那就|就|那)?|\bthen\b/i;
+
+export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[] {
+  const chains: ExtractedChain[] = [];
+  const used = new Set<Unit>();
+  for (let i = 0; i < units.length; i += 1) {
+    const unit = units[i] as Unit;
+    if (used.has(unit)) continue;
+    const premise = PREMISE.exec(unit.text);
+    if (!premise || !isPremise(unit.text)) {
+      // "Hence X" / "可见X" with no premise marker before it: the sentence before is its premise.
+      const previous = units[i - 1];
+      if (CONCLUSION.test(unit.text) && previous && !used.has(previous) && !isQuestion(previous.text)) {
+        const chain = chainFromSteps('LOGIC', [{ role: 'premise', text: previous.text, unit: previous }, { role: 'conclusion', text: unit.text, unit, marker: CONCLUSION.exec(unit.text)?.[0].trim() }], { complete: true }, createdAt);
+        if (chain) chains.push(chain);
+        used.add(unit);
+      }
+      continue;
+    }
+    const steps: Step[] = splitConditional(unit, premise[0]);
+    used.add(unit);
+    for (let j = i + 1; j < units.length; j += 1) {
+      const next = units[j] as Unit;
+      const last = steps[steps.length - 1] as Step;
+      if (next.position - last.unit.position > WINDOW_MESSAGES) break;
+      const marker = INFERENCE.exec(next.text);
+      // Only sentences that open with (or soon reach) a marker carry the argument on.
+      if (!marker || marker.index > 24) continue;
+      // A new premise starts a new argument.
+      if (PREMISE.test(next.text) && isPremise(next.text)) break;
+      steps.push({ role: 'inference', text: next.text, unit: next, marker: marker[0] });
+      used.add(next);
+      if (CONCLUSION.test(next.text)) break;
+    }
+    if (steps.length < 2) continue;
+    const lastStep = steps[steps.length - 1] as Step;
+    if (lastStep.role !== 'premise') lastStep.role = 'conclusion';
+    const chain = chainFromSteps('LOGIC', steps, { complete: lastStep.role === 'conclusion' }, createdAt);
+    if (chain) chains.push(chain);
+  }
+  return chains;
+}
+
+function isQuestion(text: string): boolean {
+  return /[?？]\s*$/.test(text);
+}
+
+/** A premise marker that introduces reasoning: not an offer ("if you want"), a time ("since Monday") or a question. */
+function isPremise(text: string): boolean {
+  return !NOT_PREMISE.test(text) && !isQuestion(text);
+}
+
+/** "If A, then B, which means C" → premise A, inference B, conclusion C (roles fixed later). */
+function splitConditional(unit: Unit, marker: string): Step[] {
+  const text = unit.text;
+  const start = text.toLowerCase().indexOf(marker.toLowerCase());
+  const rest = text.slice(start + marker.length);
+  const cut = CONSEQUENT.exec(rest);
+  if (!cut || cut.index < 2) return [{ role: 'premise', text, unit, marker }];
+  const premiseText = text.slice(0, start + marker.length + cut.index).trim();
+  const tail = rest.slice(cut.index + cut[0].length).trim();
+  const steps: Step[] = [{ role: 'premise', text: premiseText, unit, marker }];
+  // Further markers inside the consequent ("which means", "hence", "因此", "可见") are further steps.
+  const pieces = tail.split(/(?:,|，)\s*(?=which means|that means|so\b|hence|thus|therefore|因此|可见|所以|那么|意味着|说明)/i);
+  for (const piece of pieces) {
+    if (piece.trim().length < 2) continue;
+    steps.push({ role: 'inference', text: piece.trim(), unit, marker: (INFERENCE.exec(piece)?.[0] ?? cut[0].replace(/[,，\s]/g, '')) || marker });
+  }
+  return steps;
+}

@@ -1,0 +1,69 @@
+/**
+ * NARRATIVE chains: events in the order they are told. An event is a clause in the past tense
+ * with a subject (English: a pronoun or "the X" before a past or perfect verb; Chinese: 了 in a
+ * clause that also has a personal subject, a story connective such as 后来/之后/结果, or a date).
+ * A story is one narrator's: consecutive events of one speaker, ended by two messages without
+ * an event or by another speaker's event. A story needs three events, or two with a narrative
+ * connective ("after that", "later", "后来", "之后", "接着").
+ */
+import type { ExtractedChain } from '../../../../shared/types/memory.js';
+import { chainFromSteps, type Step } from './build-chain.js';
+import { splitClauses, type Unit } from './text-units.js';
+
+const GAP_MESSAGES = 2;
+/** Steps kept per sentence: a long sentence of clauses is still one moment of the story. */
+const MAX_EVENTS_PER_SENTENCE = 2;
+
+const IRREGULAR_PAST =
+  'went|took|got|saw|met|found|left|came|made|ate|bought|flew|drove|rode|ran|spent|told|said|thought|knew|began|woke|slept|caught|lost|gave|wrote|sat|stood|paid|fell|felt|kept|brought|heard|put|did|had|was|were|shipped|hit|forgot|sent|built|broke|became|won|shut|set';
+const SUBJECT = String.raw`(?:I|we|he|she|they|it|you|my \w+|our \w+|his \w+|her \w+|their \w+|the \w+(?: \w+)?|customers|everyone|someone)`;
+// A subject, up to three adverbs or auxiliaries, then a past verb; "-eed" words (need, speed) are not past tense.
+const PAST_EN = new RegExp(String.raw`\b${SUBJECT}\s+(?:(?:just|then|finally|also|never|actually|eventually|already|still|really|first|only|all|has|have|had)\s+){0,3}(?:\w+(?<!e)ed|${IRREGULAR_PAST})\b`, 'i');
+// Chinese: 了 (not that of "好了"/"算了"/"对了") in a clause with a personal subject, a story connective or a date.
+const LE = /(?<![好算对行完])了(?![吗呢吧])/;
+const CN_STORY_CUE = /我|我们|他|她|他们|她们|大家|咱们|后来|之后|结果|于是|那天|第二天|当时|\d{1,2}[月日号]|[上下中]午|晚上|早上/;
+const NOT_EVENT = /[?？]\s*$|\b(?:if|will|would|should|could|going to|let's)\b|如果|要是|下次|应该|可以|建议|吗/i;
+const CONNECTIVE = /\b(?:after that|afterwards|later|then|eventually|the next day|next morning|by the time)\b|后来|之后|接着|然后|结果|第二天|最后/i;
+const CLAUSE_START = /^(?:then|and then|after that|later|afterwards|but|so)\b|^(?:然后|接着|之后|后来|结果|最后|但是|于是|就)/i;
+
+/** Whether a clause tells something that happened (used by OPERATION to leave such clauses alone). */
+export function isPastEvent(clause: string): boolean {
+  if (NOT_EVENT.test(clause)) return false;
+  return PAST_EN.test(clause) || (LE.test(clause) && CN_STORY_CUE.test(clause));
+}
+
+export function extractNarrative(units: Unit[], createdAt: string): ExtractedChain[] {
+  const chains: ExtractedChain[] = [];
+  let story: Step[] = [];
+  let connectives = 0;
+  let lastPosition = -Infinity;
+  const flush = () => {
+    if (story.length >= 3 || (story.length === 2 && connectives > 0)) {
+      const chain = chainFromSteps('NARRATIVE', story, { complete: story.length >= 3 }, createdAt);
+      if (chain) chains.push(chain);
+    }
+    story = [];
+    connectives = 0;
+  };
+  let narrator: string | undefined;
+  for (const unit of units) {
+    if (unit.position - lastPosition > GAP_MESSAGES) flush();
+    let inSentence = 0;
+    for (const clause of splitClauses(unit.text, CLAUSE_START)) {
+      if (!isPastEvent(clause)) continue;
+      if (narrator !== unit.speaker) {
+        flush();
+        narrator = unit.speaker;
+      }
+      const connective = CONNECTIVE.exec(clause)?.[0];
+      if (connective) connectives += 1;
+      lastPosition = unit.position;
+      if (inSentence >= MAX_EVENTS_PER_SENTENCE) continue;
+      inSentence += 1;
+      const verb = PAST_EN.exec(clause)?.[0] ?? LE.exec(clause)?.[0];
+      story.push({ role: 'event', text: clause, unit, marker: connective ?? (verb ? `past: ${verb}` : undefined) });
+    }
+  }
+  flush();
+  return chains;
+}

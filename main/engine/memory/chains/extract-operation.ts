@@ -1,0 +1,79 @@
+/**
+ * OPERATION chains: ordered actions → result. A step is a clause that opens with a sequence
+ * marker ("first", "then", "next", "finally", "首先", "然后", "接着", "最后"), a list number
+ * ("1.", "step 2", "第一步"), or an imperative verb. Told in the past by a person ("then we put
+ * a queue in"), it is an event, not an instruction, and is left to NARRATIVE. Steps in one
+ * message, or in consecutive messages of one speaker, form one chain; a new "first"/"1." starts
+ * another. A chain needs an explicit sequence marker or list number, or three imperatives.
+ * A step saying what comes of it ("you should see", "就可以了", "即可") is the result.
+ */
+import type { ExtractedChain } from '../../../../shared/types/memory.js';
+import { chainFromSteps, type Step } from './build-chain.js';
+import { splitClauses, type Unit } from './text-units.js';
+import { isPastEvent } from './extract-narrative.js';
+
+const LIST_NUMBER = /^\s*(?:\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|[①②③④⑤⑥⑦⑧⑨⑩]|第[一二三四五六七八九十\d]+步)/i;
+const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|then|next|after that|afterwards|finally|lastly)\b|首先|先|然后|接着|之后|再|最后|随后)/i;
+const STARTS_LIST = /^\s*(?:first(?:ly)?\b|1[.)、]|step\s*1\b|①|第一步|首先)/i;
+const IMPERATIVE = new RegExp(
+  String.raw`^\s*(?:(?:and|just|now|please)\s+)?(?:run|open|add|set|install|restart|check|take|use|go|click|type|create|delete|remove|copy|move|put|stir|cook|boil|heat|pour|mix|cut|chop|wait|call|enable|disable|change|replace|update|upgrade|deploy|build|start|stop|kill|look|try|edit|save|commit|push|pull|write|drop|turn|press|select|bring|keep|reduce|increase|capture|compare|send|force|assert|give|forbid|store|clear|fill|serve|book|buy|pack)\b` +
+    String.raw`|^\s*(?:把|将|放|加|倒|切|炒|煮|焯|炖|盖|打开|运行|执行|安装|重启|点击|输入|检查|设置|订|买|看|转|收汁|撇|捞)`,
+  'i',
+);
+const RESULT = /\b(?:you(?:'ll| will| should) (?:see|get|have)|should (?:now )?(?:see|work|pass)|that's it|you're done|and it works|is a mechanical change)\b|就可以了|即可|就行了|就好了?|就完成了|出锅/i;
+// A report by the other speaker, at most this many messages after the last step.
+const REPORT_WINDOW = 2;
+const REPORTED_RESULT = /^\s*(?:done|it worked|that worked)\b|\b(?:test passes|tests pass|it works now|worked)\b|成功了|做好了|搞定/i;
+const CLAUSE_MARKER = new RegExp(`${SEQUENCE.source}|${LIST_NUMBER.source}`, 'i');
+
+interface Draft {
+  steps: Step[];
+  explicit: boolean;
+  role: string;
+  lastPosition: number;
+}
+
+export function extractOperation(units: Unit[], createdAt: string): ExtractedChain[] {
+  const chains: ExtractedChain[] = [];
+  let draft: Draft | undefined;
+  const flush = () => {
+    if (draft && (draft.explicit || draft.steps.length >= 3)) {
+      const last = draft.steps[draft.steps.length - 1] as Step;
+      const chain = chainFromSteps('OPERATION', draft.steps, { complete: last.role === 'result' }, createdAt);
+      if (chain) chains.push(chain);
+    }
+    draft = undefined;
+  };
+  for (const unit of units) {
+    if (draft && unit.position - draft.lastPosition > REPORT_WINDOW) flush();
+    // The other speaker may report how the steps went ("Done. The snapshot is 180 MB bigger.").
+    if (draft && unit.role !== draft.role) {
+      if (REPORTED_RESULT.test(unit.text)) {
+        draft.steps.push({ role: 'result', text: unit.text, unit, marker: REPORTED_RESULT.exec(unit.text)?.[0] });
+        flush();
+        continue;
+      }
+    }
+    for (const clause of splitClauses(unit.text, CLAUSE_MARKER)) {
+      const list = LIST_NUMBER.exec(clause);
+      const sequence = SEQUENCE.exec(clause);
+      const imperative = IMPERATIVE.exec(clause.replace(LIST_NUMBER, '').replace(SEQUENCE, ''));
+      const result = RESULT.exec(clause);
+      const marker = list?.[0].trim() ?? sequence?.[0].trim();
+      // Questions ("收汁要收到什么程度？") ask about a step; they are not one.
+      const isStep = (marker !== undefined || imperative !== null) && !isPastEvent(clause) && !/[?？]\s*$/.test(clause);
+      if (isStep && draft && (draft.role !== unit.role || (marker !== undefined && STARTS_LIST.test(clause) && draft.steps.length >= 2))) flush();
+      if (isStep) {
+        draft ??= { steps: [], explicit: false, role: unit.role, lastPosition: unit.position };
+        draft.explicit ||= marker !== undefined;
+        draft.steps.push({ role: result ? 'result' : 'action', text: clause, unit, marker: marker ?? imperative?.[0].trim() });
+        draft.lastPosition = unit.position;
+      } else if (draft && result && unit.role === draft.role) {
+        draft.steps.push({ role: 'result', text: clause, unit, marker: result[0] });
+        draft.lastPosition = unit.position;
+      }
+    }
+  }
+  flush();
+  return chains;
+}

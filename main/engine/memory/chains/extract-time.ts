@@ -1,0 +1,67 @@
+/**
+ * TIME chains: the moments a conversation names, in the order it names them. Each time
+ * expression is a node (at most three per sentence), with `time` set to the resolved ISO date or
+ * date-time when possible and to the expression as written otherwise. A clock time without a
+ * date takes the date of the previous moment ("9月12日 … 下午一点半"); "第二天"/"the next day"
+ * count from the previous moment, other relative days from the message's timestamp. A timeline
+ * ends after more than four messages without a time expression.
+ */
+import type { ExtractedChain } from '../../../../shared/types/memory.js';
+import { chainFromSteps, type Step } from './build-chain.js';
+import type { Unit } from './text-units.js';
+import { isPastEvent } from './extract-narrative.js';
+import { findTimes, isoMillis, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
+
+const GAP_MESSAGES = 4;
+const MAX_PER_SENTENCE = 3;
+
+export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] {
+  const chains: ExtractedChain[] = [];
+  let steps: Step[] = [];
+  let lastPosition = -Infinity;
+  let storyDate: string | undefined;
+  const flush = () => {
+    const chain = chainFromSteps('TIME', steps, { complete: steps.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt);
+    if (chain) chains.push(chain);
+    steps = [];
+    storyDate = undefined;
+    previousIso = undefined;
+  };
+  let previousIso: string | undefined;
+  for (const unit of units) {
+    // A question names no moment of its own ("第二天顺利吗？" asks about one already told).
+    if (/[?？]\s*$/.test(unit.text)) continue;
+    const mentions = findTimes(unit.text, { anchor: unit.timestamp, story: storyDate, past: isPastEvent(unit.text) });
+    if (mentions.length === 0) continue;
+    if (unit.position - lastPosition > GAP_MESSAGES) flush();
+    lastPosition = unit.position;
+    for (const mention of mentions.slice(0, MAX_PER_SENTENCE)) {
+      let iso = mention.iso;
+      if (isStoryRelative(mention.text) && storyDate) iso = resolveStoryRelative(mention.text, storyDate) ?? iso;
+      else if (!iso && storyDate) iso = clockOnDate(mention.text, storyDate, previousIso);
+      if (iso) {
+        storyDate = iso.slice(0, 10);
+        previousIso = iso;
+      }
+      steps.push({ role: 'moment', text: unit.text, unit, marker: mention.text, time: iso ?? mention.text });
+    }
+  }
+  flush();
+  return chains;
+}
+
+/**
+ * A clock time alone ("下午五点", "at 11pm") placed on the story's current date. A 12-hour time
+ * without am/pm that would fall before the previous moment is read as pm ("三点 … 四点钟").
+ */
+function clockOnDate(expression: string, date: string, previousIso: string | undefined): string | undefined {
+  const merged = findTimes(`${date} ${expression}`)[0];
+  if (!merged?.iso || merged.iso.length <= 10) return undefined;
+  const at = isoMillis(merged.iso);
+  const before = isoMillis(previousIso);
+  const hour = Number(merged.iso.slice(11, 13));
+  if (at !== undefined && before !== undefined && at < before && hour < 12 && at + 12 * 3600_000 >= before) {
+    return `${merged.iso.slice(0, 11)}${String(hour + 12).padStart(2, '0')}${merged.iso.slice(13)}`;
+  }
+  return merged.iso;
+}

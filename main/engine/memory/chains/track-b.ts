@@ -1,0 +1,80 @@
+/**
+ * Track B of the dual-track memory (seed 004, DESIGN.md 3.5): CAUSAL, LOGIC, OPERATION,
+ * NARRATIVE and TIME chains from a conversation. With a model, the model extracts them; when it
+ * fails (anything but a cancellation), the rules run instead and each chain's metadata says
+ * why. Without a model, only the rules run: no I/O, synchronous underneath, well under a
+ * millisecond per message.
+ *
+ * @example
+ * const chains = await runTrackB(conversation);                  // rules
+ * const chains = await runTrackB(conversation, { model, signal }); // model, rules on failure
+ */
+import { CairnError, errorMessage } from '../../../../shared/errors.js';
+import type { ChainType, Conversation, ExtractedChain } from '../../../../shared/types/memory.js';
+import type { LanguageModel } from '../../ports/language-model.js';
+import type { Logger } from '../../ports/logger.js';
+import { uniqueIds } from './build-chain.js';
+import { extractCausal } from './extract-causal.js';
+import { extractLogic } from './extract-logic.js';
+import { extractNarrative } from './extract-narrative.js';
+import { extractOperation } from './extract-operation.js';
+import { extractTime } from './extract-time.js';
+import { extractWithModel } from './llm-extractor.js';
+import { conversationUnits, orderedMessages, type OrderedMessage, type Unit } from './text-units.js';
+
+export const ALL_CHAIN_TYPES: readonly ChainType[] = ['CAUSAL', 'LOGIC', 'OPERATION', 'NARRATIVE', 'TIME'];
+
+const RULES: Record<ChainType, (units: Unit[], createdAt: string) => ExtractedChain[]> = {
+  CAUSAL: extractCausal,
+  LOGIC: extractLogic,
+  OPERATION: extractOperation,
+  NARRATIVE: extractNarrative,
+  TIME: extractTime,
+};
+
+export interface TrackBOptions {
+  /** When given, the model extracts the chains and the rules are the fallback. */
+  model?: LanguageModel;
+  signal?: AbortSignal;
+  /** Chain types to extract (default: all five). */
+  types?: readonly ChainType[];
+  /** Messages per model call (default 80). */
+  windowMessages?: number;
+  /** `created_at` of chains whose messages carry no timestamp (default: now). */
+  now?: () => Date;
+  logger?: Logger;
+}
+
+/** Chains of the conversation, in type order (CAUSAL … TIME) and within a type in reading order. */
+export async function runTrackB(conversation: Conversation, options: TrackBOptions = {}): Promise<ExtractedChain[]> {
+  const types = options.types ?? ALL_CHAIN_TYPES;
+  const messages = orderedMessages(conversation);
+  const createdAt = (options.now?.() ?? new Date()).toISOString();
+  if (!options.model) return rulesOn(messages, types, createdAt);
+  try {
+    const chains = await extractWithModel(options.model, messages, { types: [...types], signal: options.signal, windowMessages: options.windowMessages ?? 80, createdAt });
+    return uniqueIds(sortChains(chains, types));
+  } catch (error) {
+    if (options.signal?.aborted || CairnError.is(error, 'CANCELLED')) {
+      throw error instanceof CairnError ? error : new CairnError('CANCELLED', `Chain extraction of ${conversation.id} was cancelled`, { cause: error });
+    }
+    const reason = errorMessage(error);
+    options.logger?.warn('track B: the model failed, using the rules', { conversation: conversation.id, error: reason });
+    return rulesOn(messages, types, createdAt).map((chain) => ({ ...chain, metadata: { ...chain.metadata, fallback: reason } }));
+  }
+}
+
+/** The rule path alone, synchronously (for workers and benchmarks). */
+export function extractChainsWithRules(conversation: Conversation, options: Pick<TrackBOptions, 'types' | 'now'> = {}): ExtractedChain[] {
+  return rulesOn(orderedMessages(conversation), options.types ?? ALL_CHAIN_TYPES, (options.now?.() ?? new Date()).toISOString());
+}
+
+function rulesOn(messages: OrderedMessage[], types: readonly ChainType[], createdAt: string): ExtractedChain[] {
+  const units = conversationUnits(messages);
+  return uniqueIds(ALL_CHAIN_TYPES.filter((t) => types.includes(t)).flatMap((type) => RULES[type](units, createdAt)));
+}
+
+function sortChains(chains: ExtractedChain[], types: readonly ChainType[]): ExtractedChain[] {
+  const order = (c: ExtractedChain) => ALL_CHAIN_TYPES.indexOf(c.chain_type);
+  return chains.filter((c) => types.includes(c.chain_type)).sort((a, b) => order(a) - order(b));
+}

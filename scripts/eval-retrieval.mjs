@@ -1,0 +1,99 @@
+// `npm run eval:retrieval`: retrieval quality on the labelled dev set in test/fixtures/retrieval
+// (documents and conversations in English and Chinese, hand-written questions with the passages
+// or messages that answer them). Builds a real LanceDB index in a temporary folder, then reports
+// recall@1/5/10 and MRR for fts, vector, hybrid and hierarchical search, overall and split by
+// language, by source (doc, conv) and by question type. See bench/lib/retrieval-eval.ts.
+//
+// Usage: node scripts/eval-retrieval.mjs [--json] [--fixtures DIR]
+//          [--embed-base-url URL --embed-model NAME [--embed-dimensions N]]
+// The endpoint key comes from OPENAI_API_KEY (any text for local servers such as Ollama).
+import { build } from 'esbuild';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+process.env.LANCEDB_LOG ??= 'error';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CACHE = join(ROOT, 'node_modules/.cache/cairn-eval-retrieval');
+
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const i = args.indexOf(name);
+  if (i !== -1) args.splice(i, 1);
+  return i !== -1;
+};
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  if (i === -1) return fallback;
+  const value = args[i + 1];
+  args.splice(i, 2);
+  return value;
+};
+const JSON_OUT = flag('--json');
+const FIXTURES = option('--fixtures', join(ROOT, 'test/fixtures/retrieval'));
+const BASE_URL = option('--embed-base-url', process.env.OPENAI_BASE_URL);
+const MODEL = option('--embed-model', process.env.CAIRN_EMBED_MODEL);
+const DIMENSIONS = option('--embed-dimensions', undefined);
+if (args.length > 0) {
+  console.error(`Unknown arguments: ${args.join(' ')}`);
+  process.exit(2);
+}
+
+/** Bundles the evaluation and the adapters (TypeScript) to plain ESM that Node 20 runs. */
+async function load() {
+  mkdirSync(CACHE, { recursive: true });
+  const outfile = join(CACHE, 'eval-retrieval.bundle.mjs');
+  await build({
+    stdin: {
+      contents: [
+        "export * from './bench/lib/retrieval-eval.ts';",
+        "export { createLocalEmbedder } from './main/adapters/embed/local.ts';",
+        "export { createOpenAIEmbedder } from './main/adapters/embed/openai.ts';",
+      ].join('\n'),
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+const ev = await load();
+let embedder;
+if (BASE_URL || MODEL) {
+  if (!BASE_URL || !MODEL) {
+    console.error('--embed-base-url and --embed-model go together');
+    process.exit(2);
+  }
+  embedder = ev.createOpenAIEmbedder({
+    baseURL: BASE_URL,
+    apiKey: process.env.OPENAI_API_KEY ?? 'none',
+    model: MODEL,
+    ...(DIMENSIONS ? { dimensions: Number(DIMENSIONS), requestDimensions: true } : {}),
+  });
+  if (!DIMENSIONS) await embedder.discoverDimensions();
+} else {
+  embedder = ev.createLocalEmbedder();
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'cairn-eval-retrieval-'));
+try {
+  const report = await ev.runDevSetEval({ fixtures: FIXTURES, embedder, indexDir: join(tmp, 'index') });
+  const machine = `${cpus()[0]?.model ?? 'cpu'} × ${availableParallelism()}, Node ${process.version}`;
+  if (JSON_OUT) {
+    process.stdout.write(`${JSON.stringify({ machine, ...report })}\n`);
+  } else {
+    console.log(`model ${report.model}; ${report.records} records, ${report.questions} questions; index ${Math.round(report.indexMs)} ms, searches ${Math.round(report.searchMs)} ms; ${machine}`);
+    console.log('R@k: share of the evidence found in the first k hits (L2 records only), averaged over questions; MRR: 1 / rank of the first evidence found.\n');
+    console.log(ev.formatReport(report));
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
