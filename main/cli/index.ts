@@ -8,6 +8,7 @@ import { registerBrowse } from './commands/browse.js';
 import { registerSkeleton } from './commands/skeleton.js';
 import { registerServe } from './commands/serve.js';
 import { registerSearch } from './commands/search.js';
+import { registerCompress } from './commands/compress.js';
 
 const program = new Command();
 program
@@ -31,5 +32,6 @@ registerBrowse(program);
 registerSkeleton(program);
 registerServe(program);
 registerSearch(program);
+registerCompress(program);
 
 await program.parseAsync(process.argv);

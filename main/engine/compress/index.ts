@@ -1,0 +1,5 @@
+/** Chain-aware context compression (DESIGN.md section 3.6). */
+export { compressBlocks, type CompressOptions } from './compress.js';
+export { parseCompressInput, resolveBudget, DEFAULT_RATIO, type BudgetOptions } from './blocks.js';
+export { chainAwareScore, PRIORITY_WEIGHTS, CHAIN_TYPE_WEIGHTS } from './scoring.js';
+export { renderMarkdown, renderDiffPair } from './render.js';

@@ -1,0 +1,58 @@
+/**
+ * CHAIN_INTEGRITY, the seed's stage 2: blocks that share a chain are kept or dropped together,
+ * and a chain that cannot fit whole is replaced by its summary (see chain-summary.ts).
+ */
+import type { ContextBlock } from '../../../shared/types/compress.js';
+import { chainMembers, chainUnits } from './chains.js';
+import { summarizeChain } from './chain-summary.js';
+import { rankDescending } from './scoring.js';
+import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type Piece } from './shorten.js';
+import { wholePiece, type ChainSummary, type Selection } from './strategies.js';
+
+export function selectChainIntegrity(
+  blocks: readonly ContextBlock[],
+  scores: readonly number[],
+  budget: number,
+  members: Map<string, number[]> = chainMembers(blocks),
+): Selection {
+  const units = chainUnits(blocks, members);
+  // A chain is as important as its most important block; ties go to the unit that starts first
+  // (units come out of chainUnits in order of their first block).
+  const unitScores = units.map((unit) => {
+    let best = -Infinity;
+    for (const i of unit.blocks) best = Math.max(best, scores[i] as number);
+    return best;
+  });
+  const kept = new Map<number, Piece>();
+  const replaced: ChainSummary[] = [];
+  let remaining = budget;
+  let failedFits = 0;
+  for (const u of rankDescending(unitScores)) {
+    const unit = units[u] as (typeof units)[number];
+    let total = 0;
+    for (const i of unit.blocks) total += (blocks[i] as ContextBlock).token_count;
+    if (total <= remaining) {
+      for (const i of unit.blocks) kept.set(i, wholePiece(blocks[i] as ContextBlock));
+      remaining -= total;
+    } else if (remaining < MIN_PIECE_TOKENS || failedFits >= MAX_FAILED_FITS) {
+      continue;
+    } else if (unit.blocks.length === 1) {
+      // One block (alone, or the only block of its chain here): shortening it cuts no chain.
+      const i = unit.blocks[0] as number;
+      const piece = textFitter(blocks[i] as ContextBlock).fit(remaining);
+      failedFits = piece ? 0 : failedFits + 1;
+      if (piece) {
+        kept.set(i, piece);
+        remaining -= piece.token_count;
+      }
+    } else {
+      const summary = summarizeChain(blocks, unit.blocks, unit.chainIds, remaining);
+      failedFits = summary ? 0 : failedFits + 1;
+      if (summary) {
+        replaced.push(summary);
+        remaining -= summary.parts.reduce((sum, p) => sum + p.piece.token_count, 0);
+      }
+    }
+  }
+  return { kept, replaced };
+}
