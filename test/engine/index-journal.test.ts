@@ -121,3 +121,32 @@ describe('journaled index', () => {
     expect(await readdir(journalDir)).toEqual([live]);
   });
 });
+
+describe('journaled index under concurrency', () => {
+  it('a search that starts while a flush is writing waits for that write', async () => {
+    const written: string[] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const inner: ContextIndex & { search: (q: { text: string }) => Promise<never[]> } = {
+      async upsert(records) {
+        await slow;
+        written.push(...records.map((r) => r.id));
+      },
+      async removeUnder() {},
+      async search() {
+        searchedAfter = [...written];
+        return [];
+      },
+    };
+    let searchedAfter: string[] = [];
+    const buffered = journaledIndex(inner, { fs, journalDir, logger: silentLogger });
+    await buffered.upsert([record('ctx://resources/a.md')]);
+    const flushing = buffered.flush();
+    const searching = buffered.search!({ text: 'a' });
+    // Let both get as far as they can while the write is held up.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await Promise.all([flushing, searching]);
+    expect(searchedAfter).toEqual(['ctx://resources/a.md#2']);
+  });
+});

@@ -62,18 +62,25 @@ export function journaledIndex(inner: EngineIndex, options: JournaledIndexOption
   let replay: Promise<number> | null = null;
   const ready = () => (replay ??= replayDeadSegments(inner, options));
 
-  const flush = async () => {
-    await ready();
-    if (pending.length === 0) return;
-    const batch = pending;
-    const done = segment;
-    pending = [];
-    // Records that arrive during the write journal into a fresh segment, so deleting this one
-    // after the write cannot forget them.
-    segment = join(options.journalDir, segmentName());
-    segmentWritten = false;
-    await inner.upsert(batch);
-    await rm(done, { force: true });
+  // Flushes run one after another: a search that flushes while an earlier flush is still
+  // writing must wait for that write too, or it would miss the records in flight.
+  let writing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    const run = writing.then(async () => {
+      await ready();
+      if (pending.length === 0) return;
+      const batch = pending;
+      const done = segment;
+      pending = [];
+      // Records that arrive during the write journal into a fresh segment, so deleting this one
+      // after the write cannot forget them.
+      segment = join(options.journalDir, segmentName());
+      segmentWritten = false;
+      await inner.upsert(batch);
+      await rm(done, { force: true });
+    });
+    writing = run.catch(() => undefined);
+    return run;
   };
 
   const search = inner.search;
