@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { registerIngest } from './commands/ingest.js';
+import { registerWatch } from './commands/watch.js';
 import { registerBrowse } from './commands/browse.js';
 import { registerSkeleton } from './commands/skeleton.js';
 import { registerServe } from './commands/serve.js';
@@ -28,6 +29,7 @@ Examples:
   );
 
 registerIngest(program);
+registerWatch(program);
 registerBrowse(program);
 registerSkeleton(program);
 registerServe(program);

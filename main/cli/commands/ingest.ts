@@ -4,6 +4,7 @@ import type { DagRunResult, EngineEvent, SummaryEstimate } from '../../../shared
 import type { IngestResult, Skip } from '../../../shared/types/ingest.js';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
 import type { CliLlm, LlmFlags } from '../llm-config.js';
+import { addLlmOptions } from '../llm-flags.js';
 import type { LlmStatsSnapshot } from '../../engine/llm/stats.js';
 import { estimateCostUsd } from '../../engine/llm/prices.js';
 import { formatBytes, formatCount, formatMs, printJson, reportError, stderrLogger } from '../output.js';
@@ -25,7 +26,7 @@ interface IngestFlags extends LlmFlags {
 }
 
 export function registerIngest(program: Command): void {
-  program
+  const command = program
     .command('ingest')
     .description('Turn a folder or a file into a context tree in the workspace (resumes an interrupted run of the same ingest)')
     .argument('<path>', 'folder or file to ingest')
@@ -36,12 +37,8 @@ export function registerIngest(program: Command): void {
     .option('--max-file-size <bytes>', 'skip files larger than this', String(10 * 1024 * 1024))
     .option('--max-tokens <n>', 'documents up to this many tokens stay one node', '1024')
     .option('--min-tokens <n>', 'sections under this many tokens merge with neighbours', '512')
-    .option('--code-mode <mode>', 'code summaries: ast|llm|ast_llm', 'ast')
-    .option('--llm-base-url <url>', 'OpenAI-compatible server for summaries (default: $OPENAI_BASE_URL)')
-    .option('--llm-model <model>', 'model for summaries (default: $CAIRN_LLM_MODEL, else gpt-4o-mini)')
-    .option('--llm-api-key <key>', 'API key (default: $OPENAI_API_KEY); with neither a key nor a base URL, summaries are extractive and offline')
-    .option('--max-concurrent-llm <n>', 'LLM calls in flight at most', '10')
-    .option('--token-budget <n>', 'tokens (input + output) this run may spend on LLM calls; past it, summaries fall back')
+    .option('--code-mode <mode>', 'code summaries: ast|llm|ast_llm', 'ast');
+  addLlmOptions(command)
     .option('--no-summarize', 'only build the tree; leave the L0/L1 summaries queued for later')
     .option('--estimate', 'build the tree (no LLM calls), then print the LLM calls and tokens (and cost, for known models) summarizing it would take; run again without --estimate to summarize')
     .option('--no-progress', 'no progress bar on stderr')
