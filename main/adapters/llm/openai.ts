@@ -345,8 +345,16 @@ function excerpt(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
+/** Converted once per schema: the conversion costs more CPU than the rest of a call's set-up. */
+const jsonSchemas = new WeakMap<z.ZodType<unknown>, Record<string, unknown> | undefined>();
+
 /** The zod schema as JSON Schema, or undefined when it has parts JSON Schema cannot say. */
 function jsonSchemaOf(schema: z.ZodType<unknown>): Record<string, unknown> | undefined {
+  if (!jsonSchemas.has(schema)) jsonSchemas.set(schema, convertSchema(schema));
+  return jsonSchemas.get(schema);
+}
+
+function convertSchema(schema: z.ZodType<unknown>): Record<string, unknown> | undefined {
   try {
     // The model writes what the schema parses, so the schema's input side is what it must follow.
     const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>;

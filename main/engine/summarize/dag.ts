@@ -83,6 +83,13 @@ interface DirNode {
 type DagEvent = Extract<EngineEvent, { type: `dag/${string}` }>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
+/**
+ * Summary tasks in flight. Above the LLM's own limit (10 by default) on purpose: a task also
+ * reads its file and writes its summary and index rows, and those should overlap the LLM calls
+ * of other tasks rather than hold a call slot idle. The LLM limiter still caps calls in flight.
+ */
+export const DEFAULT_SUMMARY_TASKS = 32;
+
 const DEFAULT_CATEGORY: Record<string, string> = { code: 'code', markdown: 'document', text: 'document', html: 'document', pdf: 'document' };
 
 export class DirectoryEventHandler {
@@ -96,7 +103,7 @@ export class DirectoryEventHandler {
   private readonly maxInputChars: number;
 
   constructor(private readonly deps: DagDeps) {
-    this.limit = pLimit(deps.concurrency ?? 10);
+    this.limit = pLimit(deps.concurrency ?? DEFAULT_SUMMARY_TASKS);
     this.maxChildren = deps.maxChildren ?? 50;
     this.maxInputChars = deps.maxInputChars ?? 24_000;
     // Every summary in flight (and every LLM call waiting for a slot) listens to the run's signal;
@@ -343,14 +350,17 @@ export class DirectoryEventHandler {
       const maxChildren = this.deps.summarizer.maxChildren ?? this.maxChildren;
       if (children.length > maxChildren) {
         // Too many children for one call: summarize batches, then merge the batch summaries.
-        const parts: ChildSummary[] = [];
-        for (let i = 0; i < children.length; i += maxChildren) {
-          const batch = children.slice(i, i + maxChildren);
-          const part = await this.deps.summarizer.summarizeDirectory({ uri, name: `${uriName(uri)} (part ${parts.length + 1})`, children: batch, signal: this.deps.signal });
-          this.account(part);
-          parts.push({ uri, name: `part ${parts.length + 1}`, abstract: part.abstract, category: categoriesOf(batch).join(', '), is_directory: true, has_abstract: true });
-        }
-        inputs = parts;
+        // The batches do not depend on each other: they run at once, so a big directory adds two
+        // calls to the critical path, not one per batch.
+        const batches: ChildSummary[][] = [];
+        for (let i = 0; i < children.length; i += maxChildren) batches.push(children.slice(i, i + maxChildren));
+        inputs = await Promise.all(
+          batches.map(async (batch, n) => {
+            const part = await this.deps.summarizer.summarizeDirectory({ uri, name: `${uriName(uri)} (part ${n + 1})`, children: batch, signal: this.deps.signal });
+            this.account(part);
+            return { uri, name: `part ${n + 1}`, abstract: part.abstract, category: categoriesOf(batch).join(', '), is_directory: true, has_abstract: true };
+          }),
+        );
       }
       const result = await this.deps.summarizer.summarizeDirectory({ uri, name: uriName(uri), children: inputs, signal: this.deps.signal });
       this.account(result);

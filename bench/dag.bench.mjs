@@ -1,0 +1,117 @@
+// DAG summarization wall time against its lower bound (issue 4): the built CLI summarizes a real
+// tree through the local OpenAI-compatible mock server, which adds 50 ms to every call, with at
+// most 10 calls in flight. No schedule can beat max(critical path × latency, calls × latency / 10):
+// the critical path is the longest chain of calls that must wait for each other (a file, then
+// its directory, then that directory's parent, ...), read from the prompts the server received.
+// Target: wall time at most 1.05 × that bound.
+//
+// Tree: $CAIRN_BENCH_DAG_TREE, else Debian's git documentation, else zod's sources.
+import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CACHE = join(ROOT, 'node_modules/.cache/cairn-bench-dag');
+const LATENCY_MS = 50;
+const CONCURRENCY = 10;
+const candidates = [process.env.CAIRN_BENCH_DAG_TREE, '/usr/share/doc/git', join(ROOT, 'node_modules/zod/src')].filter(Boolean);
+const tree = candidates.find((path) => existsSync(path));
+
+async function mockServerModule() {
+  mkdirSync(CACHE, { recursive: true });
+  const outfile = join(CACHE, 'mock-openai-server.mjs');
+  await build({ entryPoints: [join(ROOT, 'test/support/mock-openai-server.ts')], outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
+  return import(pathToFileURL(outfile).href);
+}
+
+function cli(args) {
+  return new Promise((resolve, reject) => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|CAIRN_)/.test(k)));
+    const child = spawn(process.execPath, [join(ROOT, 'dist-main/cli.js'), ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`cairn ${args[0]} failed (${code}): ${stderr}`))));
+  });
+}
+
+/** The node a prompt is about: both prompt kinds name it as `"name" (ctx://...)`. */
+function promptUri(request) {
+  const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
+  return /\((ctx:\/\/[^)\s]+)\)/.exec(user)?.[1] ?? null;
+}
+
+function parentOf(uri) {
+  const trimmed = uri.endsWith('/') ? uri.slice(0, -1) : uri;
+  const cut = trimmed.lastIndexOf('/');
+  return cut < 'ctx://'.length ? null : trimmed.slice(0, cut + 1);
+}
+
+/** Longest chain of dependent calls: a node's own calls (batches run one after another) after its slowest child. */
+function criticalPath(callsByUri) {
+  const children = new Map();
+  for (const uri of callsByUri.keys()) {
+    for (let child = uri, parent = parentOf(uri); parent; child = parent, parent = parentOf(parent)) {
+      if (!children.has(parent)) children.set(parent, new Set());
+      children.get(parent).add(child);
+    }
+  }
+  const memo = new Map();
+  const height = (uri) => {
+    if (memo.has(uri)) return memo.get(uri);
+    let below = 0;
+    for (const child of children.get(uri) ?? []) below = Math.max(below, height(child));
+    const value = below + (callsByUri.get(uri) ?? 0);
+    memo.set(uri, value);
+    return value;
+  };
+  return Math.max(...[...callsByUri.keys()].map((uri) => height(uri)));
+}
+
+export default async function run() {
+  const { startMockOpenAI, reply } = await mockServerModule();
+  const server = await startMockOpenAI();
+  const abstract = 'Reference documentation for one part of the tree: what it covers, the commands and options it describes, and when a reader would open it.';
+  server.handle(() => reply.delayed(LATENCY_MS, reply.json({ abstract, overview: '# Overview\n\n- topics\n- options', categories: ['docs'] })));
+  const workspace = mkdtempSync(join(tmpdir(), 'cairn-bench-dag-'));
+  const rows = [];
+  try {
+    await cli(['ingest', tree, '--workspace', workspace, '--no-summarize', '--no-progress', '--json']);
+    const result = await cli(['ingest', tree, '--workspace', workspace, '--no-progress', '--json', '--llm-base-url', server.url, '--llm-model', 'bench-model', '--max-concurrent-llm', String(CONCURRENCY)]);
+    const calls = server.chatRequests.length;
+    const callsByUri = new Map();
+    for (const request of server.chatRequests) {
+      const uri = promptUri(request);
+      if (uri) callsByUri.set(uri, (callsByUri.get(uri) ?? 0) + 1);
+    }
+    const path = criticalPath(callsByUri);
+    const bound = Math.max(path * LATENCY_MS, (calls * LATENCY_MS) / CONCURRENCY);
+    const wall = result.summary.ms;
+    rows.push({
+      files: result.files,
+      calls,
+      criticalPath: path,
+      peakInFlight: server.peakConcurrency,
+      inputTokens: result.llm.input_tokens,
+      outputTokens: result.llm.output_tokens,
+      boundMs: Math.round(bound),
+      wallMs: wall,
+      ratio: +(wall / bound).toFixed(3),
+    });
+  } finally {
+    await server.close();
+    rmSync(workspace, { recursive: true, force: true });
+  }
+  return { name: 'dag', tree, rows, note: `mock server adds ${LATENCY_MS} ms per call, --max-concurrent-llm ${CONCURRENCY}; wall = the DAG run's own time (result.summary.ms); target ratio ≤ 1.05` };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await run();
+  console.log(result.note);
+  console.table(result.rows);
+}
