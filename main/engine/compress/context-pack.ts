@@ -1,0 +1,162 @@
+/**
+ * Context packs (issue 7): "what matters for this question in N tokens". Search hits, memories
+ * and the chains their messages belong to become ContextBlocks; the compressor fits them to the
+ * budget without cutting a chain; the result is Markdown (or JSON) an agent can paste, every
+ * block naming where it came from.
+ *
+ * Blocks: one per node (the best-scoring level of it wins, and L2 content is preferred to an
+ * abstract of the same node when both hit). Priority follows rank and kind: memories and the
+ * top hits are HIGH, the rest MEDIUM, weak hits LOW. A chain contributes its member messages as
+ * blocks sharing the chain's id, so chain_integrity keeps or summarizes them together.
+ */
+import type { ContextBlock, ContextPriority, CompressionResult, CompressionStrategy } from '../../../shared/types/compress.js';
+import type { ExtractedChain } from '../../../shared/types/memory.js';
+import { countTokens } from '../parse/tokens.js';
+import { compressBlocks } from './compress.js';
+import { renderMarkdown } from './render.js';
+
+/** What the pack needs of a search hit (the contract's SearchHit has these). */
+export interface PackHit {
+  uri: string;
+  level: 0 | 1 | 2;
+  score: number;
+  context_type: string;
+  provenance: { source?: string | null; lines?: [number, number] | null; message_ids?: string[] };
+  /** ISO time the node last changed, when known (for freshness). */
+  updated_at?: string;
+}
+
+export interface PackSources {
+  /** The node's text at that level (its full L2 content, its L0 or L1). */
+  read(uri: string, level: 0 | 1 | 2): Promise<string>;
+  /** Chains that contain any of these messages, with each node's text (from the sessions' analyses). */
+  chainsFor?(messageIds: string[]): Promise<ExtractedChain[]>;
+}
+
+export interface PackOptions {
+  query: string;
+  budget: number;
+  strategy?: CompressionStrategy;
+  now?: Date;
+}
+
+export interface ContextPack {
+  query: string;
+  budget: number;
+  blocks: ContextBlock[];
+  result: CompressionResult;
+  markdown: string;
+}
+
+/** Hits ranked this high are HIGH priority. */
+const TOP_HITS = 3;
+/** Hits scoring below this share of the best score are LOW priority. */
+const WEAK_SHARE = 0.35;
+/** Freshness halves every this many days. */
+const FRESHNESS_HALF_LIFE_DAYS = 30;
+
+const SOURCE_OF: Record<string, string> = { memory: 'long_term_memory', session: 'short_term_memory', resource: 'resource', skill: 'skill' };
+
+export async function buildContextPack(hits: readonly PackHit[], sources: PackSources, options: PackOptions): Promise<ContextPack> {
+  const now = options.now ?? new Date();
+  const best = bestLevelPerNode(hits);
+  const top = best.reduce((max, h) => Math.max(max, h.score), 0) || 1;
+  const blocks: ContextBlock[] = [];
+  const seen = new Set<string>();
+
+  for (const [rank, hit] of best.entries()) {
+    const id = `${hit.uri}#${hit.level}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const content = await sources.read(hit.uri, hit.level).catch(() => null);
+    if (!content?.trim()) continue;
+    blocks.push({
+      id,
+      source: SOURCE_OF[hit.context_type] ?? hit.context_type,
+      priority: priorityOf(hit, rank, top),
+      content,
+      token_count: countTokens(content),
+      chain_links: [],
+      chain_types: [],
+      relevance_score: clamp01(hit.score / top),
+      freshness_score: freshness(hit.updated_at, now),
+      provenance: {
+        uri: hit.uri,
+        ...(hit.provenance.source ? { source: hit.provenance.source } : {}),
+        ...(hit.provenance.lines ? { lines: hit.provenance.lines } : {}),
+        ...(hit.provenance.message_ids?.length ? { message_ids: hit.provenance.message_ids } : {}),
+      },
+    });
+  }
+
+  await attachChains(blocks, sources);
+  const result = compressBlocks(blocks, { strategy: options.strategy ?? 'chain_integrity', budget: options.budget });
+  const rendered = renderMarkdown(result);
+  // The renderer's first line is the title; the query goes right under it.
+  const cut = rendered.indexOf('\n');
+  const markdown = `${rendered.slice(0, cut)}\n\nQuery: ${options.query}\n${rendered.slice(cut)}`;
+  return { query: options.query, budget: options.budget, blocks, result, markdown };
+}
+
+/** One hit per node: its best level, with L2 preferred to a summary of the same node at an equal score. */
+function bestLevelPerNode(hits: readonly PackHit[]): PackHit[] {
+  const byUri = new Map<string, PackHit>();
+  for (const hit of hits) {
+    const current = byUri.get(hit.uri);
+    if (!current || hit.score > current.score || (hit.score === current.score && hit.level > current.level)) byUri.set(hit.uri, hit);
+  }
+  return [...byUri.values()].sort((a, b) => b.score - a.score || a.uri.localeCompare(b.uri));
+}
+
+function priorityOf(hit: PackHit, rank: number, top: number): ContextPriority {
+  if (hit.context_type === 'memory' || rank < TOP_HITS) return 'HIGH';
+  return hit.score / top < WEAK_SHARE ? 'LOW' : 'MEDIUM';
+}
+
+function freshness(updatedAt: string | undefined, now: Date): number {
+  if (!updatedAt) return 0;
+  const days = (now.getTime() - Date.parse(updatedAt)) / 86_400_000;
+  if (!Number.isFinite(days)) return 0;
+  return clamp01(0.5 ** (Math.max(0, days) / FRESHNESS_HALF_LIFE_DAYS));
+}
+
+/**
+ * Message blocks that belong to a chain get the chain's id and type; the chain's other messages
+ * join the pack as blocks of their own, so the compressor sees the chain whole.
+ */
+async function attachChains(blocks: ContextBlock[], sources: PackSources): Promise<void> {
+  if (!sources.chainsFor) return;
+  const messageIds = blocks.flatMap((b) => b.provenance?.message_ids ?? []);
+  if (messageIds.length === 0) return;
+  const chains = await sources.chainsFor([...new Set(messageIds)]);
+  const byMessage = new Map<string, ContextBlock>();
+  for (const block of blocks) for (const id of block.provenance?.message_ids ?? []) byMessage.set(id, block);
+  for (const chain of chains) {
+    const type = chain.chain_type.toLowerCase() as ContextBlock['chain_types'][number];
+    for (const node of chain.nodes) {
+      let block = node.message_ids.map((id) => byMessage.get(id)).find((b) => b !== undefined);
+      if (!block) {
+        block = {
+          id: `chain:${chain.chain_id}:${node.id}`,
+          source: 'short_term_memory',
+          priority: 'MEDIUM',
+          content: node.text,
+          token_count: countTokens(node.text),
+          chain_links: [],
+          chain_types: [],
+          relevance_score: 0,
+          freshness_score: 0,
+          provenance: { message_ids: node.message_ids },
+        };
+        blocks.push(block);
+        for (const id of node.message_ids) byMessage.set(id, block);
+      }
+      if (!block.chain_links.includes(chain.chain_id)) block.chain_links.push(chain.chain_id);
+      if (!block.chain_types.includes(type)) block.chain_types.push(type);
+    }
+  }
+}
+
+function clamp01(value: number): number {
+  return Math.min(1, Math.max(0, value));
+}

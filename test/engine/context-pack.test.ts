@@ -1,0 +1,89 @@
+/**
+ * Context packs: search hits and the chains of their messages become blocks, and the pack
+ * fits the budget without cutting a chain, every block naming where it came from.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildContextPack, type PackHit, type PackSources } from '../../main/engine/compress/context-pack.js';
+import type { ExtractedChain } from '../../shared/types/memory.js';
+
+const texts: Record<string, string> = {
+  'ctx://session/c1/m3#2': '[2024-05-08] Ana: The export job crashed again last night with an out-of-memory error.',
+  'ctx://resources/docs/ops.md#2': 'Operations guide. '.repeat(40) + 'Restart the exporter with a smaller batch size when memory runs short.',
+  'ctx://resources/docs/#0': 'Documentation of the export pipeline and its operations.',
+  'ctx://user/memories/preference/mem_1.md#2': 'Ana prefers fixes that do not need a redeploy.',
+  'ctx://resources/docs/misc.md#2': 'Office plants need water on Fridays. '.repeat(30),
+};
+
+const chain: ExtractedChain = {
+  chain_id: 'chain_causal_1',
+  chain_type: 'CAUSAL',
+  content: '',
+  nodes: [
+    { id: 'n1', role: 'problem', text: 'The export job crashed with an out-of-memory error.', message_ids: ['m3'] },
+    { id: 'n2', role: 'cause', text: 'The new version loads every row into memory before writing.', message_ids: ['m5'] },
+    { id: 'n3', role: 'solution', text: 'Stream rows with a cursor and restore the batch size of 5000.', message_ids: ['m8'] },
+  ],
+  extraction_confidence: 0.8,
+  created_at: '2024-05-08T10:00:00Z',
+  source_message_ids: ['m3', 'm5', 'm8'],
+  summary: 'crash → rows loaded at once → stream with a cursor',
+  metadata: { method: 'rules' },
+};
+
+function hit(uri: string, level: 0 | 1 | 2, score: number, context_type = 'resource', message_ids: string[] = []): PackHit {
+  return { uri, level, score, context_type, provenance: { source: `/src/${uri.split('/').pop()}`, message_ids } };
+}
+
+const hits: PackHit[] = [
+  hit('ctx://session/c1/m3', 2, 0.9, 'session', ['m3']),
+  hit('ctx://resources/docs/ops.md', 2, 0.7),
+  hit('ctx://resources/docs/', 0, 0.6),
+  hit('ctx://user/memories/preference/mem_1.md', 2, 0.4, 'memory'),
+  hit('ctx://resources/docs/misc.md', 2, 0.1),
+  // The same node at a lower-scoring level: only its best level becomes a block.
+  hit('ctx://resources/docs/ops.md', 0, 0.5),
+];
+
+const sources: PackSources = {
+  read: async (uri, level) => texts[`${uri}#${level}`] ?? `${uri} at L${level}`,
+  chainsFor: async (ids) => (ids.includes('m3') ? [chain] : []),
+};
+
+describe('context packs', () => {
+  it('adds the rest of a hit message\'s chain and keeps the chain whole within the budget', async () => {
+    for (const budget of [60, 120, 400]) {
+      const pack = await buildContextPack(hits, sources, { query: 'why did the export crash', budget });
+      expect(pack.result.compressed_tokens).toBeLessThanOrEqual(budget);
+      // Every chain member is in the pack's blocks, tagged with the chain.
+      const members = pack.blocks.filter((b) => b.chain_links.includes('chain_causal_1'));
+      expect(members.map((b) => b.provenance?.message_ids)).toEqual([['m3'], ['m5'], ['m8']]);
+      expect(members.every((b) => b.chain_types.includes('causal'))).toBe(true);
+      expect(pack.result.broken_chains).toEqual([]);
+      expect(pack.result.intact_chains).toEqual(['chain_causal_1']);
+    }
+  });
+
+  it('makes one block per node, memories and top hits HIGH, weak hits LOW, each with its provenance', async () => {
+    const pack = await buildContextPack(hits, sources, { query: 'export crash', budget: 10_000 });
+    const ids = pack.blocks.map((b) => b.id);
+    expect(ids.filter((id) => id.startsWith('ctx://resources/docs/ops.md'))).toEqual(['ctx://resources/docs/ops.md#2']);
+    const byId = Object.fromEntries(pack.blocks.map((b) => [b.id, b]));
+    expect(byId['ctx://user/memories/preference/mem_1.md#2']!.priority).toBe('HIGH');
+    expect(byId['ctx://session/c1/m3#2']!.priority).toBe('HIGH');
+    expect(byId['ctx://resources/docs/misc.md#2']!.priority).toBe('LOW');
+    expect(byId['ctx://resources/docs/ops.md#2']!.provenance).toMatchObject({ uri: 'ctx://resources/docs/ops.md', source: '/src/ops.md' });
+    // With room for everything, everything is kept and the Markdown names each block's origin.
+    expect(pack.result.dropped).toEqual([]);
+    expect(pack.markdown).toContain('Query: export crash');
+    expect(pack.markdown).toContain('messages m3');
+    expect(pack.markdown).toContain('source: /src/ops.md');
+  });
+
+  it('is deterministic and leaves out what does not fit rather than exceed the budget', async () => {
+    const a = await buildContextPack(hits, sources, { query: 'q', budget: 50, now: new Date('2026-01-01') });
+    const b = await buildContextPack(hits, sources, { query: 'q', budget: 50, now: new Date('2026-01-01') });
+    expect(a).toEqual(b);
+    expect(a.result.compressed_tokens).toBeLessThanOrEqual(50);
+    expect(a.result.dropped.length).toBeGreaterThan(0);
+  });
+});
