@@ -7,6 +7,7 @@ const entries = {
   cli: 'main/cli/index.ts',
   'engine.worker': 'main/workers/engine.worker.ts',
   'parse.worker': 'main/workers/parse.worker.ts',
+  'track.worker': 'main/workers/track.worker.ts',
   app: 'main/app/index.ts',
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));

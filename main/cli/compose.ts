@@ -9,6 +9,7 @@ import type { Logger } from '../engine/ports/logger.js';
 import type { NodeSummarizer } from '../engine/summarize/types.js';
 import { inProcessParseRunner, type ParseRunner } from '../engine/parse/runner.js';
 import { createParsePool } from '../workers/parse-pool.js';
+import { createTrackWorkers } from '../workers/track-workers.js';
 import { resolveWorkspace } from '../host/app-paths.js';
 import { bundledFile } from '../host/bundled-file.js';
 import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
@@ -31,5 +32,7 @@ export async function openEngine(options: ComposeOptions): Promise<Engine> {
   const parser: ParseRunner =
     workers > 0 ? createParsePool({ workerUrl: bundledFile('parse.worker.js'), size: workers, logger: options.logger }) : inProcessParseRunner();
   const index = lazySearchIndex(workspace, options.index ?? indexConfig({}, options.logger));
-  return createEngine({ workspace, parser, logger: options.logger, index, ...(options.summarizer ? { summarizer: options.summarizer } : {}) });
+  // The dual-track processor runs its two tracks in worker threads too (started only when a session is analyzed).
+  const trackRunner = workers > 0 ? createTrackWorkers({ workerUrl: bundledFile('track.worker.js') }) : undefined;
+  return createEngine({ workspace, parser, logger: options.logger, index, ...(trackRunner ? { trackRunner } : {}), ...(options.summarizer ? { summarizer: options.summarizer } : {}) });
 }

@@ -10,6 +10,9 @@ import { registerSkeleton } from './commands/skeleton.js';
 import { registerServe } from './commands/serve.js';
 import { registerSearch } from './commands/search.js';
 import { registerCompress } from './commands/compress.js';
+import { registerContext } from './commands/context.js';
+import { registerSessions } from './commands/sessions.js';
+import { registerMemories } from './commands/memories.js';
 
 const program = new Command();
 program
@@ -35,5 +38,8 @@ registerSkeleton(program);
 registerServe(program);
 registerSearch(program);
 registerCompress(program);
+registerContext(program);
+registerSessions(program);
+registerMemories(program);
 
 await program.parseAsync(process.argv);

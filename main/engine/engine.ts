@@ -37,6 +37,10 @@ import { Outbox } from './queue/outbox.js';
 import { DirectoryEventHandler } from './summarize/dag.js';
 import { extractiveSummarizer } from './summarize/extractive-summarizer.js';
 import { estimateSummaries } from './summarize/estimate.js';
+import { compressHandlers } from './compress/handlers.js';
+import { memoryHandlers } from './memory/long-term/handlers.js';
+import { sessionHandlers } from './memory/processor/handlers.js';
+import type { TrackRunner } from './memory/processor/track-runner.js';
 import type { NodeSummarizer } from './summarize/types.js';
 
 export interface EngineDeps {
@@ -53,6 +57,8 @@ export interface EngineDeps {
   summaryConcurrency?: number;
   logger?: Logger;
   clock?: Clock;
+  /** Worker threads for the dual-track processor's two tracks; they run in this thread when absent. */
+  trackRunner?: TrackRunner;
 }
 
 
@@ -255,6 +261,11 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       await optimizeIndex();
       return { records, ms: Date.now() - started };
     },
+    // Long-term memory (memories:*): search goes through search:query above, changes queue ctx://user/memories/ for the DAG.
+    ...memoryHandlers({ fs, stateDir, index, outbox, logger, clock, search: (request, ctx) => handlers['search:query'](request, ctx), onQueued: () => deps.autoSummarize && kickBackground() }),
+    ...compressHandlers({ fs, search: (request, ctx) => handlers['search:query'](request, ctx) }),
+    // Sessions (sessions:*): the dual-track analysis, committed through memories:commit above.
+    ...sessionHandlers({ fs, index, logger, clock, tracks: deps.trackRunner, lifetime: lifetime.signal, commit: (request, ctx) => handlers['memories:commit'](request, ctx) }),
   };
 
   return {

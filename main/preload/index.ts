@@ -23,8 +23,22 @@ export const bridge: CairnBridge = {
   'fs:tree': invoke('fs:tree'),
   'summarize:run': invoke('summarize:run'),
   'summarize:estimate': invoke('summarize:estimate'),
+  'compress:run': invoke('compress:run'),
+  'context:pack': invoke('context:pack'),
   'search:query': invoke('search:query'),
   'index:rebuild': invoke('index:rebuild'),
+  'memories:list': invoke('memories:list'),
+  'memories:get': invoke('memories:get'),
+  'memories:edit': invoke('memories:edit'),
+  'memories:forget': invoke('memories:forget'),
+  'memories:history': invoke('memories:history'),
+  'memories:search': invoke('memories:search'),
+  'memories:commit': invoke('memories:commit'),
+  'sessions:import': invoke('sessions:import'),
+  'sessions:list': invoke('sessions:list'),
+  'sessions:get': invoke('sessions:get'),
+  'sessions:analyze': invoke('sessions:analyze'),
+  'sessions:commit': invoke('sessions:commit'),
   onEvent(listener) {
     const handler = (_event: IpcRendererEvent, batch: unknown) => listener(Array.isArray(batch) ? batch : []);
     ipcRenderer.on('cairn:events', handler);

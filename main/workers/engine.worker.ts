@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { createEngine } from '../engine/engine.js';
 import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
 import { createParsePool } from './parse-pool.js';
+import { createTrackWorkers } from './track-workers.js';
 import { serveEngine, workerLogger } from './rpc-server.js';
 import { bundledFile } from '../host/bundled-file.js';
 
@@ -27,6 +28,7 @@ const engine = await createEngine({
   workspace: data.workspace,
   parser: createParsePool({ workerUrl: bundledFile('parse.worker.js'), size: data.parseWorkers ?? Math.max(1, availableParallelism() - 1), logger }),
   autoSummarize: true,
+  trackRunner: createTrackWorkers({ workerUrl: bundledFile('track.worker.js') }),
   index: lazySearchIndex(data.workspace, { ...data.index, logger }),
   logger,
 });

@@ -9,6 +9,9 @@ import { z } from 'zod';
 import { CairnError } from '../errors.js';
 import { IngestOptions, IngestResult, Skip } from '../types/ingest.js';
 import { NodeEntry, NodeStat, TreeNode } from '../types/node.js';
+import { LongTermMemory as LongTermMemorySchema, MemoryCategory as MemoryCategorySchema, MemoryChange as MemoryChangeSchema } from '../types/memory.js';
+import { Conversation as ConversationSchema, MemoryChange as SessionMemoryChange, SessionAnalysis as SessionAnalysisSchema } from '../types/memory.js';
+import { CompressInput, CompressionResult, CompressionStrategy, ContextBlock } from '../types/compress.js';
 import { SCOPES } from '../uri.js';
 
 const Uri = z.string().min(6).max(4096);
@@ -67,6 +70,61 @@ export const SummaryEstimate = z.object({
 });
 export type SummaryEstimate = z.infer<typeof SummaryEstimate>;
 
+const MemoryId = z.string().min(1).max(200);
+
+/** What the sessions processor (and `cairn mcp remember`) proposes; main/engine/memory/long-term/types.ts MemoryCandidate. */
+export const MemoryCandidateSchema = z.object({
+  category: MemoryCategorySchema,
+  title: z.string().min(1).max(1000),
+  content: z.string().min(1).max(100_000),
+  keywords: z.array(z.string().max(200)).max(200).default([]),
+  message_ids: z.array(z.string().min(1)).min(1),
+  conversation_id: z.string(),
+  chain_ids: z.array(z.string()).optional(),
+  cluster_ids: z.array(z.string()).optional(),
+  confidence: z.number().min(0).max(1),
+});
+
+/** A conversation in the workspace under ctx://session/{id}/ (main/engine/memory/sessions/workspace-store.ts). */
+export const StoredConversation = z.object({
+  id: z.string(),
+  uri: z.string(),
+  title: z.string().optional(),
+  source_format: z.string().optional(),
+  source_path: z.string().optional(),
+  sessions: z.number().int(),
+  messages: z.number().int(),
+  imported_at: z.string(),
+  /** An analysis is stored next to it (sessions:analyze says whether it is still current). */
+  analyzed: z.boolean(),
+});
+export type StoredConversation = z.infer<typeof StoredConversation>;
+
+export const ImportedConversation = StoredConversation.omit({ imported_at: true, analyzed: true }).extend({
+  /** The same messages were already imported: nothing was written. */
+  unchanged: z.boolean(),
+  /** Message records handed to the index. */
+  records: z.number().int(),
+});
+export type ImportedConversation = z.infer<typeof ImportedConversation>;
+
+/** What committing an analyzed conversation to long-term memory did, and why (the trigger's lines). */
+export const SessionCommitResult = z.object({
+  conversation_id: z.string(),
+  uri: z.string(),
+  action: z.enum(['COORDINATED_EXTRACTION', 'WAIT']),
+  confidence: z.number(),
+  explanation: z.array(z.string()),
+  /** Memory candidates derived from the analysis (0 when the trigger waits). */
+  candidates: z.number().int(),
+  changes: z.array(SessionMemoryChange),
+});
+export type SessionCommitResult = z.infer<typeof SessionCommitResult>;
+
+/** sessions:analyze: the analysis plus whether it came from the cache, and where it is stored (null for a file analyzed in place). */
+export const SessionAnalysisResult = SessionAnalysisSchema.extend({ cached: z.boolean(), uri: z.string().nullable() });
+export type SessionAnalysisResult = z.infer<typeof SessionAnalysisResult>;
+
 export const commands = {
   'ingest:start': {
     request: z.object({
@@ -117,6 +175,27 @@ export const commands = {
     }),
     response: z.object({ estimates: z.array(SummaryEstimate) }),
   },
+  'compress:run': {
+    request: z.object({
+      blocks: CompressInput.shape.blocks,
+      strategy: CompressionStrategy.default('chain_integrity'),
+      /** Tokens to keep; or `ratio` of the original (default 0.5). */
+      budget: z.number().int().min(0).optional(),
+      ratio: z.number().min(0).max(1).optional(),
+    }),
+    response: z.object({ result: CompressionResult, before: z.string(), after: z.string() }),
+  },
+  'context:pack': {
+    request: z.object({
+      query: z.string().min(1).max(10_000),
+      budget: z.number().int().min(1).max(1_000_000),
+      strategy: CompressionStrategy.default('chain_integrity'),
+      scope: z.enum(SCOPES).optional(),
+      /** Search hits gathered before compressing. */
+      topK: z.number().int().min(1).max(200).default(40),
+    }),
+    response: z.object({ query: z.string(), budget: z.number(), blocks: z.array(ContextBlock), result: CompressionResult, markdown: z.string() }),
+  },
   'search:query': {
     request: z.object({
       query: z.string().min(1).max(10_000),
@@ -135,6 +214,83 @@ export const commands = {
     request: z.object({}),
     response: z.object({ records: z.number(), ms: z.number() }),
   },
+  //#region Long-term memory (main/engine/memory/long-term)
+  'memories:list': {
+    request: z.object({ category: MemoryCategorySchema.optional(), limit: z.number().int().min(1).max(100_000).optional() }),
+    response: z.object({ memories: z.array(LongTermMemorySchema) }),
+  },
+  'memories:get': {
+    request: z.object({ id: MemoryId }),
+    response: z.object({ memory: LongTermMemorySchema }),
+  },
+  'memories:edit': {
+    request: z.object({
+      id: MemoryId,
+      patch: z.object({
+        title: z.string().min(1).max(1000).optional(),
+        content: z.string().min(1).max(100_000).optional(),
+        keywords: z.array(z.string().max(200)).max(200).optional(),
+        category: MemoryCategorySchema.optional(),
+      }),
+    }),
+    response: z.object({ change: MemoryChangeSchema }),
+  },
+  'memories:forget': {
+    request: z.object({ id: MemoryId, reason: z.string().max(2000).optional() }),
+    response: z.object({ change: MemoryChangeSchema }),
+  },
+  'memories:history': {
+    request: z.object({ id: MemoryId.optional() }),
+    response: z.object({ changes: z.array(MemoryChangeSchema) }),
+  },
+  'memories:search': {
+    request: z.object({ query: z.string().min(1).max(10_000), topK: z.number().int().min(1).max(1000).default(10), mode: SearchMode.default('hybrid') }),
+    /** Hits on memory pages only, each with the memory it found. */
+    response: z.object({ hits: z.array(SearchHit.extend({ memory: LongTermMemorySchema })) }),
+  },
+  'memories:commit': {
+    request: z.object({ candidates: z.array(MemoryCandidateSchema).max(10_000) }),
+    /** One change per candidate, in order (add, update, or none when it was already known). */
+    response: z.object({ changes: z.array(MemoryChangeSchema) }),
+  },
+  //#endregion
+  //#region Sessions and the dual-track processor (main/engine/memory/processor)
+  'sessions:import': {
+    /** A conversation file in any supported format, on the engine's machine; `commit` also commits each conversation to memory. */
+    request: z.object({ path: z.string().min(1).max(4096), commit: z.boolean().default(false) }),
+    response: z.object({ conversations: z.array(ImportedConversation), commits: z.array(SessionCommitResult) }),
+  },
+  'sessions:list': {
+    request: z.object({}),
+    response: z.object({ conversations: z.array(StoredConversation) }),
+  },
+  'sessions:get': {
+    /** A conversation id or its ctx://session/{id}/ URI. */
+    request: z.object({ id: z.string().min(1).max(4096) }),
+    response: z.object({ uri: z.string(), conversation: ConversationSchema }),
+  },
+  'sessions:analyze': {
+    request: z
+      .object({
+        /** An imported conversation (id or ctx://session/ URI); its analysis is stored next to it. */
+        id: z.string().min(1).max(4096).optional(),
+        /** Or a conversation file analyzed in place (nothing is written). */
+        path: z.string().min(1).max(4096).optional(),
+        /** Which conversation of a file that holds several. */
+        conversation: z.string().min(1).max(4096).optional(),
+        trackA: z.boolean().default(true),
+        trackB: z.boolean().default(true),
+        /** Ignore cached analyses. */
+        refresh: z.boolean().default(false),
+      })
+      .refine((r) => (r.id === undefined) !== (r.path === undefined), { message: 'give exactly one of id and path' }),
+    response: SessionAnalysisResult,
+  },
+  'sessions:commit': {
+    request: z.object({ id: z.string().min(1).max(4096) }),
+    response: SessionCommitResult,
+  },
+  //#endregion
 } as const;
 
 export type CommandName = keyof typeof commands;

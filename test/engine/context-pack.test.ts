@@ -46,7 +46,7 @@ const hits: PackHit[] = [
 
 const sources: PackSources = {
   read: async (uri, level) => texts[`${uri}#${level}`] ?? `${uri} at L${level}`,
-  chainsFor: async (ids) => (ids.includes('m3') ? [chain] : []),
+  chainsFor: async (refs) => (refs.some((r) => r.uri === 'ctx://session/c1/m3' && r.message_ids.includes('m3')) ? [chain] : []),
 };
 
 describe('context packs', () => {

@@ -29,8 +29,8 @@ export interface PackHit {
 export interface PackSources {
   /** The node's text at that level (its full L2 content, its L0 or L1). */
   read(uri: string, level: 0 | 1 | 2): Promise<string>;
-  /** Chains that contain any of these messages, with each node's text (from the sessions' analyses). */
-  chainsFor?(messageIds: string[]): Promise<ExtractedChain[]>;
+  /** Chains holding any of these messages of these nodes, with each step's text (from the sessions' analyses). */
+  chainsFor?(refs: Array<{ uri: string; message_ids: string[] }>): Promise<ExtractedChain[]>;
 }
 
 export interface PackOptions {
@@ -126,9 +126,9 @@ function freshness(updatedAt: string | undefined, now: Date): number {
  */
 async function attachChains(blocks: ContextBlock[], sources: PackSources): Promise<void> {
   if (!sources.chainsFor) return;
-  const messageIds = blocks.flatMap((b) => b.provenance?.message_ids ?? []);
-  if (messageIds.length === 0) return;
-  const chains = await sources.chainsFor([...new Set(messageIds)]);
+  const refs = blocks.flatMap((b) => (b.provenance?.uri && b.provenance.message_ids?.length ? [{ uri: b.provenance.uri, message_ids: b.provenance.message_ids }] : []));
+  if (refs.length === 0) return;
+  const chains = await sources.chainsFor(refs);
   const byMessage = new Map<string, ContextBlock>();
   for (const block of blocks) for (const id of block.provenance?.message_ids ?? []) byMessage.set(id, block);
   for (const chain of chains) {

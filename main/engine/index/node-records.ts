@@ -8,11 +8,14 @@ import { CairnError } from '../../../shared/errors.js';
 import type { IndexInput } from '../ports/context-index.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { sha256 } from '../util/hash.js';
+import { sessionNodeRecords } from '../memory/sessions/workspace-store.js';
 
 /** The records of one node, shaped exactly as tree-builder (L2, file L0/L1) and the DAG (directory L0/L1) write them. */
 export async function nodeRecords(fs: ContextFS, uri: string, kind: 'file' | 'dir'): Promise<IndexInput[]> {
   const meta = await fs.readMeta(uri);
   if (!meta) return [];
+  // Conversations are indexed one record per message (see memory/sessions/workspace-store.ts).
+  if (meta.context_type === 'session' && kind === 'file') return sessionNodeRecords(fs, uri, meta);
   const provenance = meta.provenance ?? (meta.source_path ? { source: meta.source_path } : {});
   const base = { uri, parent_uri: parentUri(uri), context_type: meta.context_type, updated_at: meta.updated_at, provenance };
   if (kind === 'dir') {

@@ -1,5 +1,5 @@
 /** Track A (seed 004): semantic buckets and topic clusters. */
-export { runTrackA, type TrackAOptions, type TrackAResult } from './track-a.js';
+export { runTrackA, runTrackARules, type TrackAOptions, type TrackAResult } from './track-a.js';
 export { classifyText, type Classification } from './rules.js';
 export { segmentMessage } from './items.js';
 export { BUCKET_WEIGHT, DISTANCE_THRESHOLD, MAX_HAC_ITEMS, clusterPriority, isExtractionCandidate } from './clusters.js';

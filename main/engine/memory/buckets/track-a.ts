@@ -40,7 +40,22 @@ export async function runTrackA(conversation: Conversation, options: TrackAOptio
   const drafts = draftItems(conversation);
   const llm = options.model ? await classifyWithModel(drafts, options.model, options.signal) : { calls: 0, llmItems: 0, fallbackItems: 0 };
   if (options.signal?.aborted) throw new CairnError('CANCELLED', 'track A was cancelled');
+  return finishTrackA(drafts, llm, options.model ? 'llm' : 'rules', options.distanceThreshold, started);
+}
 
+/** The rules path alone, synchronously (for worker threads and the processor's sync interface). */
+export function runTrackARules(conversation: Conversation, options: Pick<TrackAOptions, 'distanceThreshold'> = {}): TrackAResult {
+  const started = performance.now();
+  return finishTrackA(draftItems(conversation), { calls: 0, llmItems: 0, fallbackItems: 0 }, 'rules', options.distanceThreshold, started);
+}
+
+function finishTrackA(
+  drafts: ReturnType<typeof draftItems>,
+  llm: { calls: number; llmItems: number; fallbackItems: number },
+  classifier: 'rules' | 'llm',
+  distanceThreshold: number | undefined,
+  started: number,
+): TrackAResult {
   const tfidf = buildTfIdf(drafts.map((d) => d.text));
   // Relevance: cosine with the conversation's centroid, scaled so the most central item is 1.
   const centroid = weightedSum(tfidf.vectors.map((vector) => ({ vector, scale: 1 })));
@@ -53,7 +68,7 @@ export async function runTrackA(conversation: Conversation, options: TrackAOptio
   }));
 
   const vectors = contextVectors(items, tfidf.vectors);
-  const labels = clusterLabels(vectors, options.distanceThreshold ?? DISTANCE_THRESHOLD);
+  const labels = clusterLabels(vectors, distanceThreshold ?? DISTANCE_THRESHOLD);
   const layout = pcaLayout(vectors, tfidf.terms.length);
   const clusters = buildClusters(items, tfidf, vectors, labels, layout);
 
@@ -65,7 +80,7 @@ export async function runTrackA(conversation: Conversation, options: TrackAOptio
     stats: {
       items: items.length,
       clusters: clusters.length,
-      classifier: options.model ? 'llm' : 'rules',
+      classifier,
       llm_calls: llm.calls,
       llm_items: llm.llmItems,
       fallback_items: llm.fallbackItems,

@@ -1,0 +1,150 @@
+/**
+ * `cairn sessions import|analyze|commit|list` (DESIGN.md 3.5 and 6): conversations into the
+ * workspace, the dual-track analysis, and committing it to long-term memory.
+ */
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { SessionAnalysisResult, SessionCommitResult } from '../../../shared/contracts/api.js';
+import type { Engine } from '../../engine/engine.js';
+import { formatCount, oneLine, printJson, reportError, stderrLogger } from '../output.js';
+
+interface SessionFlags {
+  workspace?: string;
+  json?: boolean;
+  commit?: boolean;
+  trackA?: boolean;
+  trackB?: boolean;
+  conversation?: string;
+  refresh?: boolean;
+  verbose?: boolean;
+}
+
+async function withEngine(flags: SessionFlags, work: (engine: Engine) => Promise<void>): Promise<void> {
+  let engine: Engine | undefined;
+  try {
+    // Loaded on demand, so `cairn --help` does not load the engine, LanceDB or the workers.
+    const { openEngine } = await import('../compose.js');
+    engine = await openEngine({ workspace: flags.workspace, logger: stderrLogger(flags.verbose === true) });
+    await work(engine);
+  } catch (error) {
+    reportError(error, flags);
+  } finally {
+    await engine?.dispose();
+  }
+}
+
+export function registerSessions(program: Command): void {
+  const sessions = program.command('sessions').description('Conversations: import them, analyze them with the dual track, commit them to memory');
+
+  sessions
+    .command('import')
+    .description('Import a conversation file (Cairn JSON, JSONL, Markdown chat, ChatGPT or Claude export) into ctx://session/{id}/')
+    .argument('<file>', 'the conversation file')
+    .option('-w, --workspace <dir>', 'workspace folder')
+    .option('--commit', 'also analyze each conversation and commit it to long-term memory when the trigger says so')
+    .option('--json', 'print one JSON document: {"conversations", "commits"}')
+    .option('-v, --verbose', 'log progress to stderr')
+    .action((file: string, flags: SessionFlags) =>
+      withEngine(flags, async (engine) => {
+        const result = await engine.call('sessions:import', { path: resolve(file), commit: flags.commit === true });
+        if (flags.json) return printJson(result);
+        const lines = result.conversations.map(
+          (c) => `${c.unchanged ? 'unchanged' : 'imported '} ${c.uri}  ${c.title ? `"${oneLine(c.title, 50)}" ` : ''}(${c.sessions} session${c.sessions === 1 ? '' : 's'}, ${formatCount(c.messages)} messages, ${c.source_format ?? 'unknown'})`,
+        );
+        for (const commit of result.commits) lines.push('', ...commitText(commit));
+        process.stdout.write(lines.join('\n') + '\n');
+      }),
+    );
+
+  sessions
+    .command('analyze')
+    .description('Analyze a conversation: semantic buckets and topics (track A), reasoning chains (track B), fusion and the memory trigger')
+    .argument('<target>', 'a conversation file, a ctx://session/ URI or an imported conversation id')
+    .option('-w, --workspace <dir>', 'workspace folder')
+    .option('--no-track-a', 'skip track A (buckets and topic clusters)')
+    .option('--no-track-b', 'skip track B (chains)')
+    .option('--conversation <id>', 'which conversation of a file that holds several')
+    .option('--refresh', 'ignore a cached analysis')
+    .option('--json', 'print one JSON document: {"buckets", "clusters", "chains", "links", "validations", "summary", "trigger", "tracks", "timings_ms", ...}')
+    .option('-v, --verbose', 'log progress to stderr')
+    .action((target: string, flags: SessionFlags) =>
+      withEngine(flags, async (engine) => {
+        // A path that exists is a file to analyze in place; anything else names an imported conversation.
+        const isFile = !/^ctx:\/\//i.test(target) && existsSync(target);
+        const result = await engine.call('sessions:analyze', {
+          ...(isFile ? { path: resolve(target) } : { id: target }),
+          ...(flags.conversation ? { conversation: flags.conversation } : {}),
+          trackA: flags.trackA !== false,
+          trackB: flags.trackB !== false,
+          refresh: flags.refresh === true,
+        });
+        if (flags.json) return printJson(result);
+        process.stdout.write(analysisText(result).join('\n') + '\n');
+      }),
+    );
+
+  sessions
+    .command('commit')
+    .description('Analyze an imported conversation and commit it to long-term memory when the coordinated trigger says so')
+    .argument('<id>', 'an imported conversation id or its ctx://session/ URI')
+    .option('-w, --workspace <dir>', 'workspace folder')
+    .option('--json', 'print one JSON document: {"conversation_id", "action", "explanation", "candidates", "changes"}')
+    .option('-v, --verbose', 'log progress to stderr')
+    .action((id: string, flags: SessionFlags) =>
+      withEngine(flags, async (engine) => {
+        const result = await engine.call('sessions:commit', { id });
+        if (flags.json) return printJson(result);
+        process.stdout.write(commitText(result).join('\n') + '\n');
+      }),
+    );
+
+  sessions
+    .command('list')
+    .description('List the imported conversations')
+    .option('-w, --workspace <dir>', 'workspace folder')
+    .option('--json', 'print one JSON document: {"conversations"}')
+    .action((flags: SessionFlags) =>
+      withEngine(flags, async (engine) => {
+        const result = await engine.call('sessions:list', {});
+        if (flags.json) return printJson(result);
+        const lines = result.conversations.map(
+          (c) => `${c.id.padEnd(40)} ${String(c.messages).padStart(6)} msgs  ${(c.source_format ?? '').padEnd(9)} ${c.analyzed ? 'analyzed' : '        '}  ${oneLine(c.title ?? '', 50)}`.trimEnd(),
+        );
+        process.stdout.write(lines.length > 0 ? lines.join('\n') + '\n' : '(no conversations imported yet: cairn sessions import <file>)\n');
+      }),
+    );
+}
+
+function analysisText(a: SessionAnalysisResult): string[] {
+  const messages = new Set(Object.values(a.buckets).flatMap((items) => items.flatMap((i) => i.message_ids))).size;
+  const lines = [`Conversation ${a.conversation_id}${a.uri ? ` (${a.uri})` : ''}${a.cached ? ' [cached analysis]' : ''}${a.tracks?.degraded ? ' [degraded: tracks ran in this thread]' : ''}`];
+  if (a.tracks?.a !== false) {
+    lines.push('', `Buckets (${messages} messages)`);
+    for (const [bucket, items] of Object.entries(a.buckets)) lines.push(`  ${bucket.padEnd(18)} ${String(items.length).padStart(4)}`);
+    lines.push('', `Topic clusters (${a.clusters.length})`);
+    for (const c of a.clusters) {
+      lines.push(`  ${c.topic_label}  · ${c.items.length} items, ${c.dominant_bucket}, priority ${c.priority.toFixed(2)}${c.extraction_candidate ? ', candidate' : ''}${c.related_chains.length ? `, chains ${c.related_chains.join(' ')}` : ''}`);
+    }
+  } else lines.push('', 'Track A: off');
+  if (a.tracks?.b !== false) {
+    lines.push('', `Chains (${a.chains.length})`);
+    for (const c of a.chains) lines.push(`  ${c.chain_id.padEnd(14)} ${c.chain_type.padEnd(9)} ${c.extraction_confidence.toFixed(2)}  ${c.nodes.map((n) => oneLine(n.text, 36)).join(' → ')}`);
+  } else lines.push('', 'Track B: off');
+  const passed = a.validations.filter((v) => v.passed).length;
+  lines.push('', `Links: ${a.links.length}; validations: ${passed} of ${a.validations.length} passed; completeness ${a.summary.completeness_score.toFixed(2)}, consistency ${a.summary.consistency_score.toFixed(2)}`);
+  lines.push('', `Trigger: ${a.trigger.action} (${a.trigger.confidence.toFixed(3)})`, ...a.trigger.explanation.map((l) => `  ${l}`));
+  if (a.timings_ms) lines.push('', `Timings: ${Object.entries(a.timings_ms).map(([k, v]) => `${k} ${v} ms`).join(', ')}`);
+  return lines;
+}
+
+function commitText(c: SessionCommitResult): string[] {
+  const counts = new Map<string, number>();
+  for (const change of c.changes) counts.set(change.op, (counts.get(change.op) ?? 0) + 1);
+  const changed = [...counts].map(([op, n]) => `${n} ${op}`).join(', ') || 'no changes';
+  return [
+    `${c.conversation_id}: ${c.action} (${c.confidence.toFixed(3)}), ${c.candidates} candidate${c.candidates === 1 ? '' : 's'}: ${changed}`,
+    ...c.explanation.map((l) => `  ${l}`),
+    ...c.changes.filter((ch) => ch.op !== 'none').map((ch) => `  ${ch.op.padEnd(6)} ${ch.after?.category ?? ch.before?.category ?? ''}: ${oneLine(ch.after?.title ?? ch.before?.title ?? ch.memory_id, 80)}`),
+  ];
+}

@@ -1,0 +1,84 @@
+/**
+ * The compression commands of the contract: `compress:run` (blocks in, the kept blocks and a
+ * before/after pair for the diff view out) and `context:pack` (a query and a budget in, a
+ * chain-intact pack out, gathered from search hits, memories and their sessions' chains).
+ */
+import type { CommandHandlers } from '../engine.js';
+import { SessionAnalysis, type ExtractedChain } from '../../../shared/types/memory.js';
+import { ANALYSIS_FILE } from '../memory/sessions/workspace-store.js';
+import type { ContextFS } from '../tree/context-fs.js';
+import { compressBlocks } from './compress.js';
+import { parseCompressInput } from './blocks.js';
+import { buildContextPack, type PackHit } from './context-pack.js';
+import { renderDiffPair } from './render.js';
+
+export interface CompressHandlerDeps {
+  fs: ContextFS;
+  search: CommandHandlers['search:query'];
+}
+
+/** The conversation folder a session node sits in: `ctx://session/{id}/`. */
+function conversationDir(uri: string): string | null {
+  const match = /^ctx:\/\/session\/[^/]+\//.exec(uri);
+  return match ? match[0] : null;
+}
+
+/** Chains of the sessions' stored analyses that hold any of the messages named. */
+async function chainsFor(fs: ContextFS, refs: Array<{ uri: string; message_ids: string[] }>): Promise<ExtractedChain[]> {
+  const wanted = new Map<string, Set<string>>();
+  for (const ref of refs) {
+    const dir = conversationDir(ref.uri);
+    if (!dir) continue;
+    const ids = wanted.get(dir) ?? new Set<string>();
+    for (const id of ref.message_ids) ids.add(id);
+    wanted.set(dir, ids);
+  }
+  const chains: ExtractedChain[] = [];
+  for (const [dir, ids] of wanted) {
+    const text = await fs.readFileContent(`${dir}${ANALYSIS_FILE}`).catch(() => null);
+    if (text === null) continue; // Not analyzed yet: its messages stand alone.
+    const analysis = SessionAnalysis.safeParse(JSON.parse(text));
+    if (!analysis.success) continue;
+    for (const chain of analysis.data.chains) if (chain.source_message_ids.some((id) => ids.has(id))) chains.push(chain);
+  }
+  return chains;
+}
+
+export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandlers, 'compress:run' | 'context:pack'> {
+  return {
+    'compress:run': async (request) => {
+      const blocks = parseCompressInput({ blocks: request.blocks });
+      const result = compressBlocks(blocks, {
+        strategy: request.strategy,
+        ...(request.budget !== undefined ? { budget: request.budget } : {}),
+        ...(request.ratio !== undefined ? { ratio: request.ratio } : {}),
+      });
+      return { result, ...renderDiffPair(blocks, result) };
+    },
+    'context:pack': async (request, ctx) => {
+      const { hits } = await deps.search({ query: request.query, mode: 'hybrid', topK: request.topK, ...(request.scope ? { scope: request.scope } : {}) }, ctx);
+      const packHits: PackHit[] = [];
+      for (const hit of hits) {
+        const meta = await deps.fs.readMeta(hit.uri).catch(() => null);
+        packHits.push({
+          uri: hit.uri,
+          level: hit.level,
+          score: hit.score,
+          context_type: hit.context_type,
+          provenance: {
+            ...(hit.provenance.source ? { source: hit.provenance.source } : {}),
+            ...(hit.provenance.lines ? { lines: hit.provenance.lines } : {}),
+            message_ids: hit.provenance.message_ids,
+          },
+          ...(meta?.updated_at ? { updated_at: meta.updated_at } : {}),
+        });
+      }
+      const pack = await buildContextPack(
+        packHits,
+        { read: (uri, level) => deps.fs.read(uri, level), chainsFor: (refs) => chainsFor(deps.fs, refs) },
+        { query: request.query, budget: request.budget, strategy: request.strategy },
+      );
+      return pack;
+    },
+  };
+}

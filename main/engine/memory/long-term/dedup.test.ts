@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { LongTermMemory, MemoryCategory } from '../../../../shared/types/memory.js';
+import { MERGE_SIMILARITY, decide, merge, similarity } from './dedup.js';
+import { coverage, isNegated, sentenceContradiction, sentenceKey, splitSentences } from './similarity.js';
+import type { MemoryCandidate } from './types.js';
+
+function memory(category: MemoryCategory, title: string, content: string, keywords: string[] = []): LongTermMemory {
+  return { id: 'mem_0000000000000001', category, title, content, keywords, message_ids: ['s1:1'], confidence: 0.8, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+}
+
+function candidate(category: MemoryCategory, title: string, content: string, keywords: string[] = []): MemoryCandidate {
+  return { category, title, content, keywords, message_ids: ['s2:3'], conversation_id: 'c2', confidence: 0.7 };
+}
+
+describe('contradictions', () => {
+  it('sees antonyms, negation and change cues, in English and Chinese', () => {
+    expect(sentenceContradiction('Ana prefers the dark theme.', 'Ana prefers the light theme.', 'preference')).toMatchObject({ kind: 'antonym', detail: 'dark → light' });
+    expect(sentenceContradiction('Ana likes coffee.', "Ana doesn't like coffee.", 'preference')).toMatchObject({ kind: 'negation' });
+    expect(sentenceContradiction('Ana never works on Fridays.', 'Ana works on Fridays.', 'event')).toMatchObject({ kind: 'negation' });
+    expect(sentenceContradiction('Ana uses vim.', 'Ana now uses emacs.', 'preference')).toMatchObject({ kind: 'change' });
+    expect(sentenceContradiction('用户喜欢深色主题。', '用户现在喜欢浅色主题。', 'preference')).toMatchObject({ kind: 'antonym' });
+    expect(sentenceContradiction('用户喜欢喝咖啡。', '用户不喜欢喝咖啡。', 'preference')).toMatchObject({ kind: 'negation' });
+  });
+
+  it('does not call two compatible values a contradiction', () => {
+    expect(sentenceContradiction('Ana likes tea.', 'Ana likes coffee.', 'preference')).toBeNull();
+    expect(sentenceContradiction('Ana uses vim.', 'Ana now uses emacs.', 'event')).toBeNull(); // change cues count only for single-valued categories
+    expect(sentenceContradiction('Ana prefers the dark theme.', 'Bo lights the candles at dinner.', 'preference')).toBeNull();
+    expect(isNegated('这个不错')).toBe(false);
+    expect(isNegated('I cannot come')).toBe(true);
+  });
+});
+
+describe('decide', () => {
+  it('adds a fact that matches nothing', () => {
+    const d = decide(candidate('preference', 'Drink', 'Ana drinks green tea every morning.', ['tea']), [memory('preference', 'Editor', 'Ana uses VS Code.', ['editor'])]);
+    expect(d.op).toBe('add');
+  });
+
+  it('only compares memories of the same category', () => {
+    const d = decide(candidate('event', 'Standup', 'Standup at 9 every day.'), [memory('preference', 'Standup', 'Standup at 9 every day.')]);
+    expect(d.op).toBe('add');
+  });
+
+  it("drops a candidate only when it adds no term and no term pair ('none')", () => {
+    const existing = memory('event', 'Weekly meeting', 'The team meets every Monday at 10.', ['meeting']);
+    expect(decide(candidate('event', 'Weekly meeting', 'The team meets every Monday at 10.', ['meeting']), [existing]).op).toBe('none');
+    // One new word ("remote") is a new detail: merged, not dropped.
+    const detail = decide(candidate('event', 'Weekly meeting', 'The team meets every Monday at 10, remote.', ['meeting']), [existing]);
+    expect(detail.op).toBe('update');
+    // Same words, another order, another fact.
+    expect(coverage('moved from Paris to Berlin', 'moved from Berlin to Paris')).toBeLessThan(1);
+  });
+
+  it('merges a similar compatible statement, keeping both', () => {
+    const existing = memory('preference', 'Editor', 'Ana uses VS Code.', ['vs code', 'editor']);
+    const c = candidate('preference', 'Editor', 'Ana uses VS Code with the Vim keymap.', ['vs code', 'vim']);
+    expect(similarity(c, existing)).toBeGreaterThanOrEqual(MERGE_SIMILARITY);
+    const d = decide(c, [existing]);
+    expect(d.op).toBe('update');
+    if (d.op !== 'update') return;
+    expect(d.patch.content).toContain('Ana uses VS Code.');
+    expect(d.patch.content).toContain('Ana uses VS Code with the Vim keymap.');
+    expect(d.patch.keywords).toEqual(['vs code', 'editor', 'vim']);
+  });
+
+  it('replaces only the contradicted sentence and keeps the others', () => {
+    const existing = memory('preference', 'Workspace setup', 'Ana prefers the dark theme. Ana uses VS Code.', ['theme', 'dark']);
+    const d = decide(candidate('preference', 'Theme', 'Ana prefers the light theme.', ['theme', 'light']), [existing]);
+    expect(d.op).toBe('update');
+    if (d.op !== 'update') return;
+    expect(d.reason).toMatch(/antonym: dark → light/);
+    expect(d.patch.content).toBe('Ana uses VS Code.\n\nAna prefers the light theme.');
+    expect(d.patch.keywords).toEqual(['theme', 'light']);
+  });
+
+  it('takes the new title when the title itself was contradicted', () => {
+    const existing = memory('preference', 'Prefers the dark theme', 'Ana prefers the dark theme.');
+    const d = decide(candidate('preference', 'Prefers the light theme', 'Ana prefers the light theme.'), [existing]);
+    expect(d.op === 'update' && d.patch.title).toBe('Prefers the light theme');
+  });
+
+  it('merge never repeats a sentence it already has', () => {
+    const existing = memory('semantic', 'Lance', 'LanceDB stores vectors. It runs embedded.');
+    const patch = merge(existing, candidate('semantic', 'Lance', 'It runs embedded. It supports full-text search.'));
+    expect(splitSentences(patch.content).map(sentenceKey)).toEqual(['lancedb stores vectors', 'it runs embedded', 'it supports full text search']);
+  });
+});

@@ -1,0 +1,381 @@
+/**
+ * The long-term memory store on ContextFS (DESIGN.md 3.5): each memory is a page under
+ * `ctx://user/memories/{category}/{id}.md`, deduplicated and merged on commit (dedup.ts, or the
+ * model in llm-decider.ts), every change appended to `.cairn/memory-history.jsonl` before the
+ * page changes, the page's records handed to the index, and the category directories queued for
+ * the DAG so each gets its L0/L1.
+ *
+ * Order of a change: history line (fsync) → page and meta (atomic) → index → directory marked
+ * owed and queued. A crash after the history line is repaired on the next open: the last change
+ * is redone when the page does not show it (`recover`). Only the last one can be unfinished,
+ * because changes run one at a time; redoing older ones would undo a person's edits to the folder.
+ *
+ * @example
+ * const store = await ContextFsMemoryStore.open({ fs, stateDir: join(workspace, '.cairn') });
+ * const [change] = await store.commit([{ category: 'preference', title: 'Dark theme', content: 'Ana prefers the dark theme.',
+ *   keywords: ['theme'], message_ids: ['s1:4'], conversation_id: 'c1', confidence: 0.8 }]);
+ * change.op; // 'add'
+ */
+import { join } from 'node:path';
+import { CairnError, errorMessage } from '../../../../shared/errors.js';
+import { MemoryCategory, type LongTermMemory, type MemoryChange } from '../../../../shared/types/memory.js';
+import type { NodeMeta } from '../../../../shared/types/node.js';
+import { systemClock, type Clock } from '../../ports/clock.js';
+import { noopIndex, type ContextIndex } from '../../ports/context-index.js';
+import type { LanguageModel } from '../../ports/language-model.js';
+import { silentLogger, type Logger } from '../../ports/logger.js';
+import { nodeRecords } from '../../index/node-records.js';
+import type { ContextFS } from '../../tree/context-fs.js';
+import { decide, union } from './dedup.js';
+import { MemoryHistory } from './history.js';
+import { decideWithLlm, type LlmDecision } from './llm-decider.js';
+import { MEMORIES_ROOT, assertMemoryId, categoryUri, memoryId, memoryMeta, memoryOfMeta, memoryUri, renderMemory } from './memory-file.js';
+import type { MemoryCandidate, MemoryListQuery, MemoryStore } from './types.js';
+
+export interface MemoryStoreDeps {
+  fs: ContextFS;
+  /** The workspace's `.cairn` folder, where the history lives. */
+  stateDir: string;
+  /** Receives each memory page's records (the engine's journaled index); nothing when absent. */
+  index?: ContextIndex;
+  /** Queues a directory for the DAG summarizer (the engine's outbox). */
+  enqueue?: (uri: string) => Promise<void>;
+  /** When given, the model decides add/update/delete/none (rules otherwise, and when it fails). */
+  llm?: LanguageModel;
+  logger?: Logger;
+  clock?: Clock;
+}
+
+type MemoryPatch = Partial<Pick<LongTermMemory, 'title' | 'content' | 'keywords' | 'category'>>;
+
+export class ContextFsMemoryStore implements MemoryStore {
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly index: ContextIndex;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+
+  private constructor(
+    private readonly deps: MemoryStoreDeps,
+    private readonly log: MemoryHistory,
+  ) {
+    this.index = deps.index ?? noopIndex;
+    this.logger = deps.logger ?? silentLogger;
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  static async open(deps: MemoryStoreDeps): Promise<ContextFsMemoryStore> {
+    const history = await MemoryHistory.open(join(deps.stateDir, 'memory-history.jsonl'), deps.logger ?? silentLogger);
+    const store = new ContextFsMemoryStore(deps, history);
+    await store.exclusive(() => store.recover());
+    return store;
+  }
+
+  async commit(candidates: MemoryCandidate[], options: { signal?: AbortSignal } = {}): Promise<MemoryChange[]> {
+    return this.exclusive(async () => {
+      const changes: MemoryChange[] = [];
+      const touched = new Set<MemoryCategory>();
+      const loaded = new Map<MemoryCategory, LongTermMemory[]>();
+      const memoriesOf = async (category: MemoryCategory) => {
+        if (!loaded.has(category)) loaded.set(category, await this.readCategory(category));
+        return loaded.get(category)!;
+      };
+      try {
+        for (const candidate of candidates) {
+          if (options.signal?.aborted) throw new CairnError('CANCELLED', `Memory commit cancelled after ${changes.length} of ${candidates.length} candidates`);
+          checkCandidate(candidate);
+          const memories = await memoriesOf(candidate.category);
+          const decision: LlmDecision = this.deps.llm
+            ? await decideWithLlm(this.deps.llm, candidate, memories, { logger: this.logger, signal: options.signal })
+            : decide(candidate, memories);
+          const change = await this.apply(candidate, decision);
+          changes.push(change);
+          // Keep this call's view of the category current for the next candidate.
+          const list = await memoriesOf(candidate.category);
+          const gone = new Set([change.before?.id, decision.op === 'delete' ? decision.target.id : undefined].filter(Boolean));
+          const next = list.filter((m) => !gone.has(m.id) && m.id !== change.after?.id);
+          if (change.after) next.push(change.after);
+          loaded.set(candidate.category, next);
+          touched.add(candidate.category);
+        }
+      } finally {
+        await this.afterChanges(touched);
+      }
+      return changes;
+    });
+  }
+
+  async list(query: MemoryListQuery = {}): Promise<LongTermMemory[]> {
+    const categories = query.category ? [query.category] : MemoryCategory.options;
+    const all = (await Promise.all(categories.map((c) => this.readCategory(c)))).flat();
+    all.sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : a.id.localeCompare(b.id)));
+    return all.slice(0, query.limit ?? 100);
+  }
+
+  async get(id: string): Promise<LongTermMemory | null> {
+    assertMemoryId(id);
+    return (await this.find(id))?.memory ?? null;
+  }
+
+  async edit(id: string, patch: MemoryPatch): Promise<MemoryChange> {
+    return this.exclusive(async () => {
+      const before = await this.require(id);
+      const clean = cleanPatch(patch, id);
+      const after: LongTermMemory = { ...before, ...clean, updated_at: this.now() };
+      if (sameFields(before, after)) return { at: this.now(), op: 'none', memory_id: id, after: before, reason: 'edit changes nothing' };
+      const change: MemoryChange = { at: this.now(), op: 'update', memory_id: id, before, after, reason: 'edited by user' };
+      await this.persist(change);
+      await this.afterChanges(new Set([before.category, after.category]));
+      return change;
+    });
+  }
+
+  async forget(id: string, reason?: string): Promise<MemoryChange> {
+    return this.exclusive(async () => {
+      const before = await this.require(id);
+      const change: MemoryChange = { at: this.now(), op: 'delete', memory_id: id, before, reason: reason?.trim() ? `forgotten by user: ${reason.trim()}` : 'forgotten by user' };
+      await this.persist(change);
+      await this.afterChanges(new Set([before.category]));
+      return change;
+    });
+  }
+
+  async history(id?: string): Promise<MemoryChange[]> {
+    if (id !== undefined) assertMemoryId(id);
+    return this.log.list(id);
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  /** Carries out one dedup decision and returns the candidate's change. */
+  private async apply(candidate: MemoryCandidate, decision: LlmDecision): Promise<MemoryChange> {
+    const now = this.now();
+    if (decision.op === 'add' || decision.op === 'delete') {
+      if (decision.op === 'delete') {
+        await this.persist({ at: now, op: 'delete', memory_id: decision.target.id, before: decision.target, reason: decision.reason });
+      }
+      const id = await this.newId(candidate);
+      if (id === null) {
+        // Same category, title and first message as a memory the user forgot: keep it forgotten.
+        const forgotten = memoryId(candidate.category, candidate.title, candidate.message_ids[0]!);
+        return { at: now, op: 'none', memory_id: forgotten, reason: 'forgotten by user earlier; not added again' };
+      }
+      const after: LongTermMemory = {
+        id,
+        category: candidate.category,
+        title: candidate.title.trim(),
+        content: candidate.content.trim(),
+        keywords: union([], candidate.keywords),
+        message_ids: union([], candidate.message_ids),
+        ...(candidate.conversation_id ? { conversation_id: candidate.conversation_id } : {}),
+        ...(candidate.chain_ids?.length ? { chain_ids: union([], candidate.chain_ids) } : {}),
+        ...(candidate.cluster_ids?.length ? { cluster_ids: union([], candidate.cluster_ids) } : {}),
+        confidence: candidate.confidence,
+        created_at: now,
+        updated_at: now,
+      };
+      const reason = decision.op === 'delete' ? `replaces ${decision.target.id}, deleted: ${decision.reason}` : decision.reason;
+      const change: MemoryChange = { at: now, op: 'add', memory_id: id, after, reason };
+      await this.persist(change);
+      return change;
+    }
+
+    const before = decision.target;
+    const provenance = {
+      message_ids: union(before.message_ids, candidate.message_ids),
+      ...(before.chain_ids || candidate.chain_ids ? { chain_ids: union(before.chain_ids ?? [], candidate.chain_ids ?? []) } : {}),
+      ...(before.cluster_ids || candidate.cluster_ids ? { cluster_ids: union(before.cluster_ids ?? [], candidate.cluster_ids ?? []) } : {}),
+    };
+    if (decision.op === 'none') {
+      if (candidate.message_ids.every((m) => before.message_ids.includes(m))) {
+        return { at: now, op: 'none', memory_id: before.id, after: before, reason: `${decision.reason}; its messages are already recorded` };
+      }
+      // Nothing new to say, but new evidence: the messages join the provenance, recorded as an update.
+      const after: LongTermMemory = { ...before, ...provenance, updated_at: now };
+      await this.persist({ at: now, op: 'update', memory_id: before.id, before, after, reason: `${decision.reason}; message ids added` });
+      return { at: now, op: 'none', memory_id: before.id, before, after, reason: `${decision.reason}; message ids added` };
+    }
+    const after: LongTermMemory = {
+      ...before,
+      ...decision.patch,
+      ...provenance,
+      confidence: Math.max(before.confidence, candidate.confidence),
+      updated_at: now,
+    };
+    const change: MemoryChange = { at: now, op: 'update', memory_id: before.id, before, after, reason: decision.reason };
+    await this.persist(change);
+    return change;
+  }
+
+  /** A free stable id for a new memory, or null when this very memory was forgotten by the user. */
+  private async newId(candidate: MemoryCandidate): Promise<string | null> {
+    const first = candidate.message_ids[0]!;
+    const last = this.log.last(memoryId(candidate.category, candidate.title, first));
+    if (last?.op === 'delete' && last.reason.startsWith('forgotten by user')) return null;
+    for (let attempt = 0; ; attempt += 1) {
+      const id = memoryId(candidate.category, candidate.title, first, attempt);
+      if (!(await this.find(id))) return id;
+    }
+  }
+
+  /** History first, then the page: see the header for why. */
+  private async persist(change: MemoryChange): Promise<void> {
+    await this.log.append([change]);
+    await this.applyToFiles(change);
+  }
+
+  private async applyToFiles(change: MemoryChange): Promise<void> {
+    const { before, after } = change;
+    if (before && (!after || before.category !== after.category)) {
+      const uri = memoryUri(before.category, before.id);
+      if (await this.deps.fs.kindOf(uri)) await this.deps.fs.rm(uri);
+      await this.index.removeUnder(uri);
+    }
+    if (after) {
+      const uri = memoryUri(after.category, after.id);
+      const page = renderMemory(after);
+      await this.ensureDirs(after.category);
+      // Atomic, not fsync'd: the fsync'd history line already holds the change, and a kill is survived
+      // either way (the ingest writes the tree the same way). Power loss may lose pages; see recover.
+      await this.deps.fs.writeFile(uri, page, memoryMeta(after, uri, page));
+      await this.index.upsert(await nodeRecords(this.deps.fs, uri, 'file'));
+    }
+  }
+
+  /** Makes the memories folder and a category folder nodes of their own, with the category the DAG reads. */
+  private async ensureDirs(category: MemoryCategory): Promise<void> {
+    for (const [uri, name] of [
+      [MEMORIES_ROOT, 'memory'],
+      [categoryUri(category), category],
+    ] as const) {
+      if ((await this.deps.fs.kindOf(uri)) === 'dir' && (await this.deps.fs.readMeta(uri))) continue;
+      const now = this.now();
+      await this.deps.fs.writeMeta(uri, { uri, kind: 'dir', context_type: 'memory', category: name, summary_status: 'owed', created_at: now, updated_at: now });
+    }
+  }
+
+  /**
+   * The touched category folders and the memories folder owe a new L0/L1: marked owed (so the DAG
+   * does not reuse the old summary) and queued. A folder left empty is removed with its records,
+   * or its old abstract would go on counting memories that are gone.
+   */
+  private async afterChanges(categories: Set<MemoryCategory>): Promise<void> {
+    if (categories.size === 0) return;
+    const fs = this.deps.fs;
+    for (const category of categories) {
+      const uri = categoryUri(category);
+      if ((await fs.kindOf(uri)) !== 'dir') continue;
+      if ((await fs.ls(uri)).length === 0) {
+        await fs.rm(uri, { recursive: true });
+        await this.index.removeUnder(uri);
+      } else {
+        await this.markOwed(uri, category);
+      }
+    }
+    if ((await fs.kindOf(MEMORIES_ROOT)) !== 'dir') return;
+    if ((await fs.ls(MEMORIES_ROOT)).length === 0) {
+      await fs.rm(MEMORIES_ROOT, { recursive: true });
+      await this.index.removeUnder(MEMORIES_ROOT);
+      return;
+    }
+    await this.markOwed(MEMORIES_ROOT, 'memory');
+    try {
+      await this.deps.enqueue?.(MEMORIES_ROOT);
+    } catch (error) {
+      // The change itself is done and recorded; the folders stay marked owed, so the next change
+      // that gets them queued gives them their L0/L1.
+      this.logger.warn(`Memory store: could not queue ${MEMORIES_ROOT} for summarizing: ${errorMessage(error)}`);
+    }
+  }
+
+  private async markOwed(uri: string, category: string): Promise<void> {
+    const now = this.now();
+    const meta: NodeMeta = (await this.deps.fs.readMeta(uri)) ?? { uri, kind: 'dir', context_type: 'memory', created_at: now, updated_at: now };
+    await this.deps.fs.writeMeta(uri, { ...meta, kind: 'dir', context_type: 'memory', category, summary_status: 'owed', summary_reason: 'memories changed', updated_at: now });
+  }
+
+  /** Redoes the last change in the history when the page does not show it (a crash between the two). */
+  private async recover(): Promise<void> {
+    const last = this.log.lastOverall();
+    if (!last) return;
+    const current = await this.find(last.memory_id);
+    const wanted = last.after;
+    const done = wanted ? current !== null && current.category === wanted.category && JSON.stringify(current.memory) === JSON.stringify(wanted) : current === null;
+    if (done) return;
+    this.logger.warn(`Memory store: redoing the last change to ${last.memory_id} (${last.op}), interrupted before its page was written`);
+    await this.applyToFiles({ ...last, before: current?.memory ?? last.before });
+    await this.afterChanges(new Set([last.before?.category, wanted?.category, current?.category].filter((c): c is MemoryCategory => c !== undefined)));
+  }
+
+  private async readCategory(category: MemoryCategory): Promise<LongTermMemory[]> {
+    const uri = categoryUri(category);
+    if ((await this.deps.fs.kindOf(uri)) !== 'dir') return [];
+    const out: LongTermMemory[] = [];
+    for (const entry of await this.deps.fs.ls(uri)) {
+      if (entry.kind !== 'file') continue;
+      const memory = memoryOfMeta(await this.deps.fs.readMeta(entry.uri));
+      if (memory) out.push(memory);
+    }
+    return out;
+  }
+
+  private async find(id: string): Promise<{ memory: LongTermMemory; category: MemoryCategory } | null> {
+    for (const category of MemoryCategory.options) {
+      const uri = memoryUri(category, id);
+      if ((await this.deps.fs.kindOf(uri)) !== 'file') continue;
+      const memory = memoryOfMeta(await this.deps.fs.readMeta(uri));
+      if (memory) return { memory, category };
+    }
+    return null;
+  }
+
+  private async require(id: string): Promise<LongTermMemory> {
+    assertMemoryId(id);
+    const found = await this.find(id);
+    if (!found) throw new CairnError('NOT_FOUND', `No memory ${id}: it does not exist or was forgotten (see its history)`, { details: { id } });
+    return found.memory;
+  }
+
+  /** Runs store changes one at a time, in call order. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+}
+
+function checkCandidate(candidate: MemoryCandidate): void {
+  const problems: string[] = [];
+  if (!MemoryCategory.safeParse(candidate.category).success) problems.push(`unknown category ${JSON.stringify(candidate.category)}`);
+  if (!candidate.title?.trim()) problems.push('empty title');
+  if (!candidate.content?.trim()) problems.push('empty content');
+  if (!candidate.message_ids?.length) problems.push('no message ids (every memory names the messages it came from)');
+  if (problems.length > 0) throw new CairnError('INVALID_INPUT', `Memory candidate "${candidate.title ?? ''}": ${problems.join('; ')}`, { details: { problems } });
+}
+
+function cleanPatch(patch: MemoryPatch, id: string): MemoryPatch {
+  const out: MemoryPatch = {};
+  if (patch.title !== undefined) {
+    if (!patch.title.trim()) throw new CairnError('INVALID_INPUT', `Cannot edit ${id}: the title would be empty`, { details: { id } });
+    out.title = patch.title.trim();
+  }
+  if (patch.content !== undefined) {
+    if (!patch.content.trim()) throw new CairnError('INVALID_INPUT', `Cannot edit ${id}: the content would be empty`, { details: { id } });
+    out.content = patch.content.trim();
+  }
+  if (patch.keywords !== undefined) out.keywords = union([], patch.keywords.map((k) => k.trim()).filter(Boolean));
+  if (patch.category !== undefined) {
+    if (!MemoryCategory.safeParse(patch.category).success) {
+      throw new CairnError('INVALID_INPUT', `Cannot edit ${id}: unknown category "${patch.category}" (one of ${MemoryCategory.options.join(', ')})`, { details: { id } });
+    }
+    out.category = patch.category;
+  }
+  return out;
+}
+
+function sameFields(a: LongTermMemory, b: LongTermMemory): boolean {
+  return a.title === b.title && a.content === b.content && a.category === b.category && JSON.stringify(a.keywords) === JSON.stringify(b.keywords);
+}

@@ -1,0 +1,187 @@
+/**
+ * Memory candidates from an analysis (the seed's long-term memory kinds plus seed 000's
+ * categories), proposed to the MemoryStore, which deduplicates and merges them. Nothing is
+ * proposed unless the trigger said COORDINATED_EXTRACTION.
+ *
+ * Rules (each candidate keeps the message ids it came from and a confidence in 0..1):
+ * - procedural: one per OPERATION chain (its steps, numbered).
+ * - narrative: one per NARRATIVE or TIME chain (its events or moments in order).
+ * - semantic: one per CAUSAL or LOGIC chain (problem → cause → solution, premise → conclusion),
+ *   and one per extraction-candidate cluster whose dominant bucket is DECISION_CONTEXT (its most
+ *   relevant decision items).
+ * - event: one per sentence of a NARRATIVE or TIME chain whose time resolved to a calendar date
+ *   ("2024-05-02", "2024-05-02T15:00"; not "last year").
+ * - preference: a user's USER_INTENT item with a preference cue (English or Chinese, below).
+ * - profile: a user's item that describes the user ("I work as…", "my name is…", "我是…", "我叫…").
+ * - entity: a user's item naming something of theirs ("my cat Mimi", "我家的猫叫咪咪").
+ *
+ * Confidence: a chain's extraction confidence × its validation confidence; a decision cluster's
+ * ½·coherence + ½·avg_relevance; 0.7 for a strong preference cue ("prefer", "favourite", "喜欢",
+ * "偏好"), 0.55 for a weak one ("I want", "希望"); 0.6 for profile and entity statements.
+ * Candidates under MIN_CONFIDENCE are left out. Candidates of one category with the same content
+ * are merged (message ids joined, the higher confidence kept).
+ */
+import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, TopicCluster } from '../../../../shared/types/memory.js';
+import { isoMillis } from '../chains/time-expressions.js';
+import type { MemoryCandidate } from '../long-term/types.js';
+
+export const MIN_CONFIDENCE = 0.3;
+const KEYWORDS = 6;
+const DECISION_ITEMS = 3;
+
+const STRONG_PREFERENCE = [
+  /\b(?:i|we) (?:really )?(?:prefer|love|like|enjoy|hate|dislike|can'?t stand)\b/i,
+  /\b(?:i|we)'?d (?:rather|prefer)\b|\b(?:i|we) would (?:rather|prefer)\b/i,
+  /\bmy (?:favou?rite|preference)\b|\bpreferably\b/i,
+  /\b(?:i|we) (?:don'?t|do not) (?:like|want|enjoy)\b/i,
+  /\balways (?:use|give|show|answer|write)\b|\bnever (?:use|give|show|send)\b/i,
+  /喜欢|偏好|偏爱|宁愿|宁可|讨厌|最爱|受不了|习惯(?:用|于)/u,
+];
+const WEAK_PREFERENCE = [/\b(?:i|we)'?d like\b|\b(?:i|we) (?:want|wish|hope)\b|\bideally\b/i, /我想要|希望|最好|不想|别太/u];
+
+const PROFILE = [
+  /\bmy name is\b|\bi(?:'m| am) called\b/i,
+  /\bi work (?:as|at|for|in)\b|\bi(?:'m| am) (?:a|an) (?!bit\b|little\b|lot\b|big fan\b)[a-z-]+ (?:developer|engineer|teacher|student|designer|manager|analyst|doctor|nurse|writer|researcher|scientist)\b/i,
+  /\bi live in\b|\bi(?:'m| am) from\b|\bi(?:'m| am) \d{1,2} years old\b/i,
+  /我叫|我的名字是|我是(?:一名|一个)?[\p{Script=Han}]{0,6}(?:工程师|老师|学生|设计师|经理|医生|护士|程序员|研究员)|我在[\p{Script=Han}\w]{1,12}(?:工作|上班|读书|上学)|我住在|我来自/u,
+];
+const ENTITY_EN = /\b[Mm]y (cat|dog|wife|husband|partner|son|daughter|mother|father|mom|dad|sister|brother|boss|manager|team|company|project|startup|car)(?:'s name is| is called| is named| named| called)? ([A-Z][\w-]+)/;
+const ENTITY_ZH = /我(?:的|家的?)(猫|狗|女儿|儿子|老婆|老公|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|老板|公司|项目)叫([\p{Script=Han}A-Za-z]{1,6})/u;
+
+export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandidate[] {
+  if (analysis.trigger.action !== 'COORDINATED_EXTRACTION') return [];
+  const context = new Context(analysis);
+  const candidates: MemoryCandidate[] = [];
+  const dated = new Set<string>();
+  for (const chain of analysis.chains) {
+    const base = context.chainBase(chain);
+    switch (chain.chain_type) {
+      case 'OPERATION':
+        candidates.push({ ...base, category: 'procedural', title: `How to: ${brief(chain.nodes[0]?.text ?? chain.summary, 70)}`, content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim()}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
+        break;
+      case 'NARRATIVE':
+      case 'TIME':
+        candidates.push({ ...base, category: 'narrative', title: `${chain.chain_type === 'TIME' ? 'Timeline' : 'Story'}: ${brief(chain.summary, 70)}`, content: chain.nodes.map((n) => `- ${n.time ? `${n.time}: ` : ''}${n.text.trim()}`).join('\n') });
+        for (const node of chain.nodes) {
+          // Only nodes resolved to a calendar date ("2024-05-02", not "last year"), one event per sentence.
+          if (isoMillis(node.time) === undefined || dated.has(node.text)) continue;
+          dated.add(node.text);
+          candidates.push({ ...base, category: 'event', title: `${node.time}: ${brief(node.text, 60)}`, content: `${node.text.trim()} (${node.time})`, message_ids: [...node.message_ids] });
+        }
+        break;
+      case 'CAUSAL':
+      case 'LOGIC':
+        candidates.push({ ...base, category: 'semantic', title: `${chain.chain_type === 'CAUSAL' ? 'Why' : 'Reasoning'}: ${brief(chain.summary, 70)}`, content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
+        break;
+    }
+  }
+  for (const cluster of analysis.clusters) {
+    if (cluster.dominant_bucket !== 'DECISION_CONTEXT' || !cluster.extraction_candidate) continue;
+    const items = cluster.items.filter((i) => i.bucket === 'DECISION_CONTEXT').sort((a, b) => b.relevance - a.relevance).slice(0, DECISION_ITEMS);
+    if (items.length === 0) continue;
+    candidates.push({
+      category: 'semantic',
+      title: `Decision: ${cluster.topic_label}`,
+      content: items.map((i) => `- ${i.text.trim()}`).join('\n'),
+      keywords: cluster.keywords.slice(0, KEYWORDS),
+      message_ids: unique(items.flatMap((i) => i.message_ids)),
+      conversation_id: analysis.conversation_id,
+      cluster_ids: [cluster.cluster_id],
+      chain_ids: cluster.related_chains,
+      confidence: round(0.5 * cluster.coherence + 0.5 * cluster.avg_relevance),
+    });
+  }
+  const userItems = Object.values(analysis.buckets).flat().filter((i) => i.role === 'user');
+  for (const item of userItems) {
+    const cue = item.bucket === 'USER_INTENT' ? preferenceStrength(item.text) : 0;
+    if (cue > 0) candidates.push(context.itemCandidate(item, 'preference', brief(item.text, 80), cue));
+    if (PROFILE.some((p) => p.test(item.text))) candidates.push(context.itemCandidate(item, 'profile', brief(item.text, 80), 0.6));
+    const entity = ENTITY_EN.exec(item.text) ?? ENTITY_ZH.exec(item.text);
+    if (entity) candidates.push(context.itemCandidate(item, 'entity', `${entity[1]}: ${entity[2]}`, 0.6));
+  }
+  return merge(candidates.filter((c) => c.confidence >= MIN_CONFIDENCE && c.message_ids.length > 0 && c.content.trim().length > 0));
+}
+
+/** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none. */
+export function preferenceStrength(text: string): number {
+  if (STRONG_PREFERENCE.some((p) => p.test(text))) return 0.7;
+  if (WEAK_PREFERENCE.some((p) => p.test(text))) return 0.55;
+  return 0;
+}
+
+class Context {
+  private readonly validation = new Map<string, number>();
+  private readonly linked = new Map<string, TopicCluster[]>();
+  private readonly clusterOfMessage = new Map<string, TopicCluster>();
+
+  constructor(private readonly analysis: SessionAnalysis) {
+    for (const v of analysis.validations) if (v.chain_id) this.validation.set(v.chain_id, Math.min(this.validation.get(v.chain_id) ?? 1, v.confidence));
+    const byId = new Map(analysis.clusters.map((c) => [c.cluster_id, c]));
+    for (const link of [...analysis.links].sort((a, b) => b.strength - a.strength)) {
+      const cluster = byId.get(link.cluster_id);
+      if (!cluster) continue;
+      const list = this.linked.get(link.chain_id) ?? [];
+      list.push(cluster);
+      this.linked.set(link.chain_id, list);
+    }
+    for (const cluster of analysis.clusters) for (const item of cluster.items) for (const id of item.message_ids) this.clusterOfMessage.set(id, cluster);
+  }
+
+  chainBase(chain: ExtractedChain): Omit<MemoryCandidate, 'category' | 'title' | 'content'> {
+    const clusters = this.linked.get(chain.chain_id) ?? [];
+    // Keywords come from track A (readable TF-IDF terms): the linked topics, else the topics of the chain's messages.
+    const topics = clusters.length > 0 ? clusters : unique(chain.source_message_ids.map((id) => this.clusterOfMessage.get(id)).filter((c): c is TopicCluster => c !== undefined));
+    return {
+      keywords: unique(topics.flatMap((c) => c.keywords)).slice(0, KEYWORDS),
+      message_ids: [...chain.source_message_ids],
+      conversation_id: this.analysis.conversation_id,
+      chain_ids: [chain.chain_id],
+      cluster_ids: clusters.map((c) => c.cluster_id),
+      confidence: round(chain.extraction_confidence * (this.validation.get(chain.chain_id) ?? 1)),
+    };
+  }
+
+  itemCandidate(item: MemoryItem, category: MemoryCategory, title: string, confidence: number): MemoryCandidate {
+    const cluster = this.clusterOfMessage.get(item.message_ids[0] as string);
+    return {
+      category,
+      title,
+      content: item.text.trim(),
+      keywords: item.keywords.slice(0, KEYWORDS),
+      message_ids: [...item.message_ids],
+      conversation_id: this.analysis.conversation_id,
+      ...(cluster ? { cluster_ids: [cluster.cluster_id] } : {}),
+      confidence,
+    };
+  }
+}
+
+function merge(candidates: MemoryCandidate[]): MemoryCandidate[] {
+  const byKey = new Map<string, MemoryCandidate>();
+  for (const c of candidates) {
+    const key = `${c.category}\u0000${c.content.toLowerCase().replace(/\s+/g, ' ').trim()}`;
+    const seen = byKey.get(key);
+    if (!seen) {
+      byKey.set(key, c);
+      continue;
+    }
+    seen.message_ids = unique([...seen.message_ids, ...c.message_ids]);
+    seen.chain_ids = unique([...(seen.chain_ids ?? []), ...(c.chain_ids ?? [])]);
+    seen.cluster_ids = unique([...(seen.cluster_ids ?? []), ...(c.cluster_ids ?? [])]);
+    seen.confidence = Math.max(seen.confidence, c.confidence);
+  }
+  return [...byKey.values()];
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+function brief(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

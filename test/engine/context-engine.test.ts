@@ -1,0 +1,66 @@
+/**
+ * `context:pack` through a real engine: a real LanceDB index, a conversation imported and
+ * analyzed (rule tracks in this thread), then a question whose answer sits in a causal chain:
+ * the pack brings the chain's other messages along and keeps it whole within the budget.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, type Engine } from '../../main/engine/engine.js';
+import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
+import { lazySearchIndex } from '../../main/adapters/store/open-index.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+let workspace: string;
+let engine: Engine;
+
+beforeAll(async () => {
+  workspace = await mkdtemp(join(tmpdir(), 'cairn-context-'));
+  engine = await createEngine({ workspace, parser: inProcessParseRunner(), index: lazySearchIndex(workspace, { idleOptimizeMs: 0 }) });
+  await engine.call('ingest:start', { path: join(ROOT, 'assets/sample') });
+  await engine.call('summarize:run', {});
+  await engine.call('sessions:import', { path: join(ROOT, 'test/fixtures/chains/en-memory-leak.json') });
+  await engine.call('sessions:analyze', { id: 'en-memory-leak' });
+}, 120_000);
+afterAll(async () => {
+  await engine?.dispose();
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describe('context:pack', () => {
+  it('packs search hits with the chains of their messages, chains whole, within the budget', async () => {
+    const { chains } = (await engine.call('sessions:analyze', { id: 'en-memory-leak' })) as { chains: Array<{ chain_id: string; chain_type: string; source_message_ids: string[] }> };
+    const causal = chains.filter((c) => c.chain_type === 'CAUSAL');
+    expect(causal.length).toBeGreaterThan(0);
+
+    for (const budget of [300, 1500]) {
+      const pack = await engine.call('context:pack', { query: 'why were the pods OOM-killed after the deploy', budget });
+      expect(pack.result.compressed_tokens).toBeLessThanOrEqual(budget);
+      expect(pack.result.broken_chains).toEqual([]);
+      // The conversation was found, and at least one chain came with it, whole.
+      const chained = pack.blocks.filter((b) => b.chain_links.length > 0);
+      expect(chained.length).toBeGreaterThan(1);
+      expect(pack.result.intact_chains.length).toBeGreaterThan(0);
+      for (const chainId of pack.result.intact_chains) {
+        const chain = chains.find((c) => c.chain_id === chainId)!;
+        const members = pack.blocks.filter((b) => b.chain_links.includes(chainId)).flatMap((b) => b.provenance?.message_ids ?? []);
+        for (const id of chain.source_message_ids) expect(members, `${chainId} has ${id}`).toContain(id);
+      }
+      expect(pack.markdown).toContain('Query: why were the pods OOM-killed after the deploy');
+    }
+  });
+
+  it('compress:run returns the result and a before/after pair for the diff view', async () => {
+    const blocks = [
+      { id: 'a', source: 'resource', priority: 'HIGH' as const, content: 'The problem: the export fails at night.', chain_links: ['c1'], chain_types: ['causal' as const] },
+      { id: 'b', source: 'resource', priority: 'MEDIUM' as const, content: 'The cause: every row is loaded at once.', chain_links: ['c1'], chain_types: ['causal' as const] },
+      { id: 'c', source: 'resource', priority: 'LOW' as const, content: 'Unrelated: the office plants need water on Fridays. '.repeat(5) },
+    ];
+    const { result, before, after } = await engine.call('compress:run', { blocks, budget: 25 });
+    expect(result.compressed_tokens).toBeLessThanOrEqual(25);
+    expect(result.intact_chains).toEqual(['c1']);
+    expect(before).toContain('### c');
+    expect(after).not.toContain('office plants');
+  });
+});
