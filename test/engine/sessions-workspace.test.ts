@@ -91,6 +91,10 @@ describe('sessions:import', () => {
     const { conversation } = await engine.call('sessions:get', { id: 'deploy-staging-failing' });
     const message = conversation.sessions[0]!.messages.find((m) => m.id === top.provenance.message_ids[0]);
     expect(message?.text).toMatch(/max-old-space-size/);
+    // Each message is its own hit: several messages of one session file rank side by side.
+    const many = await engine.call('search:query', { query: 'deploy staging memory heap', scope: 'session', topK: 10 });
+    const fromDeploy = many.hits.filter((h) => h.uri === 'ctx://session/deploy-staging-failing/s1.md');
+    expect(new Set(fromDeploy.map((h) => h.provenance.message_ids[0])).size).toBeGreaterThan(1);
   }, 60_000);
 
   it('rebuilds the same message records from the files', async () => {

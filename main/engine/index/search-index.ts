@@ -195,14 +195,19 @@ function toHit(candidate: Candidate, query: string): SearchHit {
   };
 }
 
-/** Best first, one candidate per URI (its best-scoring level); ties go to the lower level, then the id. */
+/**
+ * Best first, one candidate per URI (its best-scoring level); ties go to the lower level, then
+ * the id. Records of messages are their own hits: a session file holds many messages, and a
+ * question is answered by messages, so each keeps its place in the ranking.
+ */
 function rankCandidates(candidates: Iterable<Candidate>, levels: readonly RecordLevel[] | undefined): Candidate[] {
   const byUri = new Map<string, Candidate>();
   for (const candidate of candidates) {
     if (levels && !levels.includes(candidate.record.level)) continue;
-    const current = byUri.get(candidate.record.uri);
+    const key = candidate.record.provenance.message_ids?.length ? candidate.record.id : candidate.record.uri;
+    const current = byUri.get(key);
     if (!current || candidate.score > current.score || (candidate.score === current.score && candidate.record.level < current.record.level)) {
-      byUri.set(candidate.record.uri, candidate);
+      byUri.set(key, candidate);
     }
   }
   return [...byUri.values()].sort((a, b) => b.score - a.score || a.record.level - b.record.level || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));
