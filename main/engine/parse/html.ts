@@ -71,6 +71,47 @@ const BOILERPLATE = [
  * htmlToMarkdown('<title>T</title><nav>menu</nav><main><h1>Hello</h1><p>World</p></main>').markdown
  * // '# Hello\n\nWorld\n'
  */
+/** Deeper pages skip Readability, and much deeper ones keep only their text (see htmlToMarkdown). */
+const MAX_READABILITY_DEPTH = 150;
+const MAX_CONVERT_DEPTH = 500;
+
+const BLOCK_ELEMENTS = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DIV', 'DL', 'DT', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'TABLE', 'TR', 'UL']);
+
+/** The text of `root`, block elements on their own lines, walked without recursion. */
+function plainText(root: DomNode | null): string {
+  if (!root) return '';
+  const out: string[] = [];
+  const stack: DomNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === 3) out.push(node.textContent ?? '');
+    else if (node.nodeType === 1) {
+      if (BLOCK_ELEMENTS.has(node.nodeName.toUpperCase())) out.push('\n');
+      const children = Array.from(node.childNodes);
+      for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]!);
+    }
+  }
+  return out
+    .join('')
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** The deepest element nesting under `root`, walked without recursion (a deep page would overflow the stack). */
+function maxDepth(root: DomNode | null): number {
+  if (!root) return 0;
+  let deepest = 0;
+  const stack: Array<[DomNode, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    for (const child of Array.from(node.childNodes)) if (child.nodeType === 1) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 export function htmlToMarkdown(html: string): HtmlConversion {
   const warnings: string[] = [];
   // linkedom's typings lean on the DOM library, which the engine's tsconfig leaves out.
@@ -81,12 +122,25 @@ export function htmlToMarkdown(html: string): HtmlConversion {
   for (const node of Array.from(page.querySelectorAll(BOILERPLATE))) node.remove?.();
   const body = page.body?.innerHTML ?? '';
 
-  // Readability rewrites the document it reads, so the body was kept above for the fallback.
-  const article = new Readability(document, { keepClasses: true }).parse();
-  let content = article?.content ?? '';
-  if (content.trim() === '') {
-    warnings.push('no article found: converted the whole page body without its navigation');
-    content = body;
+  // Readability's clean-up passes grow with nesting depth times size (5,000 unclosed <div>s take
+  // minutes): on pages that deep, the whole body is converted instead. Real pages stay far below.
+  const depth = maxDepth(page.body);
+  let content = '';
+  if (depth > MAX_READABILITY_DEPTH) {
+    warnings.push(`elements nested ${depth} deep: converted the whole page body without article detection`);
+  } else {
+    // Readability rewrites the document it reads, so the body was kept above for the fallback.
+    content = new Readability(document, { keepClasses: true }).parse()?.content ?? '';
+    if (content.trim() === '') warnings.push('no article found: converted the whole page body without its navigation');
+  }
+  if (content.trim() === '') content = body;
+
+  // turndown recurses once per level and overflows the stack on pages nested thousands deep
+  // (how deep depends on the thread's stack): past MAX_CONVERT_DEPTH such a page keeps its text only.
+  if (depth > MAX_CONVERT_DEPTH) {
+    warnings.push(`elements nested ${depth} deep: kept the page's text without its formatting`);
+    const text = plainText(page.body);
+    return { markdown: text === '' ? '' : `${title ? `# ${title}\n\n` : ''}${text}\n`, ...(title ? { title } : {}), warnings };
   }
 
   const markdown = withTitle(createTurndown().turndown(content).trim(), content, title);
