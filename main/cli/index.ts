@@ -13,6 +13,8 @@ import { registerCompress } from './commands/compress.js';
 import { registerContext } from './commands/context.js';
 import { registerSessions } from './commands/sessions.js';
 import { registerMemories } from './commands/memories.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerPortability } from './commands/portability.js';
 
 const program = new Command();
 program
@@ -41,5 +43,7 @@ registerCompress(program);
 registerContext(program);
 registerSessions(program);
 registerMemories(program);
+registerMcp(program);
+registerPortability(program);
 
 await program.parseAsync(process.argv);

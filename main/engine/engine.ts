@@ -38,6 +38,7 @@ import { DirectoryEventHandler } from './summarize/dag.js';
 import { extractiveSummarizer } from './summarize/extractive-summarizer.js';
 import { estimateSummaries } from './summarize/estimate.js';
 import { compressHandlers } from './compress/handlers.js';
+import { portabilityHandlers } from './portability/handlers.js';
 import { memoryHandlers } from './memory/long-term/handlers.js';
 import { sessionHandlers } from './memory/processor/handlers.js';
 import type { TrackRunner } from './memory/processor/track-runner.js';
@@ -264,6 +265,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     // Long-term memory (memories:*): search goes through search:query above, changes queue ctx://user/memories/ for the DAG.
     ...memoryHandlers({ fs, stateDir, index, outbox, logger, clock, search: (request, ctx) => handlers['search:query'](request, ctx), onQueued: () => deps.autoSummarize && kickBackground() }),
     ...compressHandlers({ fs, search: (request, ctx) => handlers['search:query'](request, ctx) }),
+    ...portabilityHandlers({ fs, stateDir, index, outbox, logger, clock, onQueued: () => deps.autoSummarize && kickBackground() }),
     // Sessions (sessions:*): the dual-track analysis, committed through memories:commit above.
     ...sessionHandlers({ fs, index, logger, clock, tracks: deps.trackRunner, lifetime: lifetime.signal, commit: (request, ctx) => handlers['memories:commit'](request, ctx) }),
   };

@@ -39,6 +39,8 @@ export const bridge: CairnBridge = {
   'sessions:get': invoke('sessions:get'),
   'sessions:analyze': invoke('sessions:analyze'),
   'sessions:commit': invoke('sessions:commit'),
+  'export:run': invoke('export:run'),
+  'import:run': invoke('import:run'),
   onEvent(listener) {
     const handler = (_event: IpcRendererEvent, batch: unknown) => listener(Array.isArray(batch) ? batch : []);
     ipcRenderer.on('cairn:events', handler);

@@ -125,6 +125,47 @@ export type SessionCommitResult = z.infer<typeof SessionCommitResult>;
 export const SessionAnalysisResult = SessionAnalysisSchema.extend({ cached: z.boolean(), uri: z.string().nullable() });
 export type SessionAnalysisResult = z.infer<typeof SessionAnalysisResult>;
 
+/** Formats of `export:run` (DESIGN.md 3.7); `import:run` detects which one it is given. */
+export const ExportFormat = z.enum(['contextfs', 'json', 'jsonl', 'markdown']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
+/** What an export wrote (main/engine/portability). */
+export const ExportResult = z.object({
+  format: ExportFormat,
+  out: z.string(),
+  /** Files written (1 for json and jsonl). */
+  files: z.number().int(),
+  bytes: z.number().int(),
+  memories: z.number().int(),
+  conversations: z.number().int(),
+  chains: z.number().int(),
+  clusters: z.number().int(),
+  nodes: z.number().int(),
+  ms: z.number(),
+});
+export type ExportResult = z.infer<typeof ExportResult>;
+
+const PortabilityCounts = z.object({
+  memories: z.number().int(),
+  history: z.number().int(),
+  conversations: z.number().int(),
+  analyses: z.number().int(),
+  nodes: z.number().int(),
+});
+
+/** What an import merged: per kind, what was new, what replaced an older version, what was already there. */
+export const ImportResult = z.object({
+  format: ExportFormat,
+  path: z.string(),
+  added: PortabilityCounts,
+  updated: PortabilityCounts,
+  unchanged: PortabilityCounts,
+  /** Items the workspace keeps over the imported ones (a newer local version, a memory the user forgot), each with why. */
+  kept: z.array(z.object({ id: z.string(), reason: z.string() })),
+  ms: z.number(),
+});
+export type ImportResult = z.infer<typeof ImportResult>;
+
 export const commands = {
   'ingest:start': {
     request: z.object({
@@ -289,6 +330,23 @@ export const commands = {
   'sessions:commit': {
     request: z.object({ id: z.string().min(1).max(4096) }),
     response: SessionCommitResult,
+  },
+  //#endregion
+  //#region Export and import (main/engine/portability)
+  'export:run': {
+    request: z.object({
+      format: ExportFormat,
+      /** A folder (contextfs, markdown) or a file (json, jsonl) on the engine's machine, outside the workspace. */
+      out: z.string().min(1).max(4096),
+      /** Only this scope; every scope when absent. */
+      scope: z.enum(['resources', 'user', 'agent', 'session']).optional(),
+    }),
+    response: ExportResult,
+  },
+  'import:run': {
+    /** A file or folder written by export:run; its format is detected. */
+    request: z.object({ path: z.string().min(1).max(4096) }),
+    response: ImportResult,
   },
   //#endregion
 } as const;

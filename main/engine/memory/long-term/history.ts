@@ -65,6 +65,33 @@ export class MemoryHistory {
   }
 
   /**
+   * Brings in changes recorded elsewhere (an import): those not already here, compared whole, are
+   * merged in time order and the file is rewritten atomically. Returns how many were new.
+   */
+  async merge(changes: MemoryChange[]): Promise<number> {
+    const current = await this.list();
+    const known = new Set(current.map((c) => JSON.stringify(c)));
+    const fresh: MemoryChange[] = [];
+    for (const change of changes) {
+      const key = JSON.stringify(change);
+      if (known.has(key)) continue;
+      known.add(key);
+      fresh.push(change);
+    }
+    if (fresh.length === 0) {
+      // Still take in what other processes (or another store over the same files) appended.
+      this.changes.splice(0, this.changes.length, ...current);
+      return 0;
+    }
+    // A stable sort: changes with the same time keep their order, this workspace's first.
+    const merged = [...current, ...fresh].map((c, i) => ({ c, i })).sort((a, b) => (a.c.at < b.c.at ? -1 : a.c.at > b.c.at ? 1 : a.i - b.i)).map(({ c }) => c);
+    await mkdir(dirname(this.path), { recursive: true });
+    await writeFileAtomic(this.path, merged.map((c) => JSON.stringify(c) + '\n').join(''), { durable: true });
+    this.changes.splice(0, this.changes.length, ...merged);
+    return fresh.length;
+  }
+
+  /**
    * Oldest first; of one memory when `id` is given. Read from disk, so changes another process
    * (the CLI beside the app) appended are seen too.
    */
@@ -79,6 +106,12 @@ export class MemoryHistory {
       .map(safeParse)
       .filter((c): c is MemoryChange => c !== null);
     return id === undefined ? changes : changes.filter((c) => c.memory_id === id);
+  }
+
+  /** Re-reads the file, taking in changes appended by other processes since it was opened. */
+  async reload(): Promise<void> {
+    const current = await this.list();
+    this.changes.splice(0, this.changes.length, ...current);
   }
 
   /** The last change of one memory known to this process (read at open, plus its own appends). */

@@ -46,6 +46,16 @@ export interface MemoryStoreDeps {
   clock?: Clock;
 }
 
+/** What `restore` did: counts, and the memories the workspace kept over the imported ones, with why. */
+export interface RestoreOutcome {
+  added: number;
+  updated: number;
+  unchanged: number;
+  /** History lines that were new here. */
+  history: number;
+  kept: Array<{ id: string; reason: string }>;
+}
+
 type MemoryPatch = Partial<Pick<LongTermMemory, 'title' | 'content' | 'keywords' | 'category'>>;
 
 export class ContextFsMemoryStore implements MemoryStore {
@@ -144,7 +154,95 @@ export class ContextFsMemoryStore implements MemoryStore {
     return this.log.list(id);
   }
 
+  /**
+   * Merges memories exported from a workspace (export:run → import:run), by id and without dedup:
+   * the history lines come first (merged in time order), then each memory is written as it was
+   * unless this workspace holds the same one, a newer version of it, or the user forgot it here
+   * after it was last changed. Every memory written gets a history line naming `source`, and the
+   * history's last line is left describing the pages, as `recover` expects.
+   */
+  async restore(memories: LongTermMemory[], history: MemoryChange[], source: string): Promise<RestoreOutcome> {
+    return this.exclusive(async () => {
+      const outcome: RestoreOutcome = { added: 0, updated: 0, unchanged: 0, history: await this.log.merge(history), kept: [] };
+      const touched = new Set<MemoryCategory>();
+      try {
+        for (const memory of memories) {
+          const decision = await this.restoreDecision(memory);
+          if (decision.op === 'unchanged') outcome.unchanged += 1;
+          else if (decision.op === 'keep') outcome.kept.push({ id: memory.id, reason: decision.reason });
+          else {
+            const current = decision.current;
+            await this.persist({ at: this.now(), op: current ? 'update' : 'add', memory_id: memory.id, ...(current ? { before: current } : {}), after: memory, reason: `imported from ${source}` });
+            if (current) touched.add(current.category);
+            touched.add(memory.category);
+            outcome[current ? 'updated' : 'added'] += 1;
+          }
+        }
+        await this.settleHistory();
+      } finally {
+        await this.afterChanges(touched);
+      }
+      return outcome;
+    });
+  }
+
+  /** Takes in history lines written by other processes or stores, so `restoreDecision` sees a forget made there. */
+  async reloadHistory(): Promise<void> {
+    await this.exclusive(() => this.log.reload());
+  }
+
+  /**
+   * What importing `memory` should do here: nothing (the same memory is here), keep this
+   * workspace's (a newer version, or forgotten by the user after the imported version), or write it.
+   */
+  async restoreDecision(memory: LongTermMemory): Promise<{ op: 'unchanged' } | { op: 'keep'; reason: string } | { op: 'write'; current: LongTermMemory | null }> {
+    assertMemoryId(memory.id);
+    const current = (await this.find(memory.id))?.memory ?? null;
+    if (current && JSON.stringify(current) === JSON.stringify(memory)) return { op: 'unchanged' };
+    if (current && current.updated_at > memory.updated_at) return { op: 'keep', reason: `this workspace's version is newer (${current.updated_at} > ${memory.updated_at})` };
+    const last = this.log.last(memory.id);
+    if (!current && last?.op === 'delete' && last.reason.startsWith('forgotten by user') && last.at > memory.updated_at) {
+      return { op: 'keep', reason: `forgotten by user here on ${last.at}, after the imported version` };
+    }
+    return { op: 'write', current };
+  }
+
+  /**
+   * Records memory pages an import copied into place byte for byte (a ContextFS copy): one history
+   * line each, and new summaries for `stale` categories (folders that now hold more than the copy brought).
+   */
+  async recordCopied(changes: Array<{ before: LongTermMemory | null; after: LongTermMemory }>, source: string, stale: MemoryCategory[]): Promise<void> {
+    return this.exclusive(async () => {
+      const lines: MemoryChange[] = changes.map(({ before, after }) => ({
+        at: this.now(),
+        op: before ? 'update' : 'add',
+        memory_id: after.id,
+        ...(before ? { before } : {}),
+        after,
+        reason: `imported from ${source}`,
+      }));
+      await this.log.append(lines);
+      await this.settleHistory();
+      await this.afterChanges(new Set(stale));
+    });
+  }
+
+  /**
+   * After a merge the last history line may be an older change from elsewhere; `recover` would
+   * redo it on the next open. A `none` line stating the page as it is makes the last line true.
+   */
+  private async settleHistory(): Promise<void> {
+    const last = this.log.lastOverall();
+    if (!last) return;
+    const current = (await this.find(last.memory_id))?.memory ?? null;
+    const matches = last.after ? current !== null && JSON.stringify(current) === JSON.stringify(last.after) : current === null;
+    if (matches) return;
+    await this.log.append([{ at: this.now(), op: 'none', memory_id: last.memory_id, ...(current ? { after: current } : {}), reason: 'import: the memory stays as it is in this workspace' }]);
+  }
+
   // -------------------------------------------------------------------------------------------
+
+  /** Carries out one dedup decision  // -------------------------------------------------------------------------------------------
 
   /** Carries out one dedup decision and returns the candidate's change. */
   private async apply(candidate: MemoryCandidate, decision: LlmDecision): Promise<MemoryChange> {

@@ -1,0 +1,366 @@
+/**
+ * Cairn as a Model Context Protocol server (DESIGN.md 6, `cairn mcp`): an agent searches the
+ * context tree, reads nodes at any level, lists directories, asks for a chain-intact context pack
+ * under a token budget, and (only with `allowWrite`) remembers and forgets long-term memories.
+ * Every tool is the engine's contract underneath (search:query, fs:read, fs:ls, context:pack,
+ * memories:commit, memories:forget); inputs are checked with zod, and any failure comes back as a
+ * tool error (`isError`) whose text names the code and the reason.
+ *
+ * Resources: every `ctx://` node, through the template `ctx://{+path}`. Reading a file gives its
+ * content (L2), a directory its overview (L1) and its children; `?level=0`, `?level=1` or
+ * `?level=2` asks for exactly the abstract, the overview or the content. The resource list holds
+ * the scope roots and their direct children; deeper nodes are reached with the template or `ls`.
+ *
+ * Tools and resources sit on the SDK's low-level handlers (reached through `McpServer.server`) so
+ * a refused write can say why it was refused, and tool errors carry our error codes.
+ *
+ * @example
+ * const server = createMcpServer(engine, { allowWrite: false });
+ * await server.connect(new StdioServerTransport());
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Resource,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { SearchMode } from '../../shared/contracts/api.js';
+import { CairnError, serializeError } from '../../shared/errors.js';
+import { CompressionStrategy } from '../../shared/types/compress.js';
+import { MemoryCategory } from '../../shared/types/memory.js';
+import type { NodeEntry } from '../../shared/types/node.js';
+import type { Engine } from '../engine/engine.js';
+import { sha256 } from '../engine/util/hash.js';
+
+export interface McpServerOptions {
+  /** Lists and runs `remember` and `forget`; without it they are refused. */
+  allowWrite: boolean;
+  version?: string;
+}
+
+const MEMORIES_ROOT = 'ctx://user/memories/';
+const BROWSABLE_SCOPES = ['resources', 'user', 'agent', 'session'] as const;
+const Level = z.union([z.literal(0), z.literal(1), z.literal(2)]);
+const Scope = z.enum(BROWSABLE_SCOPES);
+const Uri = z.string().min(6).max(4096).describe('a ctx:// URI, e.g. ctx://resources/notes/ (a trailing / marks a directory)');
+
+interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  write: boolean;
+  readOnlyHint: boolean;
+  run(args: never, signal: AbortSignal): Promise<CallToolResult>;
+}
+
+function tool<S extends z.ZodObject>(spec: Omit<ToolSpec, 'input' | 'run'> & { input: S; run(args: z.output<S>, signal: AbortSignal): Promise<CallToolResult> }): ToolSpec {
+  return spec as unknown as ToolSpec;
+}
+
+function json(value: Record<string, unknown>, text = JSON.stringify(value, null, 2)): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: value };
+}
+
+function toolError(code: string, message: string): CallToolResult {
+  return { content: [{ type: 'text', text: `${code}: ${message}` }], isError: true };
+}
+
+function mimeOf(uri: string): string {
+  if (uri.endsWith('/') || /\.(md|markdown)$/i.test(uri)) return 'text/markdown';
+  if (/\.json$/i.test(uri)) return 'application/json';
+  return 'text/plain';
+}
+
+/** The tools, each a thin layer over one engine command. */
+function tools(engine: Engine): ToolSpec[] {
+  return [
+    tool({
+      name: 'search',
+      title: 'Search the context',
+      description:
+        'Hybrid (full-text + vector) search over the context tree, memories and conversations. Each hit names its ctx:// URI, level (0 abstract, 1 overview, 2 content), score, a snippet and its provenance: the source file and lines, or the conversation message ids it came from.',
+      input: z.object({
+        query: z.string().min(1).max(10_000).describe('what to look for'),
+        scope: Scope.optional().describe('only this scope'),
+        level: Level.optional().describe('only hits at this level: 0 abstract, 1 overview, 2 content'),
+        top_k: z.number().int().min(1).max(100).default(10).describe('how many hits'),
+        mode: SearchMode.default('hybrid').describe('hybrid (default), fts, vector or hierarchical'),
+      }),
+      write: false,
+      readOnlyHint: true,
+      run: async (args, signal) => {
+        const { hits } = await engine.call(
+          'search:query',
+          { query: args.query, mode: args.mode, topK: args.top_k, ...(args.scope ? { scope: args.scope } : {}), ...(args.level !== undefined ? { level: args.level } : {}) },
+          { signal },
+        );
+        return json({ hits });
+      },
+    }),
+    tool({
+      name: 'read',
+      title: 'Read a node',
+      description: 'Read a ctx:// node at a level: 0 its abstract (a line), 1 its overview (structured Markdown), 2 its full content (files only). Directories have levels 0 and 1.',
+      input: z.object({ uri: Uri, level: Level.default(2).describe('0 abstract, 1 overview, 2 content (default)') }),
+      write: false,
+      readOnlyHint: true,
+      run: async (args, signal) => {
+        const result = await engine.call('fs:read', { uri: args.uri, level: args.level }, { signal });
+        return { content: [{ type: 'text', text: result.content }], structuredContent: { uri: result.uri, level: result.level, content: result.content } };
+      },
+    }),
+    tool({
+      name: 'ls',
+      title: 'List a directory',
+      description: 'List the children of a ctx:// directory (scope roots: ctx://resources/, ctx://user/, ctx://agent/, ctx://session/), each with its kind, abstract and size where known.',
+      input: z.object({ uri: Uri }),
+      write: false,
+      readOnlyHint: true,
+      run: async (args, signal) => {
+        const result = await engine.call('fs:ls', { uri: args.uri }, { signal });
+        const lines = result.entries.map((e: NodeEntry) => `${e.uri}${e.abstract ? `  ${e.abstract.replace(/\s+/g, ' ').slice(0, 160)}` : ''}`);
+        return json({ uri: result.uri, entries: result.entries }, lines.length ? lines.join('\n') : `(${result.uri} is empty)`);
+      },
+    }),
+    tool({
+      name: 'context',
+      title: 'Context pack',
+      description:
+        'The context that matters for a query within a token budget: search hits, memories and the reasoning chains of their conversations, compressed without cutting a chain (a chain is kept whole or replaced by its summary). Returns the pack as Markdown with provenance, plus its numbers.',
+      input: z.object({
+        query: z.string().min(1).max(10_000).describe('the question the context is for'),
+        budget: z.number().int().min(1).max(1_000_000).describe('tokens the pack may take'),
+        strategy: CompressionStrategy.default('chain_integrity').describe('chain_integrity (default), chain_aware or priority'),
+        scope: Scope.optional().describe('only this scope'),
+        top_k: z.number().int().min(1).max(200).default(40).describe('search hits gathered before compressing'),
+      }),
+      write: false,
+      readOnlyHint: true,
+      run: async (args, signal) => {
+        const pack = await engine.call(
+          'context:pack',
+          { query: args.query, budget: args.budget, strategy: args.strategy, topK: args.top_k, ...(args.scope ? { scope: args.scope } : {}) },
+          { signal },
+        );
+        const r = pack.result;
+        const numbers = {
+          budget: pack.budget,
+          blocks: pack.blocks.length,
+          kept: r.kept.length,
+          dropped: r.dropped.length,
+          chain_summaries: r.replaced.length,
+          original_tokens: r.original_tokens,
+          compressed_tokens: r.compressed_tokens,
+          intact_chains: r.intact_chains,
+          broken_chains: r.broken_chains,
+        };
+        const footer =
+          `${numbers.blocks} blocks gathered, ${numbers.kept} kept, ${numbers.chain_summaries} chain summaries; ` +
+          `${numbers.original_tokens} -> ${numbers.compressed_tokens} tokens (budget ${numbers.budget}); chains intact ${r.intact_chains.length}, broken ${r.broken_chains.length}`;
+        return { content: [{ type: 'text', text: pack.markdown }, { type: 'text', text: footer }], structuredContent: { markdown: pack.markdown, ...numbers } };
+      },
+    }),
+    tool({
+      name: 'remember',
+      title: 'Remember',
+      description:
+        'Keep a long-term memory (deduplicated against similar ones: it may be added, merged into an existing memory, or found already known). Name the conversation messages it comes from when you have them.',
+      input: z.object({
+        category: MemoryCategory.describe(`one of ${MemoryCategory.options.join(', ')}`),
+        title: z.string().min(1).max(1000).describe('one line a person can read in a list'),
+        content: z.string().min(1).max(100_000),
+        keywords: z.array(z.string().min(1).max(200)).max(200).default([]),
+        message_ids: z.array(z.string().min(1).max(1000)).max(1000).optional().describe('the conversation messages this comes from'),
+        conversation_id: z.string().min(1).max(1000).optional(),
+      }),
+      write: true,
+      readOnlyHint: false,
+      run: async (args, signal) => {
+        // Without message ids the memory still names where it came from: this agent's call, by its content.
+        const messageIds = args.message_ids?.length ? args.message_ids : [`mcp:${sha256(`${args.category}\n${args.title}\n${args.content}`).slice(0, 16)}`];
+        const { changes } = await engine.call(
+          'memories:commit',
+          {
+            candidates: [
+              {
+                category: args.category,
+                title: args.title,
+                content: args.content,
+                keywords: args.keywords,
+                message_ids: messageIds,
+                conversation_id: args.conversation_id ?? '',
+                confidence: 0.8,
+              },
+            ],
+          },
+          { signal },
+        );
+        // The category folders get their new L0/L1 now, so ls and search show them right away.
+        await engine.call('summarize:run', { uri: MEMORIES_ROOT }, { signal });
+        const change = changes[0]!;
+        const memory = change.after ?? change.before;
+        return json({ op: change.op, id: change.memory_id, uri: memory ? `${MEMORIES_ROOT}${memory.category}/${memory.id}.md` : null, reason: change.reason, memory: memory ?? null });
+      },
+    }),
+    tool({
+      name: 'forget',
+      title: 'Forget',
+      description: 'Delete a long-term memory by id (mem_…); its text stays readable in the memory history, with the reason.',
+      input: z.object({ id: z.string().min(1).max(200).describe('the memory id, e.g. mem_0123456789abcdef'), reason: z.string().max(2000).optional() }),
+      write: true,
+      readOnlyHint: false,
+      run: async (args, signal) => {
+        const { change } = await engine.call('memories:forget', { id: args.id, ...(args.reason ? { reason: args.reason } : {}) }, { signal });
+        await engine.call('summarize:run', { uri: MEMORIES_ROOT }, { signal });
+        return json({ op: change.op, id: change.memory_id, reason: change.reason });
+      },
+    }),
+  ];
+}
+
+function describeTool(spec: ToolSpec): Tool {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(spec.input, { io: 'input' }) as Record<string, unknown>;
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: schema as Tool['inputSchema'],
+    annotations: { title: spec.title, readOnlyHint: spec.readOnlyHint, destructiveHint: spec.name === 'forget', openWorldHint: false },
+  };
+}
+
+/** `ctx://a/b?level=1` → the node URI and the level asked for (none: the node's natural level). */
+export function parseResourceUri(raw: string): { uri: string; level: 0 | 1 | 2 | null } {
+  const [path = '', query] = raw.split('?', 2) as [string, string | undefined];
+  let uri = path;
+  // Clients that go through a URL parser send names percent-encoded; ctx:// URIs are plain text.
+  if (/%[0-9a-f]{2}/i.test(path)) {
+    try {
+      uri = decodeURI(path);
+    } catch {
+      uri = path;
+    }
+  }
+  if (query === undefined || query === '') return { uri, level: null };
+  const params = new URLSearchParams(query);
+  const unknown = [...params.keys()].filter((k) => k !== 'level');
+  if (unknown.length > 0) throw new CairnError('INVALID_INPUT', `${raw}: unknown query parameter ${unknown.map((k) => JSON.stringify(k)).join(', ')} (only ?level=0|1|2)`);
+  const level = params.get('level');
+  if (level !== '0' && level !== '1' && level !== '2') throw new CairnError('INVALID_INPUT', `${raw}: level must be 0, 1 or 2, not ${JSON.stringify(level)}`);
+  return { uri, level: Number(level) as 0 | 1 | 2 };
+}
+
+async function readResource(engine: Engine, raw: string, signal: AbortSignal): Promise<string> {
+  const { uri, level } = parseResourceUri(raw);
+  if (level !== null) return (await engine.call('fs:read', { uri, level }, { signal })).content;
+  const stat = await engine.call('fs:stat', { uri }, { signal });
+  if (stat.kind === 'file') return (await engine.call('fs:read', { uri: stat.uri, level: 2 }, { signal })).content;
+  // A directory has no content of its own: its overview (or abstract) and what it holds.
+  const summary = stat.has_overview
+    ? (await engine.call('fs:read', { uri: stat.uri, level: 1 }, { signal })).content
+    : stat.has_abstract
+      ? (await engine.call('fs:read', { uri: stat.uri, level: 0 }, { signal })).content
+      : `# ${stat.uri}\n\n(not summarized yet)\n`;
+  const { entries } = await engine.call('fs:ls', { uri: stat.uri }, { signal });
+  const children = entries.map((e) => `- ${e.uri}${e.abstract ? `: ${e.abstract.replace(/\s+/g, ' ').trim()}` : ''}`);
+  return `${summary.trimEnd()}\n\n## Contents\n\n${children.length ? children.join('\n') : '(empty)'}\n`;
+}
+
+function asResource(uri: string, name: string, abstract?: string): Resource {
+  return { uri, name, mimeType: mimeOf(uri), ...(abstract ? { description: abstract.replace(/\s+/g, ' ').trim().slice(0, 300) } : {}) };
+}
+
+/** The scope roots that exist and their direct children. */
+async function listResources(engine: Engine, signal: AbortSignal): Promise<Resource[]> {
+  const out: Resource[] = [];
+  for (const scope of BROWSABLE_SCOPES) {
+    const root = `ctx://${scope}/`;
+    if ((await engine.fs.kindOf(root)) !== 'dir') continue;
+    out.push(asResource(root, scope));
+    const { entries } = await engine.call('fs:ls', { uri: root }, { signal });
+    for (const entry of entries) out.push(asResource(entry.uri, entry.name, entry.abstract));
+  }
+  return out;
+}
+
+function errorText(error: unknown): { code: string; message: string } {
+  const serialized = serializeError(error);
+  return { code: serialized.code, message: serialized.message };
+}
+
+/** An MCP server over an open engine; connect it to a transport. The engine stays the caller's to dispose. */
+export function createMcpServer(engine: Engine, options: McpServerOptions): McpServer {
+  const mcp = new McpServer(
+    { name: 'cairn', title: 'Cairn', version: options.version ?? '0.1.0' },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        'Cairn holds a layered context tree under ctx:// URIs (resources/, user/ with memories, agent/, session/ with conversations). ' +
+        'Use `search` to find nodes and the messages behind them, `read` to read a node at level 0 (abstract), 1 (overview) or 2 (content), ' +
+        '`ls` to browse, and `context` to get what matters for a question within a token budget.' +
+        (options.allowWrite ? ' `remember` keeps a long-term memory and `forget` deletes one.' : ' This server is read-only.'),
+    },
+  );
+  const all = tools(engine);
+  const offered = all.filter((t) => options.allowWrite || !t.write);
+  const server = mcp.server;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: offered.map(describeTool) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const spec = all.find((t) => t.name === name);
+    if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}" (this server offers ${offered.map((t) => t.name).join(', ')})`);
+    if (spec.write && !options.allowWrite) {
+      return toolError('READ_ONLY', `${name} is refused: this server is read-only (start it with \`cairn mcp --allow-write\` to let agents write memories)`);
+    }
+    const parsed = spec.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`);
+      return toolError('INVALID_INPUT', `invalid ${name} arguments: ${problems.join('; ')}`);
+    }
+    try {
+      return await spec.run(parsed.data as never, extra.signal);
+    } catch (error) {
+      const { code, message } = errorText(error);
+      return toolError(code, message);
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({ resources: await listResources(engine, extra.signal) }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: 'ctx://{+path}',
+        name: 'ctx-node',
+        title: 'A node of the context tree',
+        description:
+          "Any ctx:// node: a file gives its content (L2), a directory its overview (L1) and its children. Add ?level=0 for the abstract, ?level=1 for the overview, ?level=2 for a file's content.",
+        mimeType: 'text/markdown',
+      },
+    ],
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const raw = request.params.uri;
+    try {
+      const text = await readResource(engine, raw, extra.signal);
+      return { contents: [{ uri: raw, mimeType: mimeOf(parseResourceUri(raw).uri), text }] };
+    } catch (error) {
+      const { code, message } = errorText(error);
+      throw new McpError(ErrorCode.InvalidParams, `${code}: ${message}`, { code });
+    }
+  });
+
+  return mcp;
+}
