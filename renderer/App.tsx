@@ -1,14 +1,21 @@
 import { useEffect } from 'react';
 import { LOCALES, type Locale } from './i18n';
 import { THEME_CHOICES, VIEWS, type ThemeChoice, type View } from './stores/app-store';
-import { useApp } from './stores/stores-context';
+import { useApp, useStores } from './stores/stores-context';
 import { useT } from './use-t';
 import { useResolvedTheme } from './use-theme';
 import { HomeView } from './features/home/HomeView';
 import { ExplorerView } from './features/explorer/ExplorerView';
 import { DagView } from './features/dag/DagView';
+import { SearchView } from './features/search/SearchView';
 
-const VIEW_LABELS = { home: 'nav.home', explorer: 'nav.explorer', dag: 'nav.dag' } as const;
+const VIEW_LABELS = { home: 'nav.home', explorer: 'nav.explorer', dag: 'nav.dag', search: 'nav.search' } as const;
+
+/** True when a key press is text typed into a field (Monaco types into a textarea). */
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return Boolean(element?.closest?.('input, textarea, select, [contenteditable="true"]'));
+}
 const LOCALE_NAMES: Record<Locale, string> = { en: 'English', zh: '中文' };
 
 export function App() {
@@ -23,15 +30,22 @@ export function App() {
   const setTheme = useApp((s) => s.setTheme);
   const setLocale = useApp((s) => s.setLocale);
   const theme = useResolvedTheme();
+  const stores = useStores();
 
   useEffect(() => {
     document.documentElement.lang = locale === 'zh' ? 'zh-CN' : 'en';
     document.documentElement.dataset.theme = theme;
   }, [locale, theme]);
 
-  // Alt+1, Alt+2, Alt+3 switch views from anywhere.
+  // Alt+1 … Alt+4 switch views from anywhere; `/` (outside a text field) goes to the search box.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (event.key === '/' && !event.altKey && !event.ctrlKey && !event.metaKey && !isTyping(event.target)) {
+        event.preventDefault();
+        setView('search');
+        stores.search.getState().requestFocus();
+        return;
+      }
       if (!event.altKey || event.ctrlKey || event.metaKey) return;
       const index = Number(event.key) - 1;
       const target = VIEWS[index];
@@ -42,7 +56,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setView]);
+  }, [setView, stores]);
 
   return (
     <div className="app" data-theme={theme} data-app-state={status === 'ready' ? 'ready' : status}>
@@ -101,6 +115,7 @@ export function App() {
         {view === 'home' && <HomeView />}
         {view === 'explorer' && <ExplorerView />}
         {view === 'dag' && <DagView />}
+        {view === 'search' && <SearchView />}
       </main>
     </div>
   );

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DagCounts, EngineEvent } from '../../shared/contracts/api';
-import { createDagStore, dirProgress, findDirs, shownRoot, visibleGraph } from './dag-store';
+import { CairnError } from '../../shared/errors';
+import type { TreeNode } from '../../shared/types/node';
+import type { CairnClient } from '../api/client';
+import { createDagStore, dirProgress, dirsOfTree, findDirs, shownRoot, visibleGraph } from './dag-store';
 
 const R = 'ctx://resources/sample/';
 const A = 'ctx://resources/sample/docs/';
@@ -66,7 +69,7 @@ describe('the DAG store', () => {
     expect(after.topology).toBe(before.topology);
   });
 
-  it('finishes a run, marks fallbacks and failures, and resets when the root runs again', () => {
+  it('finishes a run, marks fallbacks and failures, and keeps the picture when the root runs again', () => {
     const store = createDagStore();
     store.getState().applyEvents(run());
     store.getState().applyEvents([
@@ -88,14 +91,20 @@ describe('the DAG store', () => {
     expect(s.dirs[R]!.state).toBe('done');
     expect(s.runs[R]).toMatchObject({ status: 'finished', counts: { dirs_done: 4, files_done: 5 } });
 
-    // A second run of the same root whose directories are all current: only summary-done events, reused.
+    // A second run of the same root that summarizes only what changed: the other directories
+    // keep what they showed, since their summaries still hold.
+    const topology = s.topology;
     store.getState().applyEvents([
       { type: 'dag/started', root: R, messageId: 'm2' },
+      { type: 'dag/dir-dispatched', root: R, uri: B, parent: R, pending: 2, dirs: 0, files: 2, counts: counts() },
       { type: 'dag/summary-done', root: R, uri: R, reused: true, abstract: 'all', counts: counts() },
     ]);
     s = store.getState();
-    expect(Object.keys(s.dirs)).toEqual([R]);
+    expect(Object.keys(s.dirs).sort()).toEqual([R, A, A1, B].sort());
+    expect(s.topology).toBe(topology);
     expect(s.dirs[R]).toMatchObject({ state: 'done', reused: true });
+    expect(s.dirs[B]).toMatchObject({ state: 'waiting', pending: 2 });
+    expect(s.dirs[A1]!.state).toBe('done');
     expect(s.runs[R]!.status).toBe('running');
   });
 
@@ -159,5 +168,187 @@ describe('the DAG store', () => {
     const started = performance.now();
     for (let batch = 0; batch < 10; batch += 1) store.getState().applyEvents(ticks);
     expect((performance.now() - started) / 10).toBeLessThan(200);
+  });
+});
+
+/** The sample tree as `fs:tree` gives it after a finished run, one directory failed and one owed. */
+function storedTree(): TreeNode {
+  return {
+    uri: R,
+    name: 'sample',
+    kind: 'dir',
+    abstract: 'all',
+    summary_status: 'done',
+    children: [
+      {
+        uri: A,
+        name: 'docs',
+        kind: 'dir',
+        summary_status: 'fallback',
+        summary_reason: 'fallback',
+        children: [
+          { uri: A1, name: 'zh', kind: 'dir', summary_status: 'owed', children: [{ uri: `${A1}a.md`, name: 'a.md', kind: 'file', summary_status: 'owed' }] },
+          { uri: `${A}b.md`, name: 'b.md', kind: 'file', summary_status: 'done' },
+        ],
+      },
+      { uri: B, name: 'src', kind: 'dir', summary_status: 'failed', summary_reason: 'every child failed', children: [{ uri: `${B}x.go`, name: 'x.go', kind: 'file', summary_status: 'failed' }] },
+      { uri: `${R}README.md`, name: 'README.md', kind: 'file', summary_status: 'done' },
+    ],
+  };
+}
+
+function workspaceClient(trees: Record<string, TreeNode>, updated: Record<string, string>): { client: Pick<CairnClient, 'call'>; calls: string[] } {
+  const calls: string[] = [];
+  const client = {
+    call: async (command: string, request: { uri: string }) => {
+      calls.push(`${command} ${request.uri}`);
+      if (command === 'fs:ls') {
+        const entries = Object.keys(trees)
+          .filter((root) => root.startsWith(request.uri))
+          .map((root) => ({ uri: root, name: root, kind: 'dir' }));
+        if (entries.length === 0) throw new CairnError('NOT_FOUND', `${request.uri} does not exist`);
+        return { uri: request.uri, entries };
+      }
+      if (command === 'fs:stat') return { uri: request.uri, kind: 'dir', bytes: 0, has_abstract: true, has_overview: true, meta: { updated_at: updated[request.uri] } };
+      if (command === 'fs:tree') return { root: trees[request.uri] };
+      throw new Error(command);
+    },
+  } as unknown as Pick<CairnClient, 'call'>;
+  return { client, calls };
+}
+
+describe('the DAG store rebuilt from the workspace', () => {
+  it('turns a stored tree into directories with their states, pending counts and the run totals', () => {
+    const { dirs, children, counts } = dirsOfTree(R, storedTree());
+    expect(dirs.map((dir) => dir.uri)).toEqual([R, A, A1, B]);
+    expect(children).toEqual({ [R]: [A, B], [A]: [A1] });
+    const byUri = Object.fromEntries(dirs.map((dir) => [dir.uri, dir]));
+    expect(byUri[R]).toMatchObject({ parent: null, state: 'done', pending: 0, total: 3, dirs: 2, files: 1, abstract: 'all' });
+    expect(byUri[A]).toMatchObject({ parent: R, state: 'fallback', reason: 'fallback', dirs: 1, files: 1 });
+    // zh still owes its summary, and so does its one file.
+    expect(byUri[A1]).toMatchObject({ parent: A, state: 'waiting', pending: 1, total: 1 });
+    expect(byUri[B]).toMatchObject({ state: 'failed', reason: 'every child failed', failedFiles: 1 });
+    expect(counts).toEqual({ dirs_total: 4, dirs_done: 2, files_total: 4, files_done: 3, llm_calls: 0 });
+  });
+
+  it('lists the stored trees oldest first, shows the latest and loads only it', async () => {
+    const other = 'ctx://agent/skills/';
+    const { client, calls } = workspaceClient({ [R]: storedTree(), [other]: { uri: other, name: 'skills', kind: 'dir', summary_status: 'done' } }, { [R]: '2026-12-01T10:00:00Z', [other]: '2026-11-01T10:00:00Z' });
+    const store = createDagStore(client);
+    await store.getState().loadStored();
+    let s = store.getState();
+    expect(s.storedList).toBe('loaded');
+    expect(s.runOrder).toEqual([other, R]);
+    expect(shownRoot(s)).toBe(R);
+    expect(s.runs[R]).toMatchObject({ status: 'stored', counts: { dirs_total: 4, dirs_done: 2 } });
+    expect(s.runs[other]!.status).toBe('stored');
+    expect(s.storedTrees).toEqual({ [R]: 'loaded' });
+    expect(visibleGraph(s, R).nodes).toEqual([R, A, A1, B]);
+    expect(s.dirs[R]!.state).toBe('done');
+    // The user scope has no folder: not an error.
+    expect(calls).toContain('fs:ls ctx://user/');
+    expect(calls.filter((call) => call.startsWith('fs:tree'))).toEqual([`fs:tree ${R}`]);
+
+    // Loading again does nothing; choosing the other tree loads it.
+    await store.getState().loadStored();
+    expect(calls.filter((call) => call.startsWith('fs:ls'))).toHaveLength(3);
+    store.getState().setActiveRoot(other);
+    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    s = store.getState();
+    expect(s.storedTrees[other]).toBe('loaded');
+    expect(s.dirs[other]).toMatchObject({ state: 'done', root: other });
+    // Its own entries stay: both trees are kept.
+    expect(s.dirs[R]).toBeDefined();
+  });
+
+  it('keeps following live events after the rebuild, and a running run wins over a late stored picture', () => {
+    const store = createDagStore();
+    store.getState().applyTree(R, storedTree());
+    // A new run of the tree starts: its events update the directories it reaches, the rest stay.
+    store.getState().applyEvents([
+      { type: 'dag/started', root: R, messageId: 'm9' },
+      { type: 'dag/dir-dispatched', root: R, uri: R, parent: null, pending: 3, dirs: 2, files: 1, counts: counts() },
+      { type: 'dag/dir-dispatched', root: R, uri: A, parent: R, pending: 2, dirs: 1, files: 1, counts: counts() },
+    ]);
+    let s = store.getState();
+    expect(s.runs[R]!.status).toBe('running');
+    expect(s.dirs[R]).toMatchObject({ state: 'waiting', pending: 3 });
+    expect(s.dirs[B]).toMatchObject({ state: 'failed' });
+    store.getState().applyEvents([{ type: 'dag/summary-done', root: R, uri: B, reused: false, abstract: 'code', status: 'done', counts: counts() }]);
+    expect(store.getState().dirs[B]!.state).toBe('done');
+
+    // A stored tree that arrives while a run is drawing only adds what the run has not reached.
+    const late = createDagStore();
+    late.getState().applyEvents([
+      { type: 'dag/started', root: R, messageId: 'm10' },
+      { type: 'dag/dir-dispatched', root: R, uri: R, parent: null, pending: 3, dirs: 2, files: 1, counts: counts() },
+      { type: 'dag/dir-dispatched', root: R, uri: A, parent: R, pending: 2, dirs: 1, files: 1, counts: counts() },
+    ]);
+    late.getState().applyTree(R, storedTree());
+    s = late.getState();
+    expect(s.dirs[R]).toMatchObject({ state: 'waiting', pending: 3 });
+    expect(s.dirs[B]).toMatchObject({ state: 'failed' });
+    expect(s.children[R]).toEqual([A, B]);
+    expect(s.runs[R]!.status).toBe('running');
+  });
+
+  it('reconciles with the workspace when a run finishes: gone directories go, unreported ones come', async () => {
+    const after: TreeNode = { ...storedTree(), children: storedTree().children!.filter((child) => child.uri !== B) };
+    const { client, calls } = workspaceClient({ [R]: after }, {});
+    const store = createDagStore(client);
+    store.getState().applyEvents(run());
+    expect(store.getState().dirs[B]).toBeDefined();
+    store.getState().applyEvents([
+      {
+        type: 'dag/finished',
+        root: R,
+        messageId: 'm1',
+        result: { ...counts({ dirs_done: 4 }), root: R, dirsSummarized: 4, dirsReused: 0, filesSummarized: 5, fallbacks: 0, failed: 0, tokens: 0, ms: 1 },
+      },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const s = store.getState();
+    expect(calls).toEqual([`fs:tree ${R}`]);
+    expect(s.dirs[B]).toBeUndefined();
+    expect(s.children[R]).toEqual([A]);
+    expect(s.dirs[R]).toMatchObject({ state: 'done', abstract: 'all' });
+    // The run's own record stays: it finished, with its counts.
+    expect(s.runs[R]).toMatchObject({ status: 'finished', counts: { dirs_done: 4 } });
+  });
+
+  it('drops a tree read before the run ended when the reconciling read answers first', async () => {
+    const answers: ((tree: TreeNode) => void)[] = [];
+    const client = { call: () => new Promise((resolve) => answers.push((tree) => resolve({ root: tree }))) } as unknown as Pick<CairnClient, 'call'>;
+    const store = createDagStore(client);
+    store.getState().addStoredRoots([R]);
+    void store.getState().loadStoredTree(R);
+    // The run starts and ends while that first read is on its way.
+    store.getState().applyEvents(run());
+    store.getState().applyEvents([
+      {
+        type: 'dag/finished',
+        root: R,
+        messageId: 'm1',
+        result: { ...counts({ dirs_done: 4 }), root: R, dirsSummarized: 4, dirsReused: 0, filesSummarized: 5, fallbacks: 0, failed: 0, tokens: 0, ms: 1 },
+      },
+    ]);
+    expect(answers).toHaveLength(2);
+    const owed = (node: TreeNode): TreeNode => ({ ...node, summary_status: 'owed', children: node.children?.map(owed) });
+    answers[1]!(storedTree());
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    answers[0]!(owed(storedTree()));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const s = store.getState();
+    expect(s.dirs[R]!.state).toBe('done');
+    expect(s.dirs[B]!.state).toBe('failed');
+    expect(s.storedTrees[R]).toBe('loaded');
+  });
+
+  it('says why a tree could not be loaded', async () => {
+    const client = { call: async () => Promise.reject(new CairnError('IO_ERROR', 'disk gone')) } as unknown as Pick<CairnClient, 'call'>;
+    const store = createDagStore(client);
+    await store.getState().loadStored();
+    expect(store.getState()).toMatchObject({ storedList: 'failed', storedError: 'disk gone' });
   });
 });

@@ -1,5 +1,7 @@
 /**
- * The live DAG of directory summaries, fed by `dag/*` events.
+ * The live DAG of directory summaries, fed by `dag/*` events, and rebuilt from what the
+ * workspace already holds when the page opens (`loadStored`: the ingested trees with each
+ * node's summary state, one `fs:tree` call per tree shown).
  *
  * Progress lives in `dirs`, a map keyed by directory URI: each batch of events copies the map
  * once and replaces only the entries it touches, so a node component that selects its own entry
@@ -9,7 +11,10 @@
  */
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { DagCounts, DagRunResult, EngineEvent } from '../../shared/contracts/api';
-import { isWithinUri, parentUri, uriName } from '../../shared/uri';
+import { CairnError } from '../../shared/errors';
+import type { SummaryStatus, TreeNode } from '../../shared/types/node';
+import { INGEST_SCOPES, isWithinUri, parentUri, scopeRootUri, uriName } from '../../shared/uri';
+import type { CairnClient } from '../api/client';
 
 export const DIR_STATES = ['waiting', 'dispatched', 'summarizing', 'done', 'fallback', 'failed'] as const;
 export type DirState = (typeof DIR_STATES)[number];
@@ -38,7 +43,8 @@ export interface DirProgress {
 export interface DagRun {
   root: string;
   messageId: string;
-  status: 'running' | 'finished' | 'failed';
+  /** `stored`: no run in this window; the states are those the workspace holds. */
+  status: 'running' | 'finished' | 'failed' | 'stored';
   counts: DagCounts;
   result?: DagRunResult;
   error?: { code: string; message: string };
@@ -56,6 +62,24 @@ export interface DagProgressSlice {
   /** Bumped whenever some directory's state changes (not on pending-count ticks): the minimap redraws on it. */
   stateVersion: number;
   applyEvents(events: readonly EngineEvent[]): void;
+}
+
+export type LoadStatus = 'idle' | 'loading' | 'loaded' | 'failed';
+
+export interface DagStoredSlice {
+  /** Listing the workspace's trees. */
+  storedList: LoadStatus;
+  /** Loading each stored tree's nodes, by root. */
+  storedTrees: Record<string, LoadStatus>;
+  storedError: string | null;
+  /** Adds trees the workspace holds as `stored` runs, oldest first, before the runs of this window. */
+  addStoredRoots(roots: readonly string[]): void;
+  /** Draws a tree as the workspace holds it; a tree a running run is drawing only gains the nodes it lacks. */
+  applyTree(root: string, tree: TreeNode): void;
+  /** Lists the workspace's trees and loads the one shown (once; `force` lists again). */
+  loadStored(force?: boolean): Promise<void>;
+  /** Loads a stored tree's nodes and states (once; `force` reloads). */
+  loadStoredTree(root: string, force?: boolean): Promise<void>;
 }
 
 export interface DagViewSlice {
@@ -77,7 +101,7 @@ export interface DagViewSlice {
   reveal(uri: string): void;
 }
 
-export type DagState = DagProgressSlice & DagViewSlice;
+export type DagState = DagProgressSlice & DagStoredSlice & DagViewSlice;
 
 const zeroCounts: DagCounts = { dirs_total: 0, dirs_done: 0, files_total: 0, files_done: 0, llm_calls: 0 };
 
@@ -145,26 +169,20 @@ export const createDagProgressSlice: StateCreator<DagState, [], [], DagProgressS
       writableDirs()[dir.uri] = { ...dir, ...patch };
     };
 
+    const finished: string[] = [];
     for (const event of events) {
       switch (event.type) {
         case 'dag/started': {
-          // A new run of a root replaces what an earlier run of it left.
-          const stale = Object.keys(dirs).filter((uri) => dirs[uri]?.root === event.root || isWithinUri(event.root, uri));
-          if (stale.length > 0) {
-            const map = writableDirs();
-            const kids = writableChildren();
-            for (const uri of stale) {
-              delete map[uri];
-              delete kids[uri];
-            }
-            topology += 1;
-          }
+          // What an earlier run (or the workspace) showed stays: a new run reports only the
+          // directories it summarizes again, and the others keep their summaries. The run's end
+          // reconciles the picture with the workspace (see `finished` below).
           runs = { ...runs, [event.root]: { root: event.root, messageId: event.messageId, status: 'running', counts: zeroCounts } };
           runOrder = [...runOrder.filter((root) => root !== event.root), event.root];
           break;
         }
         case 'dag/finished':
           patchRun(event.root, { status: 'finished', result: event.result, counts: { ...event.result } });
+          finished.push(event.root);
           break;
         case 'dag/run-failed':
           patchRun(event.root, { status: 'failed', error: event.error });
@@ -221,6 +239,9 @@ export const createDagProgressSlice: StateCreator<DagState, [], [], DagProgressS
     if (runs !== state.runs || runOrder !== state.runOrder || dirs !== state.dirs || children !== state.children || topology !== state.topology) {
       set({ runs, runOrder, dirs, children, topology, stateVersion: stateVersion + (topology !== state.topology ? 1 : 0) });
     }
+    // A finished run's tree, as the workspace now holds it: drops directories that went away
+    // and fills in those the run did not report (does nothing without a client).
+    for (const root of finished) void get().loadStoredTree(root, true);
   },
 });
 
@@ -230,7 +251,10 @@ export const createDagViewSlice: StateCreator<DagState, [], [], DagViewSlice> = 
   focus: null,
   selected: null,
   query: '',
-  setActiveRoot: (root) => set({ activeRoot: root, focus: null, selected: null }),
+  setActiveRoot(root) {
+    set({ activeRoot: root, focus: null, selected: null, collapsed: {} });
+    if (root !== null && get().runs[root]?.status === 'stored') void get().loadStoredTree(root);
+  },
   toggleCollapsed(uri, collapsed) {
     const next = collapsed ?? !get().collapsed[uri];
     const map = { ...get().collapsed };
@@ -263,8 +287,164 @@ export const createDagViewSlice: StateCreator<DagState, [], [], DagViewSlice> = 
   },
 });
 
-export function createDagStore(): StoreApi<DagState> {
-  return createStore<DagState>()((...args) => ({ ...createDagProgressSlice(...args), ...createDagViewSlice(...args) }));
+/** How a node's stored summary state shows in the graph. */
+export function stateOfStatus(status: SummaryStatus | undefined): DirState {
+  switch (status) {
+    case 'done':
+      return 'done';
+    case 'fallback':
+      return 'fallback';
+    case 'failed':
+      return 'failed';
+    default:
+      // owed, pending, none or no meta: no summary yet, as a directory waiting on a run.
+      return 'waiting';
+  }
+}
+
+const FINISHED: ReadonlySet<DirState> = new Set(['done', 'fallback', 'failed']);
+/** A file counts as finished unless its summary is still owed. */
+const fileFinished = (status: SummaryStatus | undefined) => status !== 'owed' && status !== 'pending';
+
+/** The directories of a stored tree as progress entries, parents first, and the run's counts. */
+export function dirsOfTree(root: string, tree: TreeNode): { dirs: DirProgress[]; children: Record<string, string[]>; counts: DagCounts } {
+  const dirs: DirProgress[] = [];
+  const children: Record<string, string[]> = {};
+  const counts: DagCounts = { dirs_total: 0, dirs_done: 0, files_total: 0, files_done: 0, llm_calls: 0 };
+  const stack: { node: TreeNode; parent: string | null }[] = [{ node: tree, parent: null }];
+  while (stack.length > 0) {
+    const { node, parent } = stack.pop()!;
+    if (node.kind !== 'dir') continue;
+    const kids = node.children ?? [];
+    const kidDirs = kids.filter((kid) => kid.kind === 'dir');
+    const kidFiles = kids.filter((kid) => kid.kind === 'file');
+    const state = stateOfStatus(node.summary_status);
+    const pending = kidDirs.filter((kid) => !FINISHED.has(stateOfStatus(kid.summary_status))).length + kidFiles.filter((kid) => !fileFinished(kid.summary_status)).length;
+    const dir: DirProgress = {
+      uri: node.uri,
+      name: node.uri === root ? uriName(root) : node.name,
+      parent,
+      root,
+      state,
+      pending: FINISHED.has(state) ? 0 : pending,
+      total: kids.length,
+      dirs: kidDirs.length,
+      files: kidFiles.length,
+      reused: false,
+      failedFiles: kidFiles.filter((kid) => kid.summary_status === 'failed').length,
+    };
+    if (node.abstract) dir.abstract = node.abstract;
+    if (node.summary_reason && (state === 'fallback' || state === 'failed')) dir.reason = node.summary_reason;
+    dirs.push(dir);
+    counts.dirs_total += 1;
+    if (state === 'done' || state === 'fallback') counts.dirs_done += 1;
+    counts.files_total += kidFiles.length;
+    counts.files_done += kidFiles.filter((kid) => fileFinished(kid.summary_status)).length;
+    if (kidDirs.length > 0) children[node.uri] = kidDirs.map((kid) => kid.uri);
+    for (let i = kidDirs.length - 1; i >= 0; i -= 1) stack.push({ node: kidDirs[i]!, parent: node.uri });
+  }
+  return { dirs, children, counts };
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export const createDagStoredSlice =
+  (client: Pick<CairnClient, 'call'> | null): StateCreator<DagState, [], [], DagStoredSlice> =>
+  (set, get) => {
+    /** The latest `fs:tree` asked for each root: an older answer (read before a run ended) is dropped. */
+    const latest: Record<string, number> = {};
+    let requests = 0;
+    return {
+      storedList: 'idle',
+      storedTrees: {},
+      storedError: null,
+
+      addStoredRoots(roots) {
+        const state = get();
+        const fresh = roots.filter((root) => !state.runs[root]);
+        if (fresh.length === 0) return;
+        const runs = { ...state.runs };
+        for (const root of fresh) runs[root] = { root, messageId: '', status: 'stored', counts: zeroCounts };
+        set({ runs, runOrder: [...fresh, ...state.runOrder.filter((root) => !fresh.includes(root))] });
+      },
+
+      applyTree(root, tree) {
+        const state = get();
+        const { dirs: entries, children: shape, counts } = dirsOfTree(root, tree);
+        const run = state.runs[root];
+        const live = run?.status === 'running';
+        const dirs = { ...state.dirs };
+        const children = { ...state.children };
+        if (!live) {
+          // The workspace's picture replaces the earlier one; a run's record (and counts) stays.
+          for (const uri of Object.keys(dirs)) {
+            if (dirs[uri]!.root === root) {
+              delete dirs[uri];
+              delete children[uri];
+            }
+          }
+        }
+        for (const dir of entries) {
+          if (!live || !dirs[dir.uri]) dirs[dir.uri] = dir;
+          const kids = shape[dir.uri];
+          if (!kids) continue;
+          const known = children[dir.uri] ?? [];
+          children[dir.uri] = live ? [...known, ...kids.filter((kid) => !known.includes(kid))] : kids;
+        }
+        const runs = run !== undefined && run.status !== 'stored' ? state.runs : { ...state.runs, [root]: { root, messageId: '', status: 'stored' as const, counts } };
+        const runOrder = state.runOrder.includes(root) ? state.runOrder : [root, ...state.runOrder];
+        set({ dirs, children, runs, runOrder, topology: state.topology + 1, stateVersion: state.stateVersion + 1 });
+      },
+
+      async loadStored(force = false) {
+        if (!client || get().storedList === 'loading' || (get().storedList === 'loaded' && !force)) return;
+        set({ storedList: 'loading', storedError: null });
+        try {
+          const listed = await Promise.all(
+            INGEST_SCOPES.map(async (scope) => {
+              const listing = await client.call('fs:ls', { uri: scopeRootUri(scope) }).catch((error: unknown) => {
+                // A scope nothing was ingested into has no folder yet.
+                if (CairnError.is(error, 'NOT_FOUND')) return { entries: [] };
+                throw error;
+              });
+              const dirs = listing.entries.filter((entry) => entry.kind === 'dir');
+              const stats = await Promise.all(dirs.map((entry) => client.call('fs:stat', { uri: entry.uri }).then((stat) => stat.meta?.updated_at ?? '', () => '')));
+              return dirs.map((entry, i) => ({ uri: entry.uri, updated: stats[i]! }));
+            }),
+          );
+          const roots = listed.flat();
+          roots.sort((a, b) => (a.updated < b.updated ? -1 : a.updated > b.updated ? 1 : a.uri < b.uri ? -1 : 1));
+          get().addStoredRoots(roots.map((root) => root.uri));
+          set({ storedList: 'loaded' });
+          const shown = shownRoot(get());
+          if (shown !== null && get().runs[shown]?.status === 'stored') await get().loadStoredTree(shown, force);
+        } catch (error) {
+          set({ storedList: 'failed', storedError: messageOf(error) });
+        }
+      },
+
+      async loadStoredTree(root, force = false) {
+        const status = get().storedTrees[root];
+        if (!client || (!force && (status === 'loading' || status === 'loaded'))) return;
+        const mine = ++requests;
+        latest[root] = mine;
+        set({ storedTrees: { ...get().storedTrees, [root]: 'loading' }, storedError: null });
+        try {
+          const { root: tree } = await client.call('fs:tree', { uri: root, depth: 64, maxChildren: 100_000 });
+          if (latest[root] !== mine) return;
+          get().applyTree(root, tree);
+          set({ storedTrees: { ...get().storedTrees, [root]: 'loaded' } });
+        } catch (error) {
+          if (latest[root] !== mine) return;
+          set({ storedTrees: { ...get().storedTrees, [root]: 'failed' }, storedError: messageOf(error) });
+        }
+      },
+    };
+  };
+
+/** The DAG store; with a client it can also rebuild the view from the workspace (`loadStored`). */
+export function createDagStore(client: Pick<CairnClient, 'call'> | null = null): StoreApi<DagState> {
+  return createStore<DagState>()((...args) => ({ ...createDagProgressSlice(...args), ...createDagStoredSlice(client)(...args), ...createDagViewSlice(...args) }));
 }
 
 /** The root of the run on show: the chosen one, else the latest. */

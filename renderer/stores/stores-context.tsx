@@ -7,6 +7,7 @@ import type { DagState } from './dag-store';
 import type { ExplorerState } from './explorer-store';
 import type { Stores } from './index';
 import type { IngestState } from './ingest-store';
+import type { SearchState } from './search-store';
 
 const StoresContext = createContext<Stores | null>(null);
 
@@ -23,6 +24,7 @@ export function useStores(): Stores {
 export const useApp = <T,>(selector: (state: AppState) => T): T => useStore(useStores().app, selector);
 export const useIngest = <T,>(selector: (state: IngestState) => T): T => useStore(useStores().ingest, selector);
 export const useExplorer = <T,>(selector: (state: ExplorerState) => T): T => useStore(useStores().explorer, selector);
+export const useSearch = <T,>(selector: (state: SearchState) => T): T => useStore(useStores().search, selector);
 export const useDag = <T,>(selector: (state: DagState) => T): T => useStore(useStores().dag, selector);
 /** For selectors that build a new object or array: compares it shallowly. */
 export const useDagShallow = <T,>(selector: (state: DagState) => T): T => useStore(useStores().dag, useShallow(selector));

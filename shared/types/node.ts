@@ -100,6 +100,9 @@ export interface TreeNode {
   kind: 'file' | 'dir';
   abstract?: string;
   tokens?: number;
+  /** Where the node's summary stands (from its meta), so a view can draw a tree's states in one call. */
+  summary_status?: SummaryStatus;
+  summary_reason?: string;
   children?: TreeNode[];
   /** Children left out because of the depth or width limit. */
   truncated?: number;
@@ -111,6 +114,8 @@ export const TreeNode: z.ZodType<TreeNode> = z.lazy(() =>
     kind: z.enum(['file', 'dir']),
     abstract: z.string().optional(),
     tokens: z.number().optional(),
+    summary_status: SummaryStatus.optional(),
+    summary_reason: z.string().optional(),
     children: z.array(TreeNode).optional(),
     truncated: z.number().optional(),
   }),

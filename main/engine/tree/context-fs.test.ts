@@ -124,4 +124,17 @@ describe('ContextFS', () => {
     expect(tree.children?.[0]?.children?.[0]).toMatchObject({ name: 'er', kind: 'dir' });
     expect(tree.children?.[0]?.children?.[0]?.children).toBeUndefined();
   });
+
+  it('gives each node of a tree its summary state from its meta', async () => {
+    const now = new Date(0).toISOString();
+    await fs.writeFile('ctx://resources/s/a/f.md', 'x');
+    await fs.writeMeta('ctx://resources/s/', { uri: 'ctx://resources/s/', kind: 'dir', context_type: 'resource', summary_status: 'done', created_at: now, updated_at: now });
+    await fs.writeMeta('ctx://resources/s/a/', { uri: 'ctx://resources/s/a/', kind: 'dir', context_type: 'resource', summary_status: 'failed', summary_reason: 'every child failed', created_at: now, updated_at: now });
+    await fs.writeMeta('ctx://resources/s/a/f.md', { uri: 'ctx://resources/s/a/f.md', kind: 'file', context_type: 'resource', summary_status: 'fallback', created_at: now, updated_at: now });
+    const tree = await fs.tree('ctx://resources/s/', 8, 100);
+    expect(tree).toMatchObject({ summary_status: 'done' });
+    expect(tree.summary_reason).toBeUndefined();
+    expect(tree.children?.[0]).toMatchObject({ name: 'a', summary_status: 'failed', summary_reason: 'every child failed' });
+    expect(tree.children?.[0]?.children?.[0]).toMatchObject({ name: 'f.md', summary_status: 'fallback' });
+  });
 });

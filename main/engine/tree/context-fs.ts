@@ -229,20 +229,30 @@ export class ContextFS {
     const name = parsed.segments.at(-1) ?? parsed.scope;
     if (kind === 'file') {
       const meta = await this.readMeta(canonical);
-      return { uri: canonical, name, kind, ...(meta?.abstract ? { abstract: meta.abstract } : {}), ...(meta?.tokens !== undefined ? { tokens: meta.tokens } : {}) };
+      return { uri: canonical, name, kind, ...(meta?.abstract ? { abstract: meta.abstract } : {}), ...(meta?.tokens !== undefined ? { tokens: meta.tokens } : {}), ...summaryOf(meta) };
     }
     const node: TreeNode = { uri: canonical, name, kind: 'dir' };
     const abstract = await readFile(join(await this.safePathOf(canonical), ABSTRACT_FILE), 'utf8').catch(() => undefined);
     if (abstract) node.abstract = abstract;
     const meta = await this.readMeta(canonical);
     if (meta?.tokens !== undefined) node.tokens = meta.tokens;
+    Object.assign(node, summaryOf(meta));
     if (depth <= 0) return node;
     const entries = await this.ls(canonical);
     const shown = entries.slice(0, maxChildren);
     node.children = [];
     for (const entry of shown) {
       if (entry.kind === 'dir') node.children.push(await this.tree(entry.uri, depth - 1, maxChildren));
-      else node.children.push({ uri: entry.uri, name: entry.name, kind: 'file', ...(entry.abstract ? { abstract: entry.abstract } : {}), ...(entry.tokens !== undefined ? { tokens: entry.tokens } : {}) });
+      else {
+        node.children.push({
+          uri: entry.uri,
+          name: entry.name,
+          kind: 'file',
+          ...(entry.abstract ? { abstract: entry.abstract } : {}),
+          ...(entry.tokens !== undefined ? { tokens: entry.tokens } : {}),
+          ...(entry.summary_status ? { summary_status: entry.summary_status } : {}),
+        });
+      }
     }
     if (entries.length > shown.length) node.truncated = entries.length - shown.length;
     return node;
@@ -280,6 +290,12 @@ export class ContextFS {
       await rm(path + FILE_META_SUFFIX, { force: true });
     }
   }
+}
+
+/** A node's summary state for `tree()`: drawn by the DAG view when it rebuilds from the workspace. */
+function summaryOf(meta: NodeMeta | null): Pick<TreeNode, 'summary_status' | 'summary_reason'> {
+  if (!meta?.summary_status) return {};
+  return meta.summary_reason ? { summary_status: meta.summary_status, summary_reason: meta.summary_reason } : { summary_status: meta.summary_status };
 }
 
 function byName(a: { name: string }, b: { name: string }): number {

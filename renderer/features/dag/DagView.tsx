@@ -1,29 +1,53 @@
-import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type NodeMouseHandler } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCount } from '../../format';
 import { DIR_STATES, findDirs, shownRoot, visibleGraph, type DagState } from '../../stores/dag-store';
 import { useApp, useDag, useDagShallow, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
+import { DagMiniMap } from './DagMiniMap';
 import { DirNode, type DirFlowNode } from './DirNode';
 import { DEFAULT_LAYOUT, layoutDag } from './layout';
 
 // Module scope, so React Flow sees the same object on every render.
 const nodeTypes = { dir: DirNode };
 const DIRECTION = 'LR' as const;
+/** Where DirNode's handles sit (React Flow's 6 px handles, centred on the left and right edges). */
+const HANDLE_SIZE = 6;
+const HANDLES: NodeHandle[] = [
+  { type: 'target', position: Position.Left, x: -HANDLE_SIZE / 2, y: DEFAULT_LAYOUT.nodeHeight / 2 - HANDLE_SIZE / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
+  { type: 'source', position: Position.Right, x: DEFAULT_LAYOUT.nodeWidth - HANDLE_SIZE / 2, y: DEFAULT_LAYOUT.nodeHeight / 2 - HANDLE_SIZE / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
+];
 
 export function DagView() {
   const t = useT();
   const root = useDag(shownRoot);
+  const loadStored = useDag((s) => s.loadStored);
+  const storedList = useDag((s) => s.storedList);
+  const storedError = useDag((s) => s.storedError);
+
+  // Draw what the workspace already holds (once per page); live events keep it current.
+  useEffect(() => {
+    void loadStored();
+  }, [loadStored]);
+
   return (
     <section className="view dag-view" aria-labelledby="dag-title">
       <header className="view-header row">
         <h1 id="dag-title">{t('dag.title')}</h1>
-        <RunPicker />
+        <div className="toolbar">
+          <RunPicker />
+          <ReloadButton />
+        </div>
       </header>
+      {storedError && (
+        <p className="banner banner-error" role="alert" data-testid="dag-load-error">
+          {t('dag.loadFailed')}: {storedError}
+        </p>
+      )}
       {root === null ? (
-        <p className="muted pad" data-testid="dag-empty">
-          {t('dag.empty')}
+        <p className="muted pad" data-testid="dag-empty" data-loading={storedList === 'loading' || storedList === 'idle'}>
+          {storedList === 'loading' || storedList === 'idle' ? t('dag.loading') : t('dag.empty')}
         </p>
       ) : (
         <ReactFlowProvider>
@@ -59,10 +83,22 @@ function RunPicker() {
   );
 }
 
+function ReloadButton() {
+  const t = useT();
+  const loadStored = useDag((s) => s.loadStored);
+  const busy = useDag((s) => s.storedList === 'loading' || Object.values(s.storedTrees).includes('loading'));
+  return (
+    <button type="button" disabled={busy} onClick={() => void loadStored(true)} data-testid="dag-reload">
+      {t('dag.reload')}
+    </button>
+  );
+}
+
 function Totals({ root }: { root: string }) {
   const t = useT();
   const locale = useApp((s) => s.locale);
   const run = useDag((s) => s.runs[root]);
+  const loading = useDag((s) => s.storedTrees[root]);
   if (!run) return null;
   const { counts } = run;
   const share = counts.dirs_total === 0 ? 0 : counts.dirs_done / counts.dirs_total;
@@ -84,6 +120,11 @@ function Totals({ root }: { root: string }) {
         ))}
       </dl>
       <progress max={1} value={run.status === 'finished' ? 1 : share} aria-label={t('dag.dirs')} />
+      {run.status === 'stored' && (
+        <span className="muted stored-note">
+          {loading === 'loading' ? t('dag.loading') : t('dag.stored')}
+        </span>
+      )}
       {run.error && (
         <span className="field-error">
           {run.error.code}: {run.error.message}
@@ -209,12 +250,20 @@ function DagCanvas({ root }: { root: string }) {
       data: { uri: id, hidden: visible.hidden[id] ?? 0, direction: DIRECTION },
       width: DEFAULT_LAYOUT.nodeWidth,
       height: DEFAULT_LAYOUT.nodeHeight,
+      // Known size and handles: React Flow otherwise mounts every new node once, off screen too,
+      // to measure it, which made a 5,000-directory graph take seconds to appear (bench/dag-view).
+      measured: { width: DEFAULT_LAYOUT.nodeWidth, height: DEFAULT_LAYOUT.nodeHeight },
+      handles: HANDLES,
       draggable: false,
       connectable: false,
     }));
     const edges: Edge[] = visible.edges.map((edge) => ({ id: `${edge.source}->${edge.target}`, source: edge.source, target: edge.target, type: 'smoothstep' }));
     return { nodes, edges, visible, positions: layout.positions };
   }, [stores, root, shape]);
+  const miniGraph = useMemo(
+    () => ({ ids: graph.visible.nodes, positions: graph.positions, nodeWidth: DEFAULT_LAYOUT.nodeWidth, nodeHeight: DEFAULT_LAYOUT.nodeHeight }),
+    [graph],
+  );
 
   // Fit the whole graph when a run first shows, not on every change (that would fight the user).
   useEffect(() => {
@@ -307,22 +356,10 @@ function DagCanvas({ root }: { root: string }) {
       >
         <Background />
         <Controls showInteractive={false} />
-        <LiveMiniMap />
+        <DagMiniMap graph={miniGraph} theme={theme} />
       </ReactFlow>
     </div>
   );
-}
-
-/** The minimap, coloured by state; it redraws when a state changes, not on every pending tick. */
-function LiveMiniMap() {
-  const stores = useStores();
-  const version = useDag((s) => s.stateVersion);
-  const nodeClassName = useCallback(
-    (node: { id: string }) => `minimap-node state-${stores.dag.getState().dirs[node.id]?.state ?? 'waiting'}`,
-    // The version is what makes a new function, and so a redraw, when states change.
-    [stores, version],
-  );
-  return <MiniMap pannable zoomable nodeClassName={nodeClassName} />;
 }
 
 function SelectedPanel() {

@@ -1,0 +1,195 @@
+/**
+ * Search and the rebuilt DAG in a real browser, with the setup of app.spec.ts: `cairn serve` on a
+ * fresh workspace per test, Chromium on the URL it printed, screenshots of every view shown, and
+ * no request outside 127.0.0.1 nor any console error by the end.
+ */
+import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { checkPrerequisites, ingestThroughUi, launchBrowser, openPage, SAMPLE, serve, type Served, type Watched } from './harness.js';
+
+let browser: Browser;
+let served: Served | null = null;
+let watched: Watched | null = null;
+/** Folders a test copied the sample into. */
+const copies: string[] = [];
+
+beforeAll(async () => {
+  checkPrerequisites();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async (context) => {
+  try {
+    if (watched && (context.task.result?.errors?.length ?? 0) > 0) await watched.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (watched) {
+      expect(watched.outside, 'requests outside 127.0.0.1').toEqual([]);
+      expect(watched.consoleErrors, 'console errors').toEqual([]);
+      await watched.page.context().close();
+    }
+  } finally {
+    watched = null;
+    await served?.stop();
+    served = null;
+    for (const copy of copies.splice(0)) await rm(copy, { recursive: true, force: true });
+  }
+});
+
+async function start(options?: Parameters<typeof openPage>[2]): Promise<Watched> {
+  served = await serve();
+  watched = await openPage(browser, served.url, options);
+  return watched;
+}
+
+/** Ingests the sample and waits until its DAG run has written every summary (and so indexed L0/L1). */
+async function ingestAndSummarize(page: Page, folder = SAMPLE): Promise<void> {
+  await ingestThroughUi(page, folder);
+  await page.keyboard.press('Alt+3');
+  await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 90_000 });
+}
+
+/** The hits on show, with what each says about itself. */
+async function shownHits(page: Page) {
+  return page.getByTestId('search-hit').evaluateAll((elements) =>
+    elements.map((e) => ({
+      uri: e.getAttribute('data-uri') ?? '',
+      level: e.getAttribute('data-level') ?? '',
+      selected: e.getAttribute('aria-selected'),
+      marks: [...e.querySelectorAll('mark')].map((m) => m.textContent ?? ''),
+      provenance: e.querySelector('[data-testid="hit-provenance"]')?.textContent ?? '',
+      score: e.querySelector('[data-testid="hit-score"]')?.textContent ?? '',
+    })),
+  );
+}
+
+describe('Search and the rebuilt DAG in a browser', () => {
+  it('searches in English and Chinese, groups the hits by level and scope, and opens one in the explorer', async () => {
+    const { page, shot } = await start();
+    await ingestAndSummarize(page);
+
+    // `/` from anywhere outside a text field opens the search view with the box focused.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('/');
+    await page.getByTestId('search-input').waitFor();
+    await expect(page.evaluate('document.activeElement?.getAttribute("data-testid")')).resolves.toBe('search-input');
+    await page.keyboard.type('storm wind');
+    await page.locator('[data-testid="search-status"][data-status="done"][data-query="storm wind"]').waitFor({ timeout: 30_000 });
+    let hits = await shownHits(page);
+    expect(hits.length).toBeGreaterThanOrEqual(3);
+    // Grouped: the level groups come in L0, L1, L2 order, and the hits follow their groups.
+    const levels = await page.getByTestId('search-level-group').evaluateAll((groups) => groups.map((g) => Number(g.getAttribute('data-level'))));
+    expect(levels.length).toBeGreaterThanOrEqual(2);
+    expect([...levels].sort()).toEqual(levels);
+    expect(hits.map((h) => Number(h.level))).toEqual([...hits.map((h) => Number(h.level))].sort());
+    const scopes = await page.getByTestId('search-scope-group').evaluateAll((groups) => groups.map((g) => g.getAttribute('data-scope')));
+    expect(scopes.every((scope) => scope === 'resources')).toBe(true);
+    // Each hit: a score, the query's words marked, and where the text came from.
+    expect(hits.every((h) => /^\d\.\d\d$/.test(h.score))).toBe(true);
+    expect(hits.flatMap((h) => h.marks.map((m) => m.toLowerCase())).some((m) => m === 'storm' || m === 'wind')).toBe(true);
+    const fileHit = hits.find((h) => h.level === '2');
+    expect(fileHit?.provenance).toMatch(/assets\/sample\/.+ · lines \d+–\d+/);
+    await shot('search');
+
+    // A Chinese query finds the Chinese guide.
+    await page.getByTestId('search-input').fill('快速入门');
+    await page.locator('[data-testid="search-status"][data-status="done"][data-query="快速入门"]').waitFor({ timeout: 30_000 });
+    hits = await shownHits(page);
+    expect(hits.some((h) => h.uri === 'ctx://resources/sample/docs/zh/快速入门.md')).toBe(true);
+    expect(hits.flatMap((h) => h.marks).some((m) => m.includes('快速入门') || m.includes('入门'))).toBe(true);
+    await shot('search-zh');
+
+    // The level filter keeps only L2 content.
+    await page.getByTestId('search-level').selectOption('2');
+    await page.locator('[data-testid="search-hit"]:not([data-level="2"])').first().waitFor({ state: 'detached' });
+    await page.locator('[data-testid="search-status"][data-status="done"]').waitFor();
+    expect(await page.getByTestId('search-hit').count()).toBeGreaterThan(0);
+
+    // Keyboard: arrows move through the hits from the box, Enter opens the chosen one in the explorer.
+    await page.getByTestId('search-input').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    hits = await shownHits(page);
+    expect(hits.map((h) => h.selected)).toEqual(hits.map((_, i) => (i === 0 ? 'true' : 'false')));
+    await expect(page.getByTestId('search-input').getAttribute('aria-activedescendant')).resolves.toBe('search-hit-0');
+    const chosen = hits[0]!.uri;
+    await page.keyboard.press('Enter');
+    await page.locator(`[data-testid="node-details"][data-uri="${chosen}"]`).waitFor();
+    await page.locator(`[data-testid="context-tree"] [data-uri="${chosen}"]`).waitFor();
+    await shot('search-opened-in-explorer');
+
+    // Back in search, the results are still there; a click opens a hit too.
+    await page.keyboard.press('Alt+4');
+    await page.getByTestId('search-hit').first().waitFor();
+    await page.getByTestId('search-level').selectOption('all');
+    await page.locator('[data-testid="search-hit"][data-level="0"]').first().waitFor();
+    const dirHit = page.locator('[data-testid="search-hit"][data-level="0"]').first();
+    const dirUri = (await dirHit.getAttribute('data-uri'))!;
+    await dirHit.click();
+    await page.locator(`[data-testid="node-details"][data-uri="${dirUri}"]`).waitFor();
+  });
+
+  it('shows the search view in the dark theme and in Chinese', async () => {
+    const { page, shot } = await start({ colorScheme: 'dark' });
+    await page.getByTestId('locale-select').selectOption('zh');
+    await ingestAndSummarize(page);
+    await page.keyboard.press('Alt+4');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('搜索');
+    await page.getByTestId('search-input').fill('观测数据');
+    await page.locator('[data-testid="search-status"][data-status="done"][data-query="观测数据"]').waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('search-status').textContent()).resolves.toMatch(/条结果/);
+    await page.getByTestId('search-input').press('ArrowDown');
+    await expect(page.locator('[data-testid="search-hit"][aria-selected="true"]').count()).resolves.toBe(1);
+    await shot('search-dark-zh');
+  });
+
+  it('rebuilds the DAG with its done states after a reload, then follows a new run live', async () => {
+    const { page, shot } = await start();
+    // A copy of the sample, so a file can change before the second ingest (an unchanged tree runs no DAG).
+    const copy = await mkdtemp(join(tmpdir(), 'cairn-e2e-rerun-'));
+    copies.push(copy);
+    const folder = join(copy, 'sample');
+    await cp(SAMPLE, folder, { recursive: true });
+    await ingestAndSummarize(page, folder);
+    const canvas = page.getByTestId('dag-canvas');
+    const total = Number(await canvas.getAttribute('data-node-count'));
+    expect(total).toBeGreaterThanOrEqual(5);
+
+    await page.reload();
+    await page.locator('[data-app-state="ready"]').waitFor();
+    await page.keyboard.press('Alt+3');
+    // Drawn from the workspace: every directory, each with the state its summary has on disk.
+    await page.locator('[data-testid="dag-totals"][data-status="stored"]').waitFor();
+    await page.locator(`[data-testid="dag-canvas"][data-node-count="${total}"]`).waitFor();
+    await expect(page.getByTestId('dag-totals').textContent()).resolves.toMatch(new RegExp(`Directories\\s*${total} / ${total}`));
+    await page.getByTestId('dag-node').first().waitFor();
+    const states = await page.getByTestId('dag-node').evaluateAll((elements) => elements.map((e) => e.getAttribute('data-state')));
+    expect(states.length).toBeGreaterThan(0);
+    expect(states.every((state) => state === 'done' || state === 'fallback')).toBe(true);
+    await expect(page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/"]').getAttribute('data-state')).resolves.toBe('done');
+    await page.getByTestId('dag-minimap').waitFor();
+    await shot('dag-rebuilt');
+
+    // Find still works on the rebuilt graph, and the selection panel shows the stored abstract.
+    await page.getByTestId('dag-find').fill('zh');
+    await page.getByTestId('dag-find').press('Enter');
+    await expect(page.getByTestId('dag-selected').locator('h2').textContent()).resolves.toBe('zh');
+    await expect(page.getByTestId('dag-selected').locator('.abstract').textContent()).resolves.toMatch(/\S/);
+
+    // A new run of the same tree takes over the view and is followed live to its end.
+    await appendFile(join(folder, 'notes', '2024-05-08-storm-review.md'), '\nFollow-up: the masts of stations 10-12 were replaced on 20 May.\n');
+    await page.keyboard.press('Alt+1');
+    await ingestThroughUi(page, folder);
+    await page.keyboard.press('Alt+3');
+    await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 90_000 });
+    await page.locator(`[data-testid="dag-canvas"][data-node-count="${total}"]`).waitFor();
+    await page.locator('[data-testid="dag-node"][data-state="done"]').first().waitFor();
+    await shot('dag-after-rerun');
+  });
+});
