@@ -8,8 +8,21 @@ import { HomeView } from './features/home/HomeView';
 import { ExplorerView } from './features/explorer/ExplorerView';
 import { DagView } from './features/dag/DagView';
 import { SearchView } from './features/search/SearchView';
+import { SessionsView } from './features/sessions/SessionsView';
+import { MemoriesView } from './features/memories/MemoriesView';
+import { CompressView } from './features/compress/CompressView';
+import { ExportView } from './features/export/ExportView';
 
-const VIEW_LABELS = { home: 'nav.home', explorer: 'nav.explorer', dag: 'nav.dag', search: 'nav.search' } as const;
+const VIEW_LABELS = {
+  home: 'nav.home',
+  explorer: 'nav.explorer',
+  dag: 'nav.dag',
+  search: 'nav.search',
+  sessions: 'nav.sessions',
+  memories: 'nav.memories',
+  compress: 'nav.compress',
+  export: 'nav.export',
+} as const satisfies Record<View, string>;
 
 /** True when a key press is text typed into a field (Monaco types into a textarea). */
 function isTyping(target: EventTarget | null): boolean {
@@ -37,7 +50,7 @@ export function App() {
     document.documentElement.dataset.theme = theme;
   }, [locale, theme]);
 
-  // Alt+1 … Alt+4 switch views from anywhere; `/` (outside a text field) goes to the search box.
+  // Alt+1 … Alt+8 switch views from anywhere; `/` (outside a text field) goes to the search box.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === '/' && !event.altKey && !event.ctrlKey && !event.metaKey && !isTyping(event.target)) {
@@ -116,6 +129,10 @@ export function App() {
         {view === 'explorer' && <ExplorerView />}
         {view === 'dag' && <DagView />}
         {view === 'search' && <SearchView />}
+        {view === 'sessions' && <SessionsView />}
+        {view === 'memories' && <MemoriesView />}
+        {view === 'compress' && <CompressView />}
+        {view === 'export' && <ExportView />}
       </main>
     </div>
   );

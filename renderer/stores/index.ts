@@ -11,6 +11,10 @@ import { createDagStore, type DagState } from './dag-store';
 import { createExplorerStore, type ExplorerState } from './explorer-store';
 import { createIngestStore, type IngestState } from './ingest-store';
 import { createSearchStore, type SearchState } from './search-store';
+import { createSessionsStore, type SessionsState } from './sessions-store';
+import { createMemoriesStore, type MemoriesState } from './memories-store';
+import { createCompressStore, type CompressState } from './compress-store';
+import { createPortabilityStore, type PortabilityState } from './portability-store';
 
 export interface Stores {
   client: CairnClient;
@@ -19,6 +23,10 @@ export interface Stores {
   explorer: StoreApi<ExplorerState>;
   dag: StoreApi<DagState>;
   search: StoreApi<SearchState>;
+  sessions: StoreApi<SessionsState>;
+  memories: StoreApi<MemoriesState>;
+  compress: StoreApi<CompressState>;
+  portability: StoreApi<PortabilityState>;
 }
 
 export function createStores(client: CairnClient, locale: Locale = 'en'): Stores {
@@ -29,6 +37,10 @@ export function createStores(client: CairnClient, locale: Locale = 'en'): Stores
     explorer: createExplorerStore(client),
     dag: createDagStore(client),
     search: createSearchStore(client),
+    sessions: createSessionsStore(client),
+    memories: createMemoriesStore(client),
+    compress: createCompressStore(client),
+    portability: createPortabilityStore(client),
   };
 }
 

@@ -8,6 +8,10 @@ import type { ExplorerState } from './explorer-store';
 import type { Stores } from './index';
 import type { IngestState } from './ingest-store';
 import type { SearchState } from './search-store';
+import type { SessionsState } from './sessions-store';
+import type { MemoriesState } from './memories-store';
+import type { CompressState } from './compress-store';
+import type { PortabilityState } from './portability-store';
 
 const StoresContext = createContext<Stores | null>(null);
 
@@ -25,6 +29,10 @@ export const useApp = <T,>(selector: (state: AppState) => T): T => useStore(useS
 export const useIngest = <T,>(selector: (state: IngestState) => T): T => useStore(useStores().ingest, selector);
 export const useExplorer = <T,>(selector: (state: ExplorerState) => T): T => useStore(useStores().explorer, selector);
 export const useSearch = <T,>(selector: (state: SearchState) => T): T => useStore(useStores().search, selector);
+export const useSessions = <T,>(selector: (state: SessionsState) => T): T => useStore(useStores().sessions, selector);
+export const useMemories = <T,>(selector: (state: MemoriesState) => T): T => useStore(useStores().memories, selector);
+export const useCompress = <T,>(selector: (state: CompressState) => T): T => useStore(useStores().compress, selector);
+export const usePortability = <T,>(selector: (state: PortabilityState) => T): T => useStore(useStores().portability, selector);
 export const useDag = <T,>(selector: (state: DagState) => T): T => useStore(useStores().dag, selector);
 /** For selectors that build a new object or array: compares it shallowly. */
 export const useDagShallow = <T,>(selector: (state: DagState) => T): T => useStore(useStores().dag, useShallow(selector));

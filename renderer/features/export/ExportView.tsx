@@ -1,0 +1,134 @@
+/**
+ * Export and import: everything the workspace knows written in one of DESIGN.md 3.7's formats to a
+ * path on the engine's machine, with what was written; and an import of such an export by path.
+ */
+import type { ExportFormat } from '../../../shared/contracts/api';
+import { formatBytes, formatMs } from '../../format';
+import { EXPORT_FORMATS } from '../../stores/portability-store';
+import { usePortability } from '../../stores/stores-context';
+import { useT } from '../../use-t';
+
+export function ExportView() {
+  const t = useT();
+  const s = usePortability((state) => state);
+  return (
+    <section className="view export-view" aria-labelledby="export-title">
+      <header className="view-header">
+        <h1 id="export-title">{t('export.title')}</h1>
+        <p className="lead">{t('export.lead')}</p>
+      </header>
+      <form
+        className="panel toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void s.runExport();
+        }}
+      >
+        <label className="field compact">
+          <span>{t('export.format')}</span>
+          <select value={s.format} onChange={(e) => s.setFormat(e.target.value as ExportFormat)} data-testid="export-format">
+            {EXPORT_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {t(`export.format.${f}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field grow">
+          <span>{s.format === 'json' || s.format === 'jsonl' ? t('export.outFile') : t('export.outFolder')}</span>
+          <input value={s.out} onChange={(e) => s.setOut(e.target.value)} placeholder={s.format === 'json' ? '/home/me/cairn-export.json' : '/home/me/cairn-export'} spellCheck={false} data-testid="export-out" />
+        </label>
+        <button type="submit" className="primary" disabled={!s.out.trim() || s.exportStatus === 'running'} data-testid="export-run">
+          {s.exportStatus === 'running' ? t('export.running') : t('export.run')}
+        </button>
+        <p className="muted small full-row">{t('export.hint')}</p>
+      </form>
+      {s.exportStatus === 'failed' && (
+        <div className="banner banner-error" role="alert" data-testid="export-error">
+          {s.exportError}
+        </div>
+      )}
+      {s.exported && (
+        <section className="panel" data-testid="export-result" data-out={s.exported.out}>
+          <h2>{t('export.written')}</h2>
+          <p>
+            <code>{s.exported.out}</code> · {t(`export.format.${s.exported.format}`)}
+          </p>
+          <dl className="stats inline">
+            {(
+              [
+                ['export.files', s.exported.files],
+                ['export.bytes', formatBytes(s.exported.bytes)],
+                ['export.memories', s.exported.memories],
+                ['export.conversations', s.exported.conversations],
+                ['export.chains', s.exported.chains],
+                ['export.clusters', s.exported.clusters],
+                ['export.nodes', s.exported.nodes],
+                ['export.time', formatMs(s.exported.ms)],
+              ] as const
+            ).map(([key, value]) => (
+              <div className="stat" key={key}>
+                <dt>{t(key)}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      )}
+      <form
+        className="panel toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void s.runImport();
+        }}
+      >
+        <label className="field grow">
+          <span>{t('export.importPath')}</span>
+          <input value={s.importPath} onChange={(e) => s.setImportPath(e.target.value)} placeholder="/home/me/cairn-export.json" spellCheck={false} data-testid="import-path" />
+        </label>
+        <button type="submit" disabled={!s.importPath.trim() || s.importStatus === 'running'} data-testid="import-run">
+          {s.importStatus === 'running' ? t('export.importing') : t('export.import')}
+        </button>
+      </form>
+      {s.importStatus === 'failed' && (
+        <div className="banner banner-error" role="alert" data-testid="import-error">
+          {s.importError}
+        </div>
+      )}
+      {s.imported && (
+        <section className="panel" data-testid="import-result">
+          <h2>{t('export.merged', { format: s.imported.format })}</h2>
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th />
+                <th>{t('export.added')}</th>
+                <th>{t('export.updated')}</th>
+                <th>{t('export.unchanged')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(['memories', 'history', 'conversations', 'analyses', 'nodes'] as const).map((kind) => (
+                <tr key={kind}>
+                  <th scope="row">{t(`export.kind.${kind}`)}</th>
+                  <td>{s.imported!.added[kind]}</td>
+                  <td>{s.imported!.updated[kind]}</td>
+                  <td>{s.imported!.unchanged[kind]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {s.imported.kept.length > 0 && (
+            <ul className="plain-list small">
+              {s.imported.kept.map((k) => (
+                <li key={k.id}>
+                  <code>{k.id}</code>: {k.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </section>
+  );
+}

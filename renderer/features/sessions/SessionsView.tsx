@@ -1,0 +1,267 @@
+/**
+ * Conversations and their dual-track analysis: the list of imported conversations, importing one
+ * by path (a path on the engine's machine: uploading dropped files is not built), and for the one
+ * open, a tab each for its messages, buckets, cluster map, chain graph, fusion (links and
+ * validations) and the trigger decision with the Commit button.
+ */
+import { useEffect } from 'react';
+import type { BucketType } from '../../../shared/types/memory';
+import { formatCount } from '../../format';
+import { SESSION_TABS, allMessages, type SessionTab } from '../../stores/sessions-store';
+import { useApp, useSessions, useStores } from '../../stores/stores-context';
+import { useT } from '../../use-t';
+import { ChainGraph } from './ChainGraph';
+import { ClusterMap } from './ClusterMap';
+import { BUCKETS } from './cluster-map';
+import { Bar, MessageItem } from './parts';
+import { TriggerPanel } from './TriggerPanel';
+
+export function SessionsView() {
+  const t = useT();
+  const stores = useStores();
+  const openId = useSessions((s) => s.openId);
+
+  useEffect(() => {
+    void stores.sessions.getState().refresh();
+  }, [stores]);
+
+  return (
+    <section className="view sessions-view" aria-labelledby="sessions-title">
+      <header className="view-header">
+        <h1 id="sessions-title">{t('sessions.title')}</h1>
+        <p className="lead">{t('sessions.lead')}</p>
+      </header>
+      <ImportForm />
+      <div className="sessions-body">
+        <ConversationList />
+        <div className="sessions-detail">{openId ? <OpenConversation /> : <p className="muted pad">{t('sessions.pick')}</p>}</div>
+      </div>
+    </section>
+  );
+}
+
+function ImportForm() {
+  const t = useT();
+  const path = useSessions((s) => s.importPath);
+  const status = useSessions((s) => s.importStatus);
+  const error = useSessions((s) => s.error);
+  const setPath = useSessions((s) => s.setImportPath);
+  const run = useSessions((s) => s.importPathNow);
+  return (
+    <form
+      className="panel toolbar"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void run();
+      }}
+    >
+      <label className="field grow">
+        <span>{t('sessions.importPath')}</span>
+        <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/chats/export.json" spellCheck={false} data-testid="sessions-import-path" />
+      </label>
+      <button type="submit" className="primary" disabled={!path.trim() || status === 'loading'} data-testid="sessions-import">
+        {status === 'loading' ? t('sessions.importing') : t('sessions.import')}
+      </button>
+      <p className="muted small full-row">{t('sessions.importHint')}</p>
+      {status === 'failed' && (
+        <p className="field-error full-row" role="alert" data-testid="sessions-error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function ConversationList() {
+  const t = useT();
+  const conversations = useSessions((s) => s.conversations);
+  const listStatus = useSessions((s) => s.listStatus);
+  const openId = useSessions((s) => s.openId);
+  const open = useSessions((s) => s.open);
+  return (
+    <nav className="panel sessions-list" aria-label={t('sessions.list')}>
+      <h2>
+        {t('sessions.list')} <span className="badge">{conversations.length}</span>
+      </h2>
+      {conversations.length === 0 && listStatus !== 'loading' && <p className="muted">{t('sessions.none')}</p>}
+      <ul className="plain-list">
+        {conversations.map((c) => (
+          <li key={c.id}>
+            <button type="button" className="list-button" aria-current={c.id === openId ? 'true' : undefined} onClick={() => void open(c.id)} data-testid="session-item" data-id={c.id}>
+              <span className="list-title">{c.title ?? c.id}</span>
+              <span className="muted small">
+                {t('sessions.counts', { sessions: c.sessions, messages: c.messages })}
+                {c.analyzed && <span className="badge">{t('sessions.analyzed')}</span>}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function OpenConversation() {
+  const t = useT();
+  const conversation = useSessions((s) => s.conversation);
+  const analysisStatus = useSessions((s) => s.analysisStatus);
+  const error = useSessions((s) => s.error);
+  const tab = useSessions((s) => s.tab);
+  const setTab = useSessions((s) => s.setTab);
+  return (
+    <div className="open-conversation" data-testid="session-open" data-analysis={analysisStatus}>
+      <header className="row">
+        <h2>{conversation?.title ?? conversation?.id ?? '…'}</h2>
+        {analysisStatus === 'loading' && <span className="muted">{t('sessions.analyzing')}</span>}
+      </header>
+      {analysisStatus === 'failed' && (
+        <div className="banner banner-error" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="tabs" role="tablist" aria-label={t('sessions.title')}>
+        {SESSION_TABS.map((name: SessionTab) => (
+          <button key={name} type="button" role="tab" aria-selected={tab === name} className="tab" onClick={() => setTab(name)} data-testid={`session-tab-${name}`}>
+            {t(`sessions.tab.${name}`)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" className="tab-panel">
+        {tab === 'messages' && <Messages />}
+        {tab === 'buckets' && <Buckets />}
+        {tab === 'clusters' && <ClusterMap />}
+        {tab === 'chains' && <ChainGraph />}
+        {tab === 'fusion' && <Fusion />}
+        {tab === 'trigger' && <TriggerPanel />}
+      </div>
+    </div>
+  );
+}
+
+function Messages() {
+  const conversation = useSessions((s) => s.conversation);
+  const messages = allMessages(conversation);
+  return (
+    <ol className="messages" data-testid="session-messages">
+      {messages.map((m) => (
+        <MessageItem key={m.id} id={m.id} role={m.role} speaker={m.speaker} timestamp={m.timestamp} text={m.text} />
+      ))}
+    </ol>
+  );
+}
+
+function Buckets() {
+  const t = useT();
+  const locale = useApp((s) => s.locale);
+  const analysis = useSessions((s) => s.analysis);
+  if (!analysis) return <p className="muted">{t('sessions.analyzing')}</p>;
+  return (
+    <div className="buckets" data-testid="session-buckets">
+      {BUCKETS.map((bucket: BucketType) => {
+        const items = analysis.buckets[bucket] ?? [];
+        return (
+          <details key={bucket} className="panel bucket" open={items.length > 0 && items.length <= 4} data-bucket={bucket}>
+            <summary>
+              <span className={`bucket-mark bucket-${bucket}`} aria-hidden="true" />
+              {t(`bucket.${bucket}`)} <span className="badge" data-testid="bucket-count">{formatCount(items.length, locale)}</span>
+            </summary>
+            <ul className="plain-list item-list">
+              {items.map((item) => (
+                <li key={item.id}>
+                  <code className="message-id">{item.message_ids.join(', ')}</code> <strong>{item.speaker ?? item.role}</strong>: {item.text}
+                  {item.reason && <div className="muted small">{item.reason}</div>}
+                </li>
+              ))}
+            </ul>
+          </details>
+        );
+      })}
+    </div>
+  );
+}
+
+function Fusion() {
+  const t = useT();
+  const analysis = useSessions((s) => s.analysis);
+  if (!analysis) return <p className="muted">{t('sessions.analyzing')}</p>;
+  const label = (id: string) => analysis.clusters.find((c) => c.cluster_id === id)?.topic_label ?? id;
+  const failed = analysis.validations.filter((v) => !v.passed || v.issues.length > 0);
+  return (
+    <div className="fusion" data-testid="session-fusion">
+      <section className="panel">
+        <h3>
+          {t('sessions.links')} <span className="badge">{analysis.links.length}</span>
+        </h3>
+        {analysis.links.length === 0 && <p className="muted">{t('sessions.noLinks')}</p>}
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th>{t('sessions.cluster')}</th>
+              <th>{t('sessions.chain')}</th>
+              <th>{t('sessions.linkType')}</th>
+              <th>{t('sessions.strength')}</th>
+              <th>{t('sessions.evidence')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {analysis.links.map((link) => (
+              <tr key={`${link.cluster_id}|${link.chain_id}`} data-testid="fusion-link">
+                <td>{label(link.cluster_id)}</td>
+                <td>
+                  <code>{link.chain_id}</code>
+                </td>
+                <td>{link.link_type}</td>
+                <td>
+                  <Bar value={link.strength} />
+                </td>
+                <td>
+                  <ul className="plain-list small">
+                    {link.evidence.map((line) => (
+                      <li key={line}>{line}</li>
+                    ))}
+                  </ul>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section className="panel">
+        <h3>
+          {t('sessions.validations')} <span className="badge">{t('sessions.passed', { passed: analysis.validations.length - failed.length, total: analysis.validations.length })}</span>
+        </h3>
+        {failed.length === 0 && <p className="note-ok">{t('sessions.allPassed')}</p>}
+        <ul className="plain-list">
+          {failed.map((v, i) => (
+            <li key={i} className="validation" data-testid="validation-issue">
+              <strong>{v.validation_type}</strong> {v.passed ? '✓' : '✗'} <span className="muted">{v.chain_id ?? v.cluster_id}</span>
+              <ul>
+                {v.issues.map((issue) => (
+                  <li key={issue}>{issue}</li>
+                ))}
+                {v.suggestions.map((s) => (
+                  <li key={s} className="muted">
+                    {t('sessions.suggestion')}: {s}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section className="panel">
+        <h3>{t('sessions.summary')}</h3>
+        <dl className="meta-table">
+          {(['topic_summary', 'causal_summary', 'logic_summary', 'operation_summary', 'narrative_summary', 'time_summary'] as const).map((key) =>
+            analysis.summary[key] ? (
+              <div className="meta-row" key={key}>
+                <dt>{key.replace('_summary', '')}</dt>
+                <dd>{analysis.summary[key]}</dd>
+              </div>
+            ) : null,
+          )}
+        </dl>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The coordinated trigger's decision: the four factors as bars with their weights, the lines that
+ * explain the arithmetic, and the Commit button with the memory changes it made.
+ */
+import type { TriggerFactors } from '../../../shared/types/memory';
+import { useSessions } from '../../stores/stores-context';
+import { useT } from '../../use-t';
+import { Bar } from './parts';
+
+/** The weights of DESIGN.md 3.5: 0.3·bucket_ready + 0.3·chain_ready + 0.25·complementarity + 0.15·quality. */
+const WEIGHTS: Record<keyof TriggerFactors, number> = { bucket_ready: 0.3, chain_ready: 0.3, complementarity: 0.25, quality: 0.15 };
+
+export function TriggerPanel() {
+  const t = useT();
+  const trigger = useSessions((s) => s.analysis?.trigger);
+  const commitStatus = useSessions((s) => s.commitStatus);
+  const commit = useSessions((s) => s.commit);
+  const error = useSessions((s) => s.error);
+  const commitOpen = useSessions((s) => s.commitOpen);
+  if (!trigger) return <p className="muted">{t('sessions.analyzing')}</p>;
+  const go = trigger.action === 'COORDINATED_EXTRACTION';
+  return (
+    <div className="trigger" data-testid="session-trigger">
+      <section className="panel">
+        <h3>
+          {t('sessions.trigger')}{' '}
+          <span className={`status-pill ${go ? 'status-done' : 'status-pending'}`} data-testid="trigger-action">
+            {go ? t('sessions.extract') : t('sessions.wait')}
+          </span>
+        </h3>
+        <dl className="factor-list">
+          {(Object.keys(WEIGHTS) as (keyof TriggerFactors)[]).map((key) => (
+            <div key={key} className="factor" data-testid="trigger-factor">
+              <dt>{t(`trigger.${key}`)}</dt>
+              <dd>
+                <Bar value={trigger.factors[key]} weight={WEIGHTS[key]} />
+              </dd>
+            </div>
+          ))}
+          <div className="factor total">
+            <dt>{t('sessions.score')}</dt>
+            <dd>
+              <Bar value={trigger.confidence} /> <span className="muted small">{t('sessions.threshold', { threshold: trigger.threshold })}</span>
+            </dd>
+          </div>
+        </dl>
+        <ul className="explanation">
+          {trigger.explanation.map((line) => (
+            <li key={line}>
+              <code>{line}</code>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="primary" onClick={() => void commitOpen()} disabled={commitStatus === 'loading'} data-testid="session-commit">
+          {commitStatus === 'loading' ? t('sessions.committing') : t('sessions.commit')}
+        </button>
+        {commitStatus === 'failed' && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+      </section>
+      {commit && (
+        <section className="panel" data-testid="commit-result">
+          <h3>
+            {t('sessions.changes')} <span className="badge">{commit.changes.length}</span>
+          </h3>
+          <p className="muted">{t('sessions.commitSummary', { candidates: commit.candidates, action: commit.action })}</p>
+          <ul className="plain-list change-list">
+            {commit.changes.map((c) => (
+              <li key={`${c.memory_id}|${c.at}`} data-testid="commit-change" data-op={c.op}>
+                <span className={`op op-${c.op}`}>{c.op}</span> <strong>{(c.after ?? c.before)?.title ?? c.memory_id}</strong>
+                <span className="muted small"> · {c.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+/**
+ * Sessions, memories, compression and export in a real browser, with the setup of search.spec.ts:
+ * `cairn serve` on a fresh workspace per test, Chromium on the URL it printed, a screenshot of
+ * every view shown, and no request outside 127.0.0.1 nor any console error by the end.
+ */
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { checkPrerequisites, launchBrowser, openPage, ROOT, serve, type Served, type Watched } from './harness.js';
+
+const LEAK = join(ROOT, 'test', 'fixtures', 'chains', 'en-memory-leak.json');
+
+let browser: Browser;
+let served: Served | null = null;
+let watched: Watched | null = null;
+const temps: string[] = [];
+
+beforeAll(async () => {
+  checkPrerequisites();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async (context) => {
+  try {
+    if (watched && (context.task.result?.errors?.length ?? 0) > 0) await watched.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (watched) {
+      expect(watched.outside, 'requests outside 127.0.0.1').toEqual([]);
+      expect(watched.consoleErrors, 'console errors').toEqual([]);
+      await watched.page.context().close();
+    }
+  } finally {
+    watched = null;
+    await served?.stop();
+    served = null;
+    for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
+  }
+});
+
+async function start(options?: Parameters<typeof openPage>[2]): Promise<Watched> {
+  served = await serve();
+  watched = await openPage(browser, served.url, options);
+  return watched;
+}
+
+/** Imports the memory-leak conversation through the sessions view and waits for its analysis. */
+async function importLeak(page: Page): Promise<void> {
+  await page.keyboard.press('Alt+5');
+  await page.getByTestId('sessions-import-path').fill(LEAK);
+  await page.getByTestId('sessions-import').click();
+  await page.locator('[data-testid="session-open"][data-analysis="done"]').waitFor({ timeout: 60_000 });
+}
+
+describe('Sessions, memories, compression and export in a browser', () => {
+  it('imports a conversation, shows its analysis, commits it, and follows the memories into compression and export', async () => {
+    const { page, shot } = await start();
+    await importLeak(page);
+
+    // The conversation: listed, and read with speaker, time and id per message.
+    await expect(page.locator('[data-testid="session-item"][data-id="en-memory-leak"]').textContent()).resolves.toMatch(/2 sessions · 28 messages/);
+    await expect(page.getByTestId('message').count()).resolves.toBe(28);
+    const first = page.locator('[data-testid="message"][data-id="s1:1"]');
+    await expect(first.textContent()).resolves.toMatch(/Ana.*8 May 2024.*s1:1.*out of memory/s);
+    await shot('sessions-messages');
+
+    // Buckets: a count per bucket adding up to every item.
+    await page.getByTestId('session-tab-buckets').click();
+    const counts = await page.getByTestId('bucket-count').allTextContents();
+    expect(counts).toHaveLength(5);
+    expect(counts.map(Number).reduce((a, b) => a + b, 0)).toBe(28);
+    await shot('sessions-buckets');
+
+    // The cluster map: a point per clustered item, a legend entry per topic, the text on hover.
+    await page.getByTestId('session-tab-clusters').click();
+    await page.getByTestId('cluster-map').waitFor();
+    const points = Number(await page.getByTestId('cluster-map').getAttribute('data-points'));
+    expect(points).toBeGreaterThanOrEqual(20);
+    await expect(page.getByTestId('cluster-point').count()).resolves.toBe(points);
+    const clusters = new Set(await page.getByTestId('cluster-point').evaluateAll((els) => els.map((e) => e.getAttribute('data-cluster'))));
+    await expect(page.getByTestId('cluster-legend-item').count()).resolves.toBe(clusters.size);
+    expect(clusters.size).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('cluster-point').nth(3).hover();
+    await expect(page.getByTestId('cluster-tip').textContent()).resolves.toMatch(/s\d:\d+/);
+    await shot('sessions-cluster-map');
+
+    // The chains: lanes by type, nodes with their roles; a click shows the node's messages.
+    await page.getByTestId('session-tab-chains').click();
+    await page.getByTestId('chain-node').first().waitFor();
+    const lanes = await page.getByTestId('chain-lane').evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
+    expect(lanes).toEqual(expect.arrayContaining(['CAUSAL', 'OPERATION']));
+    expect(lanes.length).toBeGreaterThanOrEqual(3);
+    const roles = await page.getByTestId('chain-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-role')));
+    expect(roles).toEqual(expect.arrayContaining(['problem', 'cause', 'action', 'result']));
+    await expect(page.locator('.react-flow__edge').count()).resolves.toBeGreaterThan(0);
+    const cause = page.locator('[data-testid="chain-node"][data-role="cause"]').first();
+    await cause.click();
+    await page.getByTestId('chain-node-messages').waitFor();
+    await expect(cause.getAttribute('class')).resolves.toMatch(/chosen/);
+    const shown = await page.locator('[data-testid="chain-node-messages"] [data-testid="message"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.every((id) => /^s\d:\d+$/.test(id ?? ''))).toBe(true);
+    await shot('sessions-chains');
+
+    // Fusion: cluster ↔ chain links with their strength and evidence.
+    await page.getByTestId('session-tab-fusion').click();
+    await expect(page.getByTestId('fusion-link').count()).resolves.toBeGreaterThan(0);
+    await expect(page.getByTestId('fusion-link').first().textContent()).resolves.toMatch(/strength \d\.\d\d/);
+    await shot('sessions-fusion');
+
+    // The trigger: four factors, the explanation, and a commit that adds memories.
+    await page.getByTestId('session-tab-trigger').click();
+    await expect(page.getByTestId('trigger-factor').count()).resolves.toBe(4);
+    await expect(page.getByTestId('trigger-action').textContent()).resolves.toBe('Extract');
+    await page.getByTestId('session-commit').click();
+    await page.getByTestId('commit-result').waitFor({ timeout: 60_000 });
+    const ops = await page.getByTestId('commit-change').evaluateAll((els) => els.map((e) => e.getAttribute('data-op')));
+    expect(ops.filter((op) => op === 'add').length).toBeGreaterThan(0);
+    await shot('sessions-trigger-committed');
+
+    // Memories: by category, each with the messages it came from.
+    await page.keyboard.press('Alt+6');
+    await page.getByTestId('memory-item').first().waitFor();
+    const memoryCount = await page.getByTestId('memory-item').count();
+    expect(memoryCount).toBe(ops.filter((op) => op === 'add').length);
+    const allChip = page.locator('[data-testid="memory-category"][data-category="all"]');
+    await expect(allChip.textContent()).resolves.toContain(String(memoryCount));
+    await page.getByTestId('memory-item').first().click();
+    await expect(page.getByTestId('memory-message-ids').textContent()).resolves.toMatch(/s\d:\d+/);
+    // Its history starts with the add; a later candidate may have been merged into it (an update).
+    await page.locator('[data-testid="history-item"][data-op="add"]').waitFor();
+    const firstOps = await page.getByTestId('history-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-op')));
+    expect(firstOps[0]).toBe('add');
+    expect(firstOps.every((op) => op === 'add' || op === 'update')).toBe(true);
+    await shot('memories');
+
+    // Edit the title: the list and the history follow.
+    await page.getByTestId('memory-edit').click();
+    await page.getByTestId('memory-title-input').fill('Deploy plan: staging first, production on Friday');
+    await page.getByTestId('memory-save').click();
+    await expect(page.getByTestId('memory-title').textContent()).resolves.toBe('Deploy plan: staging first, production on Friday');
+    const edit = page.getByTestId('history-item').nth(firstOps.length);
+    await edit.waitFor();
+    await expect(edit.getAttribute('data-op')).resolves.toBe('update');
+    await expect(edit.locator('ins').textContent()).resolves.toBe('Deploy plan: staging first, production on Friday');
+    await shot('memories-edited');
+
+    // Forget asks first; cancelling keeps the memory, confirming removes it from the list.
+    const last = page.getByTestId('memory-item').last();
+    const lastId = (await last.getAttribute('data-id'))!;
+    await last.click();
+    await page.getByTestId('memory-forget').click();
+    await page.getByTestId('forget-confirm').waitFor();
+    await shot('memories-forget-confirm');
+    await page.getByTestId('forget-yes').click();
+    await page.locator(`[data-testid="memory-item"][data-id="${lastId}"]`).waitFor({ state: 'detached' });
+    await page.getByTestId('memory-forgotten').waitFor();
+    await page.locator('[data-testid="history-item"][data-op="delete"]').waitFor();
+    await expect(page.getByTestId('memory-item').count()).resolves.toBe(memoryCount - 1);
+
+    // Compression: a pack for a question, before and after in the diff editor, each block's fate.
+    await page.keyboard.press('Alt+7');
+    await page.getByTestId('compress-query').fill('why does the memory leak grow with traffic');
+    await page.getByTestId('compress-budget').fill('600');
+    await page.getByTestId('compress-run').click();
+    await page.locator('[data-testid="diff-view"] .monaco-diff-editor').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="diff-view"] .view-line').first().waitFor();
+    const totals = page.getByTestId('compress-totals');
+    const before = Number(await totals.getAttribute('data-original'));
+    const after = Number(await totals.getAttribute('data-compressed'));
+    expect(before).toBeGreaterThan(after);
+    expect(after).toBeGreaterThan(0);
+    expect(after).toBeLessThanOrEqual(600);
+    await expect(totals.textContent()).resolves.toMatch(new RegExp(`${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens`));
+    const fates = await page.getByTestId('compress-block').evaluateAll((els) => els.map((e) => e.getAttribute('data-fate')));
+    expect(fates.length).toBeGreaterThan(1);
+    expect(fates.some((f) => f === 'dropped' || f === 'summarized')).toBe(true);
+    await expect(page.getByTestId('compress-chain').count()).resolves.toBeGreaterThan(0);
+    await shot('compress');
+
+    // Export to JSON, then import the file back (nothing new: it all came from here).
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-e2e-export-'));
+    temps.push(dir);
+    const out = join(dir, 'cairn.json');
+    await page.keyboard.press('Alt+8');
+    await page.getByTestId('export-format').selectOption('json');
+    await page.getByTestId('export-out').fill(out);
+    await page.getByTestId('export-run').click();
+    await page.locator(`[data-testid="export-result"][data-out="${out}"]`).waitFor({ timeout: 60_000 });
+    const written = await stat(out);
+    expect(written.size).toBeGreaterThan(100);
+    const json = JSON.parse(await readFile(out, 'utf8')) as Record<string, unknown>;
+    expect(JSON.stringify(json)).toContain('Deploy plan: staging first, production on Friday');
+    await expect(page.getByTestId('export-result').textContent()).resolves.toMatch(new RegExp(`Memories\\s*${memoryCount - 1}`));
+    await page.getByTestId('import-path').fill(out);
+    await page.getByTestId('import-run').click();
+    await page.getByTestId('import-result').waitFor({ timeout: 60_000 });
+    await shot('export');
+  });
+
+  it('shows the analysis in the dark theme and in Chinese', async () => {
+    const { page, shot } = await start({ colorScheme: 'dark' });
+    await page.getByTestId('locale-select').selectOption('zh');
+    await importLeak(page);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('会话');
+    await page.getByTestId('session-tab-clusters').click();
+    await page.getByTestId('cluster-point').first().waitFor();
+    await shot('sessions-cluster-map-dark-zh');
+    await page.getByTestId('session-tab-chains').click();
+    await page.locator('[data-testid="chain-node"][data-role="problem"]').first().click();
+    await page.getByTestId('chain-node-messages').waitFor();
+    await shot('sessions-chains-dark-zh');
+    await page.getByTestId('session-tab-trigger').click();
+    await expect(page.getByTestId('trigger-action').textContent()).resolves.toBe('提取');
+    await shot('sessions-trigger-dark-zh');
+  });
+});
