@@ -25,9 +25,17 @@
  * - The table has `id` as its (unenforced) primary key. Without it, two writers inserting the
  *   same new id at the same moment both succeed and the id is stored twice; with it, LanceDB
  *   sees the conflict and retries one of the merges.
- * - Vector search is exact (flat) with cosine distance. Below about 100k rows per table that is
- *   fast enough (about 10 to 20 ms at 10k × 512 on 2 cores); above that, add an IVF index
- *   (see docs/embeddings.md) rather than tune this code.
+ * - Vector search uses cosine distance, exact (flat) below `annMinRows` (20k by default; about
+ *   10 to 20 ms at 10k × 512 on 2 cores, but it grows linearly). Past it, `optimize()` (asked
+ *   for, or once writes pause; never a write itself) trains an IVF_PQ index, and queries probe
+ *   at least `nprobes` partitions and re-rank `refineFactor × k` candidates by exact cosine, so
+ *   scores stay exact. Rows written since are searched flat next to it until the next optimize
+ *   folds them in; after the table doubles, the index is trained again.
+ * - Scalar indexes (BTREE on id, uri, parent_uri; BITMAP on level, scope, context_type, category,
+ *   embed_model) from `scalarIndexMinRows` rows: filters, `get` and `listByParent` then read
+ *   index pages instead of scanning columns. Any optimization may create them (they take
+ *   milliseconds); `table.optimize()` keeps every index current.
+ * - The native module loads with the first `openLanceStore`, not with this file.
  *
  * @example
  * const store = await openLanceStore({ uri: join(workspace, 'index'), dimensions: embedder.dimensions });
@@ -35,7 +43,7 @@
  * const hits = await store.textSearch({ query: '快速入门', k: 5 });
  * await store.close();
  */
-import * as lancedb from '@lancedb/lancedb';
+import type * as LanceDB from '@lancedb/lancedb';
 import {
   Field,
   FixedSizeList,
@@ -69,6 +77,13 @@ import type {
   VectorStore,
 } from '../../engine/ports/vector-store.js';
 
+/**
+ * ANN index kinds: IVF_PQ (product-quantized codes, 1/64 of the vector), IVF_FLAT (partitions
+ * of full vectors: exact distances, recall set by the probes alone), IVF_HNSW_SQ (a graph per
+ * partition over 8-bit scalar-quantized vectors).
+ */
+export type AnnKind = 'ivf_pq' | 'ivf_flat' | 'ivf_hnsw_sq';
+
 export interface LanceStoreOptions {
   /** A local folder, or an object-store URI LanceDB supports (s3://bucket/path, gs://, az://). */
   uri: string;
@@ -92,7 +107,26 @@ export interface LanceStoreOptions {
   maxUnindexedRows?: number;
   /** After this long without writes, fold what is left unindexed into the index in the background. Default 2000 ms; 0 never. */
   idleOptimizeMs?: number;
+  /**
+   * Rows from which `optimize()` (asked for, or after writes pause) builds an approximate (ANN)
+   * vector index; below it, vector search is exact. Default 20,000; `Infinity` never builds one.
+   */
+  annMinRows?: number;
+  /** Rows from which optimizations build scalar indexes on the columns filters use. Default 1,000; `Infinity` never. */
+  scalarIndexMinRows?: number;
+  /** The ANN index and its query tuning (see ANN_DEFAULTS). */
+  ann?: { kind?: AnnKind; nprobes?: number; refineFactor?: number };
   logger?: Logger;
+}
+
+/** LanceDB's native module is large (about 180 MB): it loads when the first store opens, not when this file does. */
+let lanceModule: Promise<typeof LanceDB> | null = null;
+function loadLanceDb(): Promise<typeof LanceDB> {
+  lanceModule ??= import('@lancedb/lancedb').catch((error: unknown) => {
+    lanceModule = null;
+    throw error;
+  });
+  return lanceModule;
 }
 
 const FTS_COLUMN = 'fts';
@@ -112,6 +146,39 @@ const WRITE_CHUNK = 4096;
 const IDS_PER_QUERY = 500;
 /** Versions older than this are deleted by optimize; generous, because other readers may still be on them. */
 const KEEP_VERSIONS_MS = 60 * 60 * 1000;
+
+/**
+ * Scalar indexes on the columns that filters, `get` and `listByParent` read. Without them every
+ * filtered query scans the column (a prefiltered vector search reads it in full before searching).
+ * BTREE for columns of mostly distinct values, BITMAP for the few-valued ones.
+ */
+const SCALAR_INDEXES: readonly (readonly [column: string, kind: 'btree' | 'bitmap'])[] = [
+  ['id', 'btree'],
+  ['uri', 'btree'],
+  ['parent_uri', 'btree'],
+  ['level', 'bitmap'],
+  ['scope', 'bitmap'],
+  ['context_type', 'bitmap'],
+  ['category', 'bitmap'],
+  ['embed_model', 'bitmap'],
+];
+
+const VECTOR_COLUMN = 'vector';
+/** Field metadata on the vector column: the rows the ANN index was trained on (its partitions fit that size). */
+const ANN_ROWS_KEY = 'cairn.ann_rows';
+/** Retrain the ANN index (new partitions and codebooks) once the table has grown this many times since training. */
+const ANN_RETRAIN_GROWTH = 2;
+/**
+ * ANN defaults, measured on 100k × 512 local-embedder vectors (bench/search-scale.bench.mjs,
+ * bench/RESULTS.md "Search at scale"). IVF_FLAT: the hashed local vectors have little cluster
+ * structure and PQ codes ranked them poorly (recall@10 0.69 with an 8× refine, and 175 s to
+ * train), while IVF_FLAT trained in about 10 s with recall@10 of 1.0 at 20 probes. Queries probe
+ * `nprobes` partitions at least (more when a filter leaves too few rows in them) and re-rank
+ * `refineFactor × k` candidates by exact cosine.
+ */
+const ANN_DEFAULTS: { kind: AnnKind; nprobes: number; refineFactor: number } = { kind: 'ivf_flat', nprobes: 20, refineFactor: 2 };
+/** How often a handle looks whether another writer built or dropped the ANN index. */
+const ANN_RECHECK_MS = 30_000;
 
 /** Columns a caller reads (everything but the analysed text and, unless asked, the vector). */
 const RECORD_COLUMNS = [
@@ -198,6 +265,7 @@ export function filterToSql(filter: VectorFilter | undefined, extra: string[] = 
     if (filter.categories !== undefined) clauses.push(filter.categories.length === 0 ? 'false' : `category IN (${sqlList(filter.categories)})`);
     if (filter.embedModel !== undefined) clauses.push(`embed_model = ${sqlString(filter.embedModel)}`);
     if (filter.notEmbedModel !== undefined) clauses.push(`embed_model <> ${sqlString(filter.notEmbedModel)}`);
+    if (filter.parentUris !== undefined) clauses.push(filter.parentUris.length === 0 ? 'false' : `parent_uri IN (${sqlList(filter.parentUris)})`);
   }
   if (clauses.length === 0) return undefined;
   return clauses.map((clause) => `(${clause})`).join(' AND ');
@@ -333,32 +401,55 @@ interface ArrowVectorLike {
   toArray(): ArrayLike<unknown>;
 }
 
-function fromRow(row: Record<string, unknown>, withVector: boolean): StoredRecord {
-  const provenance: Provenance = {};
-  if (typeof row.source === 'string') provenance.source = row.source;
-  if (typeof row.line_start === 'number' && typeof row.line_end === 'number') provenance.lines = [row.line_start, row.line_end];
-  if (typeof row.page_start === 'number' && typeof row.page_end === 'number') provenance.pages = [row.page_start, row.page_end];
-  const ids = row.message_ids as ArrowVectorLike | null | undefined;
-  if (ids) provenance.message_ids = Array.from(ids.toArray(), String);
-  const record: StoredRecord = {
-    id: String(row.id),
-    uri: String(row.uri),
-    parent_uri: typeof row.parent_uri === 'string' ? row.parent_uri : null,
-    level: Number(row.level) as RecordLevel,
-    context_type: String(row.context_type) as ContextType,
-    category: String(row.category),
-    text: String(row.text),
-    embed_model: String(row.embed_model),
-    tokens: Number(row.tokens),
-    content_hash: String(row.content_hash),
-    updated_at: String(row.updated_at),
-    provenance,
-  };
-  if (withVector && row.vector) {
+/** A column of a query result, read by row index (missing columns read as null). */
+type Column = { get(index: number): unknown } | null;
+
+/**
+ * Reads records column by column from a query's Arrow result. LanceDB's `toArray()` hands out
+ * one proxy object per row whose every field access walks the schema; at a few hundred rows per
+ * query (pools, a directory's children) that conversion cost as much as the search itself.
+ * `extra` names a score column (`_distance`, `_score`) returned alongside.
+ */
+function recordsFromArrow(data: ArrowTable, withVector: boolean, extra?: string): { record: StoredRecord; extra: number }[] {
+  const column = (name: string): Column => (data.schema.fields.some((field) => field.name === name) ? (data.getChild(name) as Column) : null);
+  const at = (col: Column, i: number): unknown => (col ? col.get(i) : null);
+  const cols = Object.fromEntries(RECORD_COLUMNS.map((name) => [name, column(name)])) as Record<string, Column>;
+  const vectors = withVector ? column('vector') : null;
+  const scores = extra ? column(extra) : null;
+  const out: { record: StoredRecord; extra: number }[] = [];
+  for (let i = 0; i < data.numRows; i += 1) {
+    const provenance: Provenance = {};
+    const source = at(cols.source ?? null, i);
+    if (typeof source === 'string') provenance.source = source;
+    const lineStart = at(cols.line_start ?? null, i);
+    const lineEnd = at(cols.line_end ?? null, i);
+    if (typeof lineStart === 'number' && typeof lineEnd === 'number') provenance.lines = [lineStart, lineEnd];
+    const pageStart = at(cols.page_start ?? null, i);
+    const pageEnd = at(cols.page_end ?? null, i);
+    if (typeof pageStart === 'number' && typeof pageEnd === 'number') provenance.pages = [pageStart, pageEnd];
+    const ids = at(cols.message_ids ?? null, i) as ArrowVectorLike | null;
+    if (ids) provenance.message_ids = Array.from(ids.toArray(), String);
+    const parent = at(cols.parent_uri ?? null, i);
+    const record: StoredRecord = {
+      id: String(at(cols.id ?? null, i)),
+      uri: String(at(cols.uri ?? null, i)),
+      parent_uri: typeof parent === 'string' ? parent : null,
+      level: Number(at(cols.level ?? null, i)) as RecordLevel,
+      context_type: String(at(cols.context_type ?? null, i)) as ContextType,
+      category: String(at(cols.category ?? null, i)),
+      text: String(at(cols.text ?? null, i)),
+      embed_model: String(at(cols.embed_model ?? null, i)),
+      tokens: Number(at(cols.tokens ?? null, i)),
+      content_hash: String(at(cols.content_hash ?? null, i)),
+      updated_at: String(at(cols.updated_at ?? null, i)),
+      provenance,
+    };
+    const vector = at(vectors, i) as ArrowVectorLike | null;
     // Copy: the Arrow view points into a batch buffer that the next query may reuse.
-    record.vector = new Float32Array((row.vector as ArrowVectorLike).toArray() as Float32Array);
+    if (vector) record.vector = new Float32Array(vector.toArray() as Float32Array);
+    out.push({ record, extra: Number(at(scores, i)) });
   }
-  return record;
+  return out;
 }
 
 function dedupeById(records: VectorRecord[]): VectorRecord[] {
@@ -385,15 +476,22 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
   const logger = options.logger ?? silentLogger;
   const maxUnindexedRows = options.maxUnindexedRows ?? 5000;
   const idleOptimizeMs = options.idleOptimizeMs ?? 2000;
+  const annMinRows = options.annMinRows ?? 20_000;
+  const scalarIndexMinRows = options.scalarIndexMinRows ?? 1000;
+  const annKind: AnnKind = options.ann?.kind ?? ANN_DEFAULTS.kind;
+  const nprobes = Math.max(1, Math.round(options.ann?.nprobes ?? ANN_DEFAULTS.nprobes));
+  const refineFactor = Math.max(1, Math.round(options.ann?.refineFactor ?? ANN_DEFAULTS.refineFactor));
   if (!Number.isInteger(dimensions) || dimensions <= 0) {
     throw new CairnError('INVALID_INPUT', `Index dimensions must be a positive integer, got ${dimensions}`, { details: { dimensions } });
   }
   const schema = tableSchema(dimensions);
   const where = { uri: options.uri, table: tableName };
 
-  let db: lancedb.Connection;
-  let table: lancedb.Table;
+  let lancedb: typeof LanceDB;
+  let db: LanceDB.Connection;
+  let table: LanceDB.Table;
   try {
+    lancedb = await loadLanceDb();
     db = await lancedb.connect(options.uri, {
       readConsistencyInterval: options.readConsistencySeconds ?? 0,
       ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
@@ -420,6 +518,16 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
   }
 
   let ftsIndexName: string | null = null;
+  /** Whether the vector column has an ANN index, as last seen: at open, after each optimize, and every ANN_RECHECK_MS. */
+  let annIndexed = false;
+  let annCheckedAt = 0;
+  const hasAnnIndex = (indices: LanceDB.IndexConfig[]) => indices.some((index) => index.columns.includes(VECTOR_COLUMN));
+  /** Another writer may build the index: look again now and then, so this handle tunes its queries for it. */
+  async function refreshAnnIndexed(): Promise<void> {
+    if (Date.now() - annCheckedAt < ANN_RECHECK_MS) return;
+    annCheckedAt = Date.now();
+    annIndexed = hasAnnIndex(await table.listIndices());
+  }
   let optimizing: Promise<void> | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -466,15 +574,93 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
     return ftsIndexName;
   }
 
-  /** Runs one optimize at a time per handle; a caller arriving meanwhile waits for the running one. */
-  async function optimizeNow(reason: string): Promise<void> {
-    if (optimizing) return optimizing;
+  /** Creates an index unless it exists; another writer making the same one first is not an error. */
+  async function createIndexOnce(column: string, config: LanceDB.Index, replace: boolean): Promise<void> {
+    try {
+      await table.createIndex(column, { config, replace });
+    } catch (error) {
+      if (!replace && (await table.listIndices()).some((index) => index.columns.includes(column))) return;
+      throw error;
+    }
+  }
+
+  async function annTrainedRows(): Promise<number | null> {
+    const field = (await table.schema()).fields.find((f) => f.name === VECTOR_COLUMN);
+    const value = Number(field?.metadata.get(ANN_ROWS_KEY));
+    return Number.isFinite(value) && value > 0 ? value : null;
+  }
+
+  /**
+   * The ANN index with cosine distance: about √rows partitions (IVF_PQ: 16 dimensions per PQ
+   * sub-vector, 8 when the length is not a multiple of 16). Rows written later are added to the
+   * nearest partitions by `optimize()` until the table has doubled, then the index is trained
+   * again, so partitions keep about the size they were trained for.
+   */
+  async function buildAnnIndex(rows: number): Promise<void> {
+    const started = Date.now();
+    const numSubVectors = dimensions % 16 === 0 ? dimensions / 16 : dimensions % 8 === 0 ? dimensions / 8 : 1;
+    const numPartitions = Math.max(1, Math.min(4096, Math.round(Math.sqrt(rows))));
+    const config =
+      annKind === 'ivf_flat'
+        ? lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions })
+        : annKind === 'ivf_hnsw_sq'
+          ? lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(numPartitions / 8)) })
+          : lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions, numSubVectors });
+    await createIndexOnce(VECTOR_COLUMN, config, true);
+    try {
+      await table.updateFieldMetadata([{ path: VECTOR_COLUMN, metadata: { [ANN_ROWS_KEY]: String(rows) } }]);
+    } catch (error) {
+      // Only the retraining schedule depends on it: the next optimize tries again.
+      logger.warn('Could not record the ANN index size', { ...where, error: errorMessage(error) });
+    }
+    logger.info('Built the vector (ANN) index', { ...where, rows, numPartitions, ms: Date.now() - started });
+  }
+
+  /**
+   * Creates the indexes the table's size calls for: scalar indexes past `scalarIndexMinRows`,
+   * and, when `withAnn`, the ANN index past `annMinRows` (trained again after the table doubled).
+   * Existing indexes are kept current by `table.optimize()`, which folds new rows into each.
+   */
+  async function ensureIndexes(withAnn: boolean): Promise<void> {
+    const rows = await table.countRows();
+    if (rows === 0) return;
+    const indices = await table.listIndices();
+    const indexed = (column: string) => indices.some((index) => index.columns.includes(column));
+    if (rows >= scalarIndexMinRows) {
+      for (const [column, kind] of SCALAR_INDEXES) {
+        if (!indexed(column)) await createIndexOnce(column, kind === 'btree' ? lancedb.Index.btree() : lancedb.Index.bitmap(), false);
+      }
+    }
+    annIndexed = indexed(VECTOR_COLUMN);
+    annCheckedAt = Date.now();
+    if (!withAnn || rows < annMinRows) return;
+    const trained = annIndexed ? await annTrainedRows() : null;
+    if (!annIndexed || (trained !== null && rows >= trained * ANN_RETRAIN_GROWTH)) {
+      await buildAnnIndex(rows);
+      annIndexed = true;
+    } else if (trained === null) {
+      // An index made without the record (a writer that died between the two commits): count from now.
+      await table.updateFieldMetadata([{ path: VECTOR_COLUMN, metadata: { [ANN_ROWS_KEY]: String(rows) } }]);
+    }
+  }
+
+  /**
+   * Runs one optimize at a time per handle; a caller arriving meanwhile waits for the running one.
+   * `buildIndexes` (an explicit optimize, or writes pausing) may also train the ANN index, which
+   * takes seconds at 100k rows, so writes never ask for it.
+   */
+  async function optimizeNow(reason: string, buildIndexes = false): Promise<void> {
+    if (optimizing) {
+      if (!buildIndexes) return optimizing;
+      while (optimizing) await optimizing;
+    }
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = null;
     const started = Date.now();
     optimizing = (async () => {
       try {
         await table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
+        await ensureIndexes(buildIndexes);
         logger.debug('Index optimized', { ...where, reason, ms: Date.now() - started });
       } catch (error) {
         // Usually another writer's optimize or commit got in first; theirs folds our rows in too.
@@ -505,7 +691,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = setTimeout(() => {
         idleTimer = null;
-        void optimizeNow('idle after writes');
+        void optimizeNow('idle after writes', true);
       }, idleOptimizeMs);
       // A pending tidy-up must not keep a CLI process alive.
       idleTimer.unref();
@@ -519,8 +705,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
     let query = table.query().select(columns(withVectors));
     if (predicate) query = query.where(predicate);
     if (limit !== undefined) query = query.limit(limit);
-    const rows = (await query.toArray()) as Record<string, unknown>[];
-    return rows.map((row) => fromRow(row, withVectors));
+    return recordsFromArrow(await query.toArrow(), withVectors).map((row) => row.record);
   }
 
   const store: VectorStore = {
@@ -591,11 +776,18 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       if (query.k <= 0) return [];
       try {
         let search = table.query().nearestTo(query.vector).distanceType('cosine').select([...columns(query.withVectors), '_distance']).limit(query.k);
+        // With an ANN index: probe enough partitions (more if a filter leaves too few rows in
+        // them) and re-rank by exact cosine. Without one these settings do nothing.
+        if (query.exact) {
+          search = search.bypassVectorIndex();
+        } else {
+          await refreshAnnIndexed();
+          if (annIndexed) search = search.maximumNprobes(0).minimumNprobes(nprobes).refineFactor(refineFactor);
+        }
         const predicate = filterToSql(query.filter);
         if (predicate) search = search.where(predicate);
-        const rows = (await search.toArray()) as Record<string, unknown>[];
         // Cosine distance is 1 - cos; as a score, orthogonal and opposite directions both mean "unrelated".
-        return rows.map((row) => ({ record: fromRow(row, query.withVectors === true), score: clamp01(1 - Number(row._distance)) }));
+        return recordsFromArrow(await search.toArrow(), query.withVectors === true, '_distance').map((row) => ({ record: row.record, score: clamp01(1 - row.extra) }));
       } catch (error) {
         return fail('vector search', error);
       }
@@ -616,8 +808,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
           .limit(query.k);
         const predicate = filterToSql(query.filter);
         if (predicate) search = search.where(predicate);
-        const rows = (await search.toArray()) as Record<string, unknown>[];
-        return rows.map((row) => ({ record: fromRow(row, query.withVectors === true), score: Number(row._score) || 0 }));
+        return recordsFromArrow(await search.toArrow(), query.withVectors === true, '_score').map((row) => ({ record: row.record, score: row.extra || 0 }));
       } catch (error) {
         return fail('text search', error);
       }
@@ -628,7 +819,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       const parents = Array.isArray(parentUri) ? parentUri : [parentUri];
       if (parents.length === 0) return [];
       try {
-        return await select(filterToSql(filter, [`parent_uri IN (${sqlList(parents)})`]), limit, true);
+        return await select(filterToSql({ ...filter, parentUris: parents }), limit, true);
       } catch (error) {
         return fail('list', error, { parentUri });
       }
@@ -664,7 +855,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
     async optimize() {
       ensureOpen('optimize');
       if (!(await ftsIndex())) return;
-      await optimizeNow('asked');
+      await optimizeNow('asked', true);
     },
 
     async close() {
@@ -680,7 +871,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
   return store;
 }
 
-async function openOrCreateTable(db: lancedb.Connection, name: string, schema: Schema): Promise<lancedb.Table> {
+async function openOrCreateTable(db: LanceDB.Connection, name: string, schema: Schema): Promise<LanceDB.Table> {
   if ((await db.tableNames()).includes(name)) return db.openTable(name);
   try {
     return await db.createEmptyTable(name, schema, { existOk: true });
@@ -691,14 +882,14 @@ async function openOrCreateTable(db: lancedb.Connection, name: string, schema: S
   }
 }
 
-async function vectorDimensions(table: lancedb.Table): Promise<number> {
+async function vectorDimensions(table: LanceDB.Table): Promise<number> {
   const field = (await table.schema()).fields.find((f) => f.name === 'vector');
   const type = field?.type as { listSize?: number } | undefined;
   if (!type?.listSize) throw new CairnError('INDEX_FAILED', 'The index table has no fixed-size vector column; was it made by another program?');
   return type.listSize;
 }
 
-async function ensurePrimaryKey(table: lancedb.Table): Promise<void> {
+async function ensurePrimaryKey(table: LanceDB.Table): Promise<void> {
   // LanceDB records the key as field metadata; reading it spares a failing call on every open.
   const id = (await table.schema()).fields.find((field) => field.name === 'id');
   if ([...(id?.metadata.keys() ?? [])].some((key) => key.includes('primary-key'))) return;

@@ -12,7 +12,6 @@ import { silentLogger, type Logger } from '../../engine/ports/logger.js';
 import type { VectorStore } from '../../engine/ports/vector-store.js';
 import { createLocalEmbedder } from '../embed/local.js';
 import { createOpenAIEmbedder } from '../embed/openai.js';
-import { openLanceStore } from './lancedb.js';
 
 export interface IndexConfig {
   /** Where the LanceDB table lives; default `<workspace>/.cairn/index`. May be s3://, gs://, az://. */
@@ -45,6 +44,9 @@ export function lazySearchIndex(workspace: string, config: IndexConfig = {}): En
   const open = () =>
     (opened ??= (async () => {
       const embedder = await openEmbedder(config, logger);
+      // Loaded here, not at the top: a process that never opens the index (cairn ls, tree, cat)
+      // never loads LanceDB and Arrow.
+      const { openLanceStore } = await import('./lancedb.js');
       const store = await openLanceStore({
         uri: config.uri ?? defaultIndexUri(workspace),
         dimensions: embedder.dimensions,

@@ -379,9 +379,18 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
         opened.add(uri);
       }
       const parents = new Map(round);
-      for (const child of await store.listByParent([...parents.keys()], broad, h.maxChildren * round.length)) {
+      // The children with their cosine, computed by the store over just these directories'
+      // rows (an exact scan: no approximate index, and no vectors copied out to compare here).
+      const children = await store.vectorSearch({
+        vector,
+        k: h.maxChildren * round.length,
+        filter: { ...broad, parentUris: [...parents.keys()] },
+        exact: true,
+      });
+      for (const { record: child, score: childCosine } of children) {
         const parent = parents.get(child.parent_uri ?? '');
         if (!parent) continue;
+        if (!cosines.has(child.id)) cosines.set(child.id, child.embed_model === modelId ? childCosine : 0);
         const score = h.alpha * own(child) + (1 - h.alpha) * parent.score;
         offer(child, score);
         if (isDirectoryRecord(child) && parent.depth + 1 <= h.maxDepth && !opened.has(child.uri)) {

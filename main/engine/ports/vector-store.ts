@@ -54,6 +54,8 @@ export interface VectorFilter {
   embedModel?: string;
   /** Only vectors made by any other model (stale ones, for re-embedding). */
   notEmbedModel?: string;
+  /** Records whose `parent_uri` is one of these (the children of directories). */
+  parentUris?: string[];
 }
 
 export interface VectorSearchQuery {
@@ -62,6 +64,11 @@ export interface VectorSearchQuery {
   filter?: VectorFilter;
   /** Return each record's vector too (default false). */
   withVectors?: boolean;
+  /**
+   * Compare with every matching vector, bypassing any approximate index (default false). For
+   * narrow filters (a few directories' children), where an exact scan of the few rows is cheap.
+   */
+  exact?: boolean;
 }
 
 export interface TextSearchQuery {
