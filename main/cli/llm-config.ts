@@ -31,6 +31,9 @@ export interface LlmFlags {
   llmApiKey?: string;
   maxConcurrentLlm?: string;
   tokenBudget?: string;
+  llmTimeout?: string;
+  llmCooldown?: string;
+  llmStream?: boolean;
 }
 
 export interface LlmConfig {
@@ -42,6 +45,12 @@ export interface LlmConfig {
   maxConcurrent: number;
   /** Tokens (input + output) one run may spend; absent: no limit. */
   tokenBudget?: number;
+  /** Per-request bound in ms; absent: the adapter's. */
+  timeoutMs?: number;
+  /** Circuit breaker cool-down in ms; absent: the breaker's. */
+  cooldownMs?: number;
+  /** Read answers as SSE streams. */
+  stream?: boolean;
 }
 
 /** Used when neither --llm-model nor CAIRN_LLM_MODEL names one. */
@@ -56,6 +65,8 @@ export function resolveLlmConfig(flags: LlmFlags, env: Env): LlmConfig | null {
   // Validated even offline, so a typo fails the same way whether or not an LLM is configured.
   const maxConcurrent = flags.maxConcurrentLlm === undefined ? DEFAULT_MAX_CONCURRENT_LLM : positiveInt(flags.maxConcurrentLlm, '--max-concurrent-llm');
   const tokenBudget = flags.tokenBudget === undefined ? undefined : wholeNumber(flags.tokenBudget, '--token-budget');
+  const timeoutMs = flags.llmTimeout === undefined ? undefined : positiveInt(flags.llmTimeout, '--llm-timeout');
+  const cooldownMs = flags.llmCooldown === undefined ? undefined : wholeNumber(flags.llmCooldown, '--llm-cooldown');
   if (baseURL === undefined && apiKey === undefined) return null;
   return {
     ...(baseURL !== undefined ? { baseURL } : {}),
@@ -63,6 +74,9 @@ export function resolveLlmConfig(flags: LlmFlags, env: Env): LlmConfig | null {
     apiKey: apiKey ?? '',
     maxConcurrent,
     ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(cooldownMs !== undefined ? { cooldownMs } : {}),
+    ...(flags.llmStream ? { stream: true } : {}),
   };
 }
 
@@ -94,15 +108,15 @@ export function createCliLlm(config: LlmConfig, options: CliLlmOptions): CliLlm 
     apiKey: config.apiKey,
     model: config.model,
     logger: options.logger,
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.stream !== undefined ? { stream: options.stream } : {}),
+    ...((options.timeoutMs ?? config.timeoutMs) !== undefined ? { timeoutMs: options.timeoutMs ?? config.timeoutMs } : {}),
+    ...((options.stream ?? config.stream) !== undefined ? { stream: options.stream ?? config.stream } : {}),
   });
   const { model } = createReliableModel(base, {
     limiter: createLimiter(config.maxConcurrent),
     stats,
     ...(budget ? { budget } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
-    ...(options.breaker ? { breaker: options.breaker } : {}),
+    ...(options.breaker ? { breaker: options.breaker } : config.cooldownMs !== undefined ? { breaker: { cooldownMs: config.cooldownMs } } : {}),
   });
   return { summarizer: withFallbackMetering(llmSummarizer(model), stats), stats, budget, config };
 }

@@ -250,9 +250,12 @@ export class DirectoryEventHandler {
       summary_reason: reason,
       updated_at: now,
     } as NodeMeta;
+    // Index (journaled) before the meta says done: a kill between the two must leave the file
+    // owed, so the resumed run summarizes and indexes it again. The other order lost its L0/L1
+    // records for good, since a resumed run skips a file whose meta is done (crash soak).
+    await this.index(uri, updated, updated.abstract!, updated.overview!);
     await this.deps.fs.writeMeta(uri, updated);
     this.stats.filesSummarized += 1;
-    await this.index(uri, updated, updated.abstract!, updated.overview!);
   }
 
   /** `_on_file_done`. */
@@ -314,8 +317,9 @@ export class DirectoryEventHandler {
       summarized_tree_hash: meta?.tree_hash,
       updated_at: now,
     } as NodeMeta;
-    await this.deps.fs.writeDirSummary(uri, { abstract: summary.abstract, overview: summary.overview }, updated);
+    // Indexed first for the same reason as files: the meta marks the directory current.
     await this.index(uri, updated, summary.abstract, summary.overview);
+    await this.deps.fs.writeDirSummary(uri, { abstract: summary.abstract, overview: summary.overview }, updated);
     this.stats.dirsSummarized += 1;
     this.emit({ type: 'dag/summary-done', uri, reused: false, abstract: summary.abstract, status: summary.status });
     this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true });

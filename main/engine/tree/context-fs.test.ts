@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, readFile, symlink, writeFile, readdir, mkdir } from 'node:fs/promises';
+import { mkdtemp, rm, readFile, symlink, writeFile, readdir, mkdir, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextFS } from './context-fs.js';
@@ -136,5 +136,15 @@ describe('ContextFS', () => {
     expect(tree.summary_reason).toBeUndefined();
     expect(tree.children?.[0]).toMatchObject({ name: 'a', summary_status: 'failed', summary_reason: 'every child failed' });
     expect(tree.children?.[0]?.children?.[0]).toMatchObject({ name: 'f.md', summary_status: 'fallback' });
+  });
+
+  it('sweeps temp files a killed writer left when it summarizes a directory again, and keeps a live one', async () => {
+    await fs.writeDirSummary('ctx://resources/docs/', { abstract: 'a', overview: 'o' });
+    const docs = fs.pathOf('ctx://resources/docs/');
+    await writeFile(join(docs, '.cairn-tmp-deadbeef0001'), 'half of an abstract');
+    await utimes(join(docs, '.cairn-tmp-deadbeef0001'), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    await writeFile(join(docs, '.cairn-tmp-live00000001'), 'being written right now');
+    await fs.writeDirSummary('ctx://resources/docs/', { abstract: 'a2', overview: 'o2' });
+    expect((await readdir(docs)).filter((n) => n.startsWith('.cairn-tmp-'))).toEqual(['.cairn-tmp-live00000001']);
   });
 });

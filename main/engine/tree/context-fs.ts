@@ -147,6 +147,7 @@ export class ContextFS {
   async writeDirSummary(uri: string, summary: { abstract: string; overview: string }, meta?: NodeMeta, options: WriteOptions = {}): Promise<void> {
     const path = this.pathOf(uri);
     await mkdir(path, { recursive: true });
+    await sweepDeadTempFiles(path);
     await writeFileAtomic(join(path, ABSTRACT_FILE), summary.abstract, options);
     await writeFileAtomic(join(path, OVERVIEW_FILE), summary.overview, options);
     if (meta) await this.writeMeta(uri, { ...meta, kind: 'dir' }, options);
@@ -319,5 +320,24 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** When this process started: a temp file older than that belongs to a process that is gone. */
+const PROCESS_STARTED_AT = Date.now() - process.uptime() * 1000;
+
+/**
+ * Removes atomic-write temp files (`.cairn-tmp-*`) left in a directory by a process killed in
+ * mid-write (found by the crash soak, test/reliability/crash-soak.test.ts). Called when a
+ * directory is summarized again, which a resumed run does for every directory a kill left
+ * unfinished. Only files older than this process are removed: a live writer's temp file exists
+ * for milliseconds and is newer.
+ */
+async function sweepDeadTempFiles(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith('.cairn-tmp-')) continue;
+    const info = await lstat(join(dir, name)).catch(() => null);
+    if (info?.isFile() && info.mtimeMs < PROCESS_STARTED_AT) await rm(join(dir, name), { force: true });
   }
 }
