@@ -6,48 +6,14 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { checkPrerequisites, ingestThroughUi, launchBrowser, openPage, SAMPLE, serve, type Served, type Watched } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { ingestThroughUi, SAMPLE, useAppSession } from './harness.js';
 
-let browser: Browser;
-let served: Served | null = null;
-let watched: Watched | null = null;
-
-beforeAll(async () => {
-  checkPrerequisites();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async (context) => {
-  try {
-    if (watched && (context.task.result?.errors?.length ?? 0) > 0) await watched.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-    if (watched) {
-      expect(watched.outside, 'requests outside 127.0.0.1').toEqual([]);
-      expect(watched.consoleErrors, 'console errors').toEqual([]);
-      await watched.page.context().close();
-    }
-  } finally {
-    watched = null;
-    await served?.stop();
-    served = null;
-  }
-});
-
-async function start(options?: Parameters<typeof openPage>[2]): Promise<Watched> {
-  served = await serve();
-  expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
-  watched = await openPage(browser, served.url, options);
-  return watched;
-}
+const app = useAppSession();
 
 describe('Cairn in a browser', () => {
   it('ingests the sample folder from the Home view and shows the result', async () => {
-    const { page, shot } = await start();
+    const { page, shot } = await app.start();
     await expect(page.getByRole('heading', { name: 'Ingest a folder' }).isVisible()).resolves.toBe(true);
     await shot('home');
 
@@ -70,7 +36,7 @@ describe('Cairn in a browser', () => {
   });
 
   it('explores the tree with the keyboard and shows a file in Monaco, with its summaries and meta', async () => {
-    const { page, shot } = await start();
+    const { page, shot } = await app.start();
     await ingestThroughUi(page, SAMPLE);
     await page.getByTestId('open-explorer').click();
 
@@ -116,7 +82,7 @@ describe('Cairn in a browser', () => {
   });
 
   it('draws the live DAG of the run and lets a person find, focus and collapse directories', async () => {
-    const { page, shot } = await start();
+    const { page, shot } = await app.start();
     await ingestThroughUi(page, SAMPLE);
     await page.keyboard.press('Alt+3');
     const totals = page.getByTestId('dag-totals');
@@ -156,7 +122,7 @@ describe('Cairn in a browser', () => {
   });
 
   it('updates pending counts live while a larger tree is summarized', async () => {
-    const { page, shot } = await start();
+    const { page, shot } = await app.start();
     // 24 directories with 3 small documents each: long enough a run to be seen between flushes.
     const fixture = await mkdtemp(join(tmpdir(), 'cairn-e2e-tree-'));
     try {
@@ -198,7 +164,7 @@ describe('Cairn in a browser', () => {
   });
 
   it('follows a dark OS theme, switches themes, and speaks Chinese', async () => {
-    const { page, shot } = await start({ colorScheme: 'dark' });
+    const { page, shot } = await app.start({ colorScheme: 'dark' });
     await expect(page.locator('.app').getAttribute('data-theme')).resolves.toBe('dark');
     await page.getByTestId('locale-select').selectOption('zh');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('导入文件夹');
@@ -227,11 +193,11 @@ describe('Cairn in a browser', () => {
   });
 
   it('refuses the page and the WebSocket without the token', async () => {
-    served = await serve();
+    const served = await app.serve();
     const bare = served.url.replace(/\?token=.*$/, '');
     const response = await fetch(bare);
     expect(response.status).toBe(401);
-    const context = await browser.newContext();
+    const context = await app.browser.newContext();
     const page = await context.newPage();
     const wrong = `${bare}?token=${'x'.repeat(43)}`;
     const status = await page.goto(wrong).then((r) => r?.status());

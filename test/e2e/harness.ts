@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SAMPLE = join(ROOT, 'assets', 'sample');
@@ -112,4 +113,61 @@ export async function ingestThroughUi(page: Page, path: string): Promise<void> {
   await page.getByTestId('ingest-path').fill(path);
   await page.getByTestId('ingest-start').click();
   await page.getByTestId('ingest-result').waitFor({ timeout: 90_000 });
+}
+
+/**
+ * The lifecycle every spec shares: one Chromium per file; per test a fresh `cairn serve` and page,
+ * torn down afterwards with a screenshot on failure, the checks that no request left 127.0.0.1
+ * and no console error was logged, and removal of the folders the test registered.
+ */
+export function useAppSession() {
+  let browser: Browser | undefined;
+  let served: Served | null = null;
+  let watched: Watched | null = null;
+  const temps: string[] = [];
+
+  beforeAll(async () => {
+    checkPrerequisites();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async (context) => {
+    try {
+      if (watched && (context.task.result?.errors?.length ?? 0) > 0) await watched.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+      if (watched) {
+        expect(watched.outside, 'requests outside 127.0.0.1').toEqual([]);
+        expect(watched.consoleErrors, 'console errors').toEqual([]);
+        await watched.page.context().close();
+      }
+    } finally {
+      watched = null;
+      await served?.stop();
+      served = null;
+      for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  return {
+    get browser(): Browser {
+      return browser!;
+    },
+    /** `cairn serve` only (stopped after the test), for tests that open pages themselves. */
+    async serve(): Promise<Served> {
+      served = await serve();
+      expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+      return served;
+    },
+    /** `cairn serve` and a watched page on its URL. */
+    async start(options?: Parameters<typeof openPage>[2]): Promise<Watched> {
+      const { url } = await this.serve();
+      watched = await openPage(browser!, url, options);
+      return watched;
+    },
+    /** Removes `dir` once the test ends. */
+    removeAfter(dir: string): void {
+      temps.push(dir);
+    },
+  };
 }

@@ -3,50 +3,16 @@
  * `cairn serve` on a fresh workspace per test, Chromium on the URL it printed, a screenshot of
  * every view shown, and no request outside 127.0.0.1 nor any console error by the end.
  */
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { checkPrerequisites, launchBrowser, openPage, ROOT, serve, type Served, type Watched } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ROOT, useAppSession } from './harness.js';
 
 const LEAK = join(ROOT, 'test', 'fixtures', 'chains', 'en-memory-leak.json');
 
-let browser: Browser;
-let served: Served | null = null;
-let watched: Watched | null = null;
-const temps: string[] = [];
-
-beforeAll(async () => {
-  checkPrerequisites();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async (context) => {
-  try {
-    if (watched && (context.task.result?.errors?.length ?? 0) > 0) await watched.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-    if (watched) {
-      expect(watched.outside, 'requests outside 127.0.0.1').toEqual([]);
-      expect(watched.consoleErrors, 'console errors').toEqual([]);
-      await watched.page.context().close();
-    }
-  } finally {
-    watched = null;
-    await served?.stop();
-    served = null;
-    for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
-  }
-});
-
-async function start(options?: Parameters<typeof openPage>[2]): Promise<Watched> {
-  served = await serve();
-  watched = await openPage(browser, served.url, options);
-  return watched;
-}
+const app = useAppSession();
 
 /** Imports the memory-leak conversation through the sessions view and waits for its analysis. */
 async function importLeak(page: Page): Promise<void> {
@@ -58,7 +24,7 @@ async function importLeak(page: Page): Promise<void> {
 
 describe('Sessions, memories, compression and export in a browser', () => {
   it('imports a conversation, shows its analysis, commits it, and follows the memories into compression and export', async () => {
-    const { page, shot } = await start();
+    const { page, shot } = await app.start();
     await importLeak(page);
 
     // The conversation: listed, and read with speaker, time and id per message.
@@ -184,7 +150,7 @@ describe('Sessions, memories, compression and export in a browser', () => {
 
     // Export to JSON, then import the file back (nothing new: it all came from here).
     const dir = await mkdtemp(join(tmpdir(), 'cairn-e2e-export-'));
-    temps.push(dir);
+    app.removeAfter(dir);
     const out = join(dir, 'cairn.json');
     await page.keyboard.press('Alt+8');
     await page.getByTestId('export-format').selectOption('json');
@@ -203,7 +169,7 @@ describe('Sessions, memories, compression and export in a browser', () => {
   });
 
   it('shows the analysis in the dark theme and in Chinese', async () => {
-    const { page, shot } = await start({ colorScheme: 'dark' });
+    const { page, shot } = await app.start({ colorScheme: 'dark' });
     await page.getByTestId('locale-select').selectOption('zh');
     await importLeak(page);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('会话');

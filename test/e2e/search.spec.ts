@@ -3,49 +3,14 @@
  * fresh workspace per test, Chromium on the URL it printed, screenshots of every view shown, and
  * no request outside 127.0.0.1 nor any console error by the end.
  */
-import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { checkPrerequisites, ingestThroughUi, launchBrowser, openPage, SAMPLE, serve, type Served, type Watched } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ingestThroughUi, SAMPLE, useAppSession } from './harness.js';
 
-let browser: Browser;
-let served: Served | null = null;
-let watched: Watched | null = null;
-/** Folders a test copied the sample into. */
-const copies: string[] = [];
-
-beforeAll(async () => {
-  checkPrerequisites();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async (context) => {
-  try {
-    if (watched && (context.task.result?.errors?.length ?? 0) > 0) await watched.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-    if (watched) {
-      expect(watched.outside, 'requests outside 127.0.0.1').toEqual([]);
-      expect(watched.consoleErrors, 'console errors').toEqual([]);
-      await watched.page.context().close();
-    }
-  } finally {
-    watched = null;
-    await served?.stop();
-    served = null;
-    for (const copy of copies.splice(0)) await rm(copy, { recursive: true, force: true });
-  }
-});
-
-async function start(options?: Parameters<typeof openPage>[2]): Promise<Watched> {
-  served = await serve();
-  watched = await openPage(browser, served.url, options);
-  return watched;
-}
+const app = useAppSession();
 
 /** Ingests the sample and waits until its DAG run has written every summary (and so indexed L0/L1). */
 async function ingestAndSummarize(page: Page, folder = SAMPLE): Promise<void> {
@@ -70,7 +35,7 @@ async function shownHits(page: Page) {
 
 describe('Search and the rebuilt DAG in a browser', () => {
   it('searches in English and Chinese, groups the hits by level and scope, and opens one in the explorer', async () => {
-    const { page, shot } = await start();
+    const { page, shot } = await app.start();
     await ingestAndSummarize(page);
 
     // `/` from anywhere outside a text field opens the search view with the box focused.
@@ -136,7 +101,7 @@ describe('Search and the rebuilt DAG in a browser', () => {
   });
 
   it('shows the search view in the dark theme and in Chinese', async () => {
-    const { page, shot } = await start({ colorScheme: 'dark' });
+    const { page, shot } = await app.start({ colorScheme: 'dark' });
     await page.getByTestId('locale-select').selectOption('zh');
     await ingestAndSummarize(page);
     await page.keyboard.press('Alt+4');
@@ -150,10 +115,10 @@ describe('Search and the rebuilt DAG in a browser', () => {
   });
 
   it('rebuilds the DAG with its done states after a reload, then follows a new run live', async () => {
-    const { page, shot } = await start();
+    const { page, shot } = await app.start();
     // A copy of the sample, so a file can change before the second ingest (an unchanged tree runs no DAG).
     const copy = await mkdtemp(join(tmpdir(), 'cairn-e2e-rerun-'));
-    copies.push(copy);
+    app.removeAfter(copy);
     const folder = join(copy, 'sample');
     await cp(SAMPLE, folder, { recursive: true });
     await ingestAndSummarize(page, folder);
