@@ -27,7 +27,8 @@
 // alike) after a warm-up.
 //
 // Run: `node bench/run.mjs search-scale` (SEARCH_SCALE_SIZES=10000,100000 by default;
-// SEARCH_SCALE_QUERIES=200).
+// SEARCH_SCALE_QUERIES=200; SEARCH_SCALE_FLAT=0 skips timing the flat store, which takes
+// minutes at 100k records).
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -40,6 +41,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/cairn-search-scale');
 const SIZES = (process.env.SEARCH_SCALE_SIZES ?? '10000,100000').split(',').map(Number).filter((n) => n > 0);
 const QUERIES = Number(process.env.SEARCH_SCALE_QUERIES ?? 200);
+const TIME_FLAT = process.env.SEARCH_SCALE_FLAT !== '0';
 const WARMUP = 20;
 const BATCH = 512;
 const MODES = ['fts', 'vector', 'hybrid', 'hierarchical'];
@@ -349,8 +351,8 @@ async function runSize(lib, lancedb, size) {
     await index.search({ text: queries[0].text, k: 10 });
     const ftsReady = performance.now();
 
-    progress(`${corpus.length} records: built in ${((ftsReady - started) / 1000).toFixed(1)} s; timing flat`);
-    const flat = await timeModes(index, queries);
+    progress(`${corpus.length} records: built in ${((ftsReady - started) / 1000).toFixed(1)} s${TIME_FLAT ? '; timing flat' : ''}`);
+    const flat = TIME_FLAT ? await timeModes(index, queries) : null;
     await store.close();
 
     store = await lib.openLanceStore({ uri: dir, dimensions: embedder.dimensions, idleOptimizeMs: 0 });
@@ -383,11 +385,11 @@ async function runSize(lib, lancedb, size) {
       rows.push({
         records: corpus.length,
         mode,
-        'flat p50': fmt(flat.latency[mode].p50),
-        'flat p95': fmt(flat.latency[mode].p95),
+        'flat p50': flat ? fmt(flat.latency[mode].p50) : '–',
+        'flat p95': flat ? fmt(flat.latency[mode].p95) : '–',
         'indexed p50': fmt(indexed.latency[mode].p50),
         'indexed p95': fmt(indexed.latency[mode].p95),
-        'cpu ms flat→indexed': `${fmt(flat.latency[mode].cpu)} → ${fmt(indexed.latency[mode].cpu)}`,
+        'cpu ms flat→indexed': `${flat ? fmt(flat.latency[mode].cpu) : '–'} → ${fmt(indexed.latency[mode].cpu)}`,
       });
     }
     rows.push({

@@ -1,7 +1,7 @@
 // Bundles the Node side (CLI, workers, web host, Electron main and preload) with esbuild.
 // Dependencies stay external: they are resolved from node_modules at run time, as npm installs them.
 import { build } from 'esbuild';
-import { existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 
 const entries = {
   cli: 'main/cli/index.ts',
@@ -48,3 +48,7 @@ if (existsSync('main/preload/index.ts')) {
     logLevel: 'warning',
   });
 }
+
+// The local embedder's lexicon (main/adapters/embed/lexicon.ts) is read at run time next to the
+// bundle, so the CLI and the packaged app find it without the repository's assets/ folder.
+cpSync('assets/lexicon', 'dist-main/lexicon', { recursive: true });

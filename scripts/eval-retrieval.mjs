@@ -4,7 +4,7 @@
 // recall@1/5/10 and MRR for fts, vector, hybrid and hierarchical search, overall and split by
 // language, by source (doc, conv) and by question type. See bench/lib/retrieval-eval.ts.
 //
-// Usage: node scripts/eval-retrieval.mjs [--json] [--fixtures DIR]
+// Usage: node scripts/eval-retrieval.mjs [--json] [--fixtures DIR] [--no-lexicon] [--no-message-context]
 //          [--embed-base-url URL --embed-model NAME [--embed-dimensions N]]
 // The endpoint key comes from OPENAI_API_KEY (any text for local servers such as Ollama).
 import { build } from 'esbuild';
@@ -31,6 +31,10 @@ const option = (name, fallback) => {
   return value;
 };
 const JSON_OUT = flag('--json');
+/** The local embedder without its WordNet features (version 1), for comparison. */
+const NO_LEXICON = flag('--no-lexicon');
+/** Embed messages alone, without their neighbours (see messageEmbedContext), for comparison. */
+const NO_MESSAGE_CONTEXT = flag('--no-message-context');
 const FIXTURES = option('--fixtures', join(ROOT, 'test/fixtures/retrieval'));
 const BASE_URL = option('--embed-base-url', process.env.OPENAI_BASE_URL);
 const MODEL = option('--embed-model', process.env.CAIRN_EMBED_MODEL);
@@ -80,12 +84,12 @@ if (BASE_URL || MODEL) {
   });
   if (!DIMENSIONS) await embedder.discoverDimensions();
 } else {
-  embedder = ev.createLocalEmbedder();
+  embedder = ev.createLocalEmbedder({ lexicon: !NO_LEXICON });
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'cairn-eval-retrieval-'));
 try {
-  const report = await ev.runDevSetEval({ fixtures: FIXTURES, embedder, indexDir: join(tmp, 'index') });
+  const report = await ev.runDevSetEval({ fixtures: FIXTURES, embedder, indexDir: join(tmp, 'index'), messageContext: !NO_MESSAGE_CONTEXT });
   const machine = `${cpus()[0]?.model ?? 'cpu'} × ${availableParallelism()}, Node ${process.version}`;
   if (JSON_OUT) {
     process.stdout.write(`${JSON.stringify({ machine, ...report })}\n`);

@@ -22,7 +22,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { formatMessageRecord } from '../../main/engine/index/message-record.js';
+import { formatMessageRecord, messageEmbedContext } from '../../main/engine/index/message-record.js';
 import { openLanceStore } from '../../main/adapters/store/lancedb.js';
 import { createSearchIndex, type SearchIndex, type SearchMode } from '../../main/engine/index/search-index.js';
 import type { IndexInput } from '../../main/engine/ports/context-index.js';
@@ -145,6 +145,8 @@ function directoryRecords(uri: string, abstract: string, overview: string, extra
 export interface BuildOptions {
   /** How a message becomes the text of its record. Default: the engine's formatMessageRecord. */
   messageText?: (message: Message, context: { conversation: Conversation; sessionIndex: number }) => string;
+  /** Embed each message with its neighbours, as the engine does (messageEmbedContext). Default true. */
+  messageContext?: boolean;
 }
 
 /** The index records of the dev set, and which evidence id each L2 record stands for. */
@@ -185,8 +187,10 @@ export function buildRecords(set: DevSet, options: BuildOptions = {}): { records
       children.push({ name: session.id, abstract: summary.abstract, category: 'conversation', isDirectory: true });
       session.messages.forEach((message, i) => {
         const uri = `${dir}msg-${String(i + 1).padStart(3, '0')}`;
+        const context = options.messageContext === false ? '' : messageEmbedContext(session.messages, i);
         records.push(
           record(uri, 2, messageText(message, { conversation, sessionIndex }), {
+            ...(context ? { embed_context: context } : {}),
             context_type: 'session',
             category: 'message',
             updated_at: message.timestamp ?? session.started_at ?? '',

@@ -86,4 +86,23 @@ describe('context packs', () => {
     expect(a.result.compressed_tokens).toBeLessThanOrEqual(50);
     expect(a.result.dropped.length).toBeGreaterThan(0);
   });
+
+  it('makes each message hit of a session file its own block, holding only that message', async () => {
+    const session = 'ctx://session/c1/s1.md';
+    const messages: Record<string, string> = { m3: '[2024-05-08] Ana: The export job crashed again.', m5: '[2024-05-08] Bo: It loads every row at once.' };
+    const fileSources: PackSources = {
+      read: async () => 'the whole session file '.repeat(200),
+      readMessages: async (uri, ids) => (uri === session ? ids.map((id) => messages[id]).join('\n') : null),
+      chainsFor: async (refs) => (refs.some((r) => r.message_ids.includes('m3')) ? [chain] : []),
+    };
+    const pack = await buildContextPack([hit(session, 2, 0.9, 'session', ['m3']), hit(session, 2, 0.8, 'session', ['m5'])], fileSources, { query: 'export crash', budget: 10_000 });
+    const own = pack.blocks.filter((b) => b.provenance?.uri === session);
+    expect(own.map((b) => [b.id, b.content, b.provenance?.message_ids])).toEqual([
+      [`${session}#m:m3`, messages.m3, ['m3']],
+      [`${session}#m:m5`, messages.m5, ['m5']],
+    ]);
+    // Both messages belong to the causal chain: each block carries it, and only its third step joins from the analysis.
+    for (const block of own) expect(block.chain_links).toEqual(['chain_causal_1']);
+    expect(pack.blocks.filter((b) => b.id.startsWith('chain:')).map((b) => b.provenance?.message_ids)).toEqual([['m8']]);
+  });
 });

@@ -4,10 +4,10 @@
  * question in every mode. Floors sit a few points under the figures in bench/RESULTS.md, so a
  * change that makes retrieval worse fails here.
  *
- * The issue asks hybrid to beat both single modes. With the local (lexical, hashed) embedder it
- * beats vector search clearly but only ties full text on recall@10 and trails it on MRR: its
- * vectors carry little that BM25 does not (see bench/RESULTS.md). The checks below hold hybrid to
- * that: above vector, and no more than a small margin under full text.
+ * The issue asks hybrid to beat both single modes. With the local embedder (hashed features,
+ * WordNet links, static IDF, messages embedded with their neighbours) it does on every measure;
+ * the margin over full text is small (R@10 +0.4, MRR +0.017 in bench/RESULTS.md), so the check
+ * holds hybrid at or above both rather than a fixed distance ahead.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -64,20 +64,22 @@ describe('retrieval quality (local embedder)', () => {
   });
 
   it('stays at or above the recorded figures', () => {
-    // bench/RESULTS.md, "Retrieval quality": fts 86.0 / 0.740, vector 80.8 / 0.630, hybrid 86.0 / 0.710, hierarchical 89.3 / 0.734.
-    const floors: Record<string, [number, number]> = { fts: [0.83, 0.71], vector: [0.77, 0.6], hybrid: [0.83, 0.68], hierarchical: [0.86, 0.7] };
+    // bench/RESULTS.md, "Retrieval quality": fts 86.0 / 0.740, vector 83.8 / 0.599, hybrid 86.4 / 0.757, hierarchical 89.9 / 0.744.
+    const floors: Record<string, [number, number]> = { fts: [0.83, 0.71], vector: [0.8, 0.57], hybrid: [0.84, 0.73], hierarchical: [0.87, 0.71] };
     for (const [mode, [recall10, mrr]] of Object.entries(floors)) {
       expect(overall(mode).recall10, `${mode} recall@10`).toBeGreaterThanOrEqual(recall10);
       expect(overall(mode).mrr, `${mode} MRR`).toBeGreaterThanOrEqual(mrr);
     }
   });
 
-  it('fuses better than vector search alone and about as well as full text', () => {
+  it('fuses better than either mode alone', () => {
     const [fts, vector, hybrid] = [overall('fts'), overall('vector'), overall('hybrid')];
-    expect(hybrid.recall10).toBeGreaterThanOrEqual(vector.recall10);
-    expect(hybrid.mrr).toBeGreaterThanOrEqual(vector.mrr);
-    expect(hybrid.recall10).toBeGreaterThanOrEqual(fts.recall10 - 0.02);
-    expect(hybrid.mrr).toBeGreaterThanOrEqual(fts.mrr - 0.05);
+    for (const single of [fts, vector]) {
+      expect(hybrid.recall1).toBeGreaterThan(single.recall1);
+      expect(hybrid.recall5).toBeGreaterThan(single.recall5);
+      expect(hybrid.recall10).toBeGreaterThanOrEqual(single.recall10);
+      expect(hybrid.mrr).toBeGreaterThan(single.mrr);
+    }
     // Walking down from matching documents and sessions finds what direct search misses.
     expect(overall('hierarchical').recall10).toBeGreaterThanOrEqual(hybrid.recall10);
   });

@@ -194,6 +194,58 @@ describe('search options', () => {
     expect(fused.get('c')).toBeCloseTo(1 / 63 / (2 / 61), 12);
     expect(reciprocalRankFusion([['x'], ['x']]).get('x')).toBe(1);
   });
+
+  it('weights the lists: with the local embedder full text leads and vectors add what it misses', () => {
+    const fused = reciprocalRankFusion([['a', 'b'], ['b', 'c']], 20, [1, 0.5]);
+    // First in full text beats first in vectors; both lists still count.
+    expect(fused.get('b') as number).toBeGreaterThan(fused.get('a') as number);
+    expect(fused.get('a') as number).toBeGreaterThan(fused.get('c') as number);
+    expect(fused.get('b')).toBeCloseTo((1 / 22 + 0.5 / 21) / (1.5 / 21), 12);
+    expect(reciprocalRankFusion([['x'], ['x']], 20, [1, 0.5]).get('x')).toBe(1);
+  });
+});
+
+describe('embedding context', () => {
+  const reply = (context: string): IndexInput => ({
+    ...input('ctx://session/race/s2.md', 2, '[2024-04-08] Ben: I finished! 1 hour 52 minutes.', { context_type: 'session', category: 'message', provenance: { source: '/chats/race.json', message_ids: ['s2:2'] } }),
+    id: 'ctx://session/race/s2.md#m:s2:2',
+    content_hash: `reply:${context}`,
+    embed_context: context,
+  });
+
+  it('finds a message through its neighbours by vector, never by full text, and shows only its own words', async () => {
+    await index.upsert([reply('So?? How did the Berlin half marathon go?\nUnder two hours on your first half marathon is amazing.')]);
+    const vector = await index.search({ text: 'Berlin half marathon time', k: 3, mode: 'vector' });
+    expect(uris(vector)).toContain('ctx://session/race/s2.md');
+    const fts = await index.search({ text: 'Berlin marathon', k: 10, mode: 'fts' });
+    expect(uris(fts)).not.toContain('ctx://session/race/s2.md');
+    const hit = vector.find((h) => h.uri === 'ctx://session/race/s2.md');
+    expect(hit?.snippet).toContain('52 minutes');
+    expect(hit?.snippet).not.toContain('Berlin');
+    expect(hit?.provenance.message_ids).toEqual(['s2:2']);
+  });
+
+  it('embeds the message again when its context changes, and only then', async () => {
+    let embedded: string[] = [];
+    const local = createLocalEmbedder({ dimensions: DIMS });
+    const counting: EmbeddingModel = {
+      ...local,
+      modelId: local.modelId,
+      async embed(options) {
+        embedded.push(...options.texts);
+        return local.embed(options);
+      },
+    };
+    const again = createSearchIndex({ embedder: counting, store });
+    await again.upsert([reply('How did Berlin go?')]);
+    expect(embedded).toEqual(['[2024-04-08] Ben: I finished! 1 hour 52 minutes.\nHow did Berlin go?']);
+    embedded = [];
+    await again.upsert([reply('How did Berlin go?')]);
+    expect(embedded).toEqual([]);
+    await again.upsert([reply('How did Valencia go?')]);
+    expect(embedded).toHaveLength(1);
+    expect((await again.search({ text: 'Valencia', k: 1, mode: 'vector' }))[0]?.uri).toBe('ctx://session/race/s2.md');
+  });
 });
 
 describe('index upkeep', () => {

@@ -8,7 +8,7 @@ const sim = (a: string, b: string) => cos(embedText(a, DIMS), embedText(b, DIMS)
 describe('local embedder', () => {
   it('is deterministic, unit length and names its algorithm and dimensions', async () => {
     const embedder = createLocalEmbedder({ dimensions: 256 });
-    expect(embedder.modelId).toBe('cairn-local-hash-v1.1-256');
+    expect(embedder.modelId).toBe('cairn-local-hash-v2.1-256');
     expect(embedder.dimensions).toBe(256);
     const { vectors } = await embedder.embed({ texts: ['Storm review: the uplink dropped.', 'Storm review: the uplink dropped.', ''] });
     expect(vectors).toHaveLength(3);
@@ -18,7 +18,9 @@ describe('local embedder', () => {
       expect(Math.sqrt(cos(vector, vector))).toBeCloseTo(1, 5);
     }
     // A different model id for other dimensions: their vectors are not comparable.
-    expect(createLocalEmbedder().modelId).toBe('cairn-local-hash-v1.1-512');
+    expect(createLocalEmbedder().modelId).toBe('cairn-local-hash-v2.1-512');
+    // Without the lexicon: version 1's features, and its id.
+    expect(createLocalEmbedder({ lexicon: false }).modelId).toBe('cairn-local-hash-v1.1-512');
   });
 
   it('places related English texts closer than unrelated ones, through morphology and typos', () => {
@@ -30,6 +32,19 @@ describe('local embedder', () => {
     // Word order matters a little (bigrams), not a lot.
     expect(sim('storm review', 'review storm')).toBeGreaterThan(0.6);
     expect(sim('storm review', 'review storm')).toBeLessThan(0.99);
+  });
+
+  it('places paraphrases closer through WordNet senses and weighs rare words above common ones', () => {
+    const plain = (a: string, b: string) => cos(embedText(a, DIMS, undefined, null), embedText(b, DIMS, undefined, null));
+    // No word in common: only shared senses bring these together.
+    expect(plain('automobile fix', 'car repair')).toBeLessThan(0.05);
+    expect(sim('automobile fix', 'car repair')).toBeGreaterThan(0.1);
+    expect(sim('automobile fix', 'car repair')).toBeGreaterThan(sim('automobile fix', 'banana bread') + 0.1);
+    // Siblings share only their ancestors, which weigh little: closer, not close.
+    expect(sim('guitar', 'banjo')).toBeGreaterThan(plain('guitar', 'banjo') + 0.02);
+    expect(sim('guitar', 'banjo')).toBeGreaterThan(sim('guitar', 'spinach') + 0.02);
+    // The rare word of a query decides more than a common one.
+    expect(sim('guitar work', 'guitar lessons')).toBeGreaterThan(sim('guitar work', 'work lessons'));
   });
 
   it('places related Chinese and mixed texts closer than unrelated ones', () => {

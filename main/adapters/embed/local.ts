@@ -11,8 +11,12 @@
  * - character trigrams of each Latin word with boundary marks (`#pa`, `par`, ..., `er#`), for
  *   morphology and typos;
  * - CJK character unigrams and overlapping bigrams (Chinese words are mostly one or two
- *   characters; bigrams carry most of the meaning, unigrams recall).
- * Term frequency is sublinear (1 + ln tf); a built-in stop list stands in for IDF.
+ *   characters; bigrams carry most of the meaning, unigrams recall);
+ * - for English words, WordNet links (lexicon.ts): their frequent senses, the ancestors of their
+ *   first sense and their derivational relatives, so "automobile" and "car", "guitar" and
+ *   "stringed instrument", "decide" and "decision" share features.
+ * Term frequency is sublinear (1 + ln tf). English words are weighted by a static IDF (document
+ * frequencies over WordNet's glosses); Chinese relies on a built-in stop list.
  *
  * The model id names the algorithm, its version and the dimensions, so changing any of them
  * makes stored vectors stale and the index re-embeds them.
@@ -31,13 +35,18 @@ import {
   scanRuns,
   visitWordTerms,
 } from '../../engine/index/text-analysis.js';
+import { loadLexicon, type Lexicon, type LexiconLink } from './lexicon.js';
 
 /** Bump when features, weights or hashing change: stored vectors then re-embed. */
-export const LOCAL_EMBEDDER_VERSION = 1;
+export const LOCAL_EMBEDDER_VERSION = 2;
+/** The version without the lexicon (version 1's features exactly). */
+const PLAIN_VERSION = 1;
 
 export interface LocalEmbedderOptions {
   /** Vector length. Default 512; more dimensions mean fewer hash collisions and bigger rows. */
   dimensions?: number;
+  /** Add WordNet sense features to English words (see lexicon.ts). Default true. */
+  lexicon?: boolean;
 }
 
 // Feature weights. Words carry the meaning; trigrams are many per word, so each weighs little;
@@ -50,6 +59,20 @@ const W_CJK_BIGRAM = 1.0;
 const W_CJK_BIGRAM_STOP = 0.2;
 const W_CJK_CHAR = 0.4;
 const W_CJK_CHAR_STOP = 0.08;
+// WordNet links of an English word: its senses (the first counts most), the general word of its
+// first sense and its derivational relatives. Lighter than the word itself: a shared sense is
+// evidence of the same meaning, not proof.
+const W_SENSE = 0.5;
+const SENSE_DECAY = 0.6;
+const W_HYPERNYM = 0.25;
+const HYPERNYM_DECAY = 0.6;
+// An English word's features are scaled by how informative it is (IDF over WordNet's glosses,
+// see lexicon.ts): FLOOR + (1 − FLOOR) × informativeness^POWER. The stop list alone let common
+// words ("work", "time") weigh as much as names; with this the vector ranks like BM25 does.
+const IDF_FLOOR = 0.1;
+const IDF_POWER = 1.5;
+const W_DERIVATION = 0.35;
+const W_LINKS = 0.6;
 
 // Each feature kind hashes with its own seed, so `run` the word and `run` the trigram never share a slot by design.
 const SEED_WORD = 0x1b873593;
@@ -59,6 +82,7 @@ const SEED_TRIGRAM = 0x4a7d1b2c;
 const SEED_CJK_BIGRAM = 0x5be0cd19;
 const SEED_CJK_CHAR = 0x6a09e667;
 const SEED_EMPTY = 0x7f4a7c15;
+const SEED_SENSE = 0x510e527f;
 
 function fmix32(input: number): number {
   let h = input;
@@ -166,8 +190,28 @@ class FeatureCounts {
   }
 }
 
-function collectFeatures(text: string, features: FeatureCounts): void {
+function linkWeight(link: LexiconLink): number {
+  if (link.kind === 'sense') return W_SENSE * SENSE_DECAY ** link.rank;
+  return link.kind === 'hypernym' ? W_HYPERNYM * HYPERNYM_DECAY ** link.rank : W_DERIVATION;
+}
+
+function addLexiconLinks(word: string, lexicon: Lexicon, features: FeatureCounts, scale: number): void {
+  const links = lexicon.lookup(word);
+  if (links.length === 0) return;
+  // A word with many senses must not outweigh one with few: the links of a word together weigh
+  // at most W_LINKS (as a vector norm), whatever their number.
+  let norm = 0;
+  for (const link of links) norm += linkWeight(link) ** 2;
+  const cap = Math.min(1, W_LINKS / Math.sqrt(norm)) * scale;
+  for (const link of links) {
+    // Every kind shares one seed: a word's hypernym is another word's sense.
+    features.add(linkWeight(link) * cap, fmix32(Math.imul(link.id + 1, 0x9e3779b1) ^ SEED_SENSE));
+  }
+}
+
+function collectFeatures(text: string, features: FeatureCounts, lexicon: Lexicon | null): void {
   let previousWord = -1;
+  let previousWeight = 1;
   scanRuns(text, (kind, start, end) => {
     const run = text.slice(start, end);
     if (kind === 'cjk') {
@@ -193,17 +237,20 @@ function collectFeatures(text: string, features: FeatureCounts): void {
           return;
         }
         const word = hashString(term, SEED_WORD);
-        features.add(W_WORD, word);
-        if (previousWord !== -1) features.add(W_WORD_BIGRAM, hashPair(previousWord, word, SEED_WORD_BIGRAM));
+        const weight = lexicon ? IDF_FLOOR + (1 - IDF_FLOOR) * lexicon.informativeness(normalized) ** IDF_POWER : 1;
+        features.add(W_WORD * weight, word);
+        if (previousWord !== -1) features.add(W_WORD_BIGRAM * Math.min(weight, previousWeight), hashPair(previousWord, word, SEED_WORD_BIGRAM));
         previousWord = word;
-        addTrigrams(normalized, features);
+        previousWeight = weight;
+        addTrigrams(normalized, features, W_TRIGRAM * weight);
+        if (lexicon) addLexiconLinks(normalized, lexicon, features, weight);
       },
       true,
     );
   });
 }
 
-function addTrigrams(word: string, features: FeatureCounts): void {
+function addTrigrams(word: string, features: FeatureCounts, weight: number): void {
   const n = word.length;
   if (n < 3 || /^[0-9]+$/.test(word)) return;
   // Trigrams of "#word#": the boundary marks make prefixes and suffixes their own features.
@@ -211,16 +258,16 @@ function addTrigrams(word: string, features: FeatureCounts): void {
   let b = word.charCodeAt(0);
   for (let i = 1; i <= n; i += 1) {
     const c = i < n ? word.charCodeAt(i) : BOUNDARY;
-    features.add(W_TRIGRAM, hashTrigram(a, b, c));
+    features.add(weight, hashTrigram(a, b, c));
     a = b;
     b = c;
   }
 }
 
 /** The vector of one text; exported for tests and benchmarks. */
-export function embedText(text: string, dimensions: number, features = new FeatureCounts()): Float32Array {
+export function embedText(text: string, dimensions: number, features = new FeatureCounts(), lexicon: Lexicon | null = loadLexicon()): Float32Array {
   features.clear();
-  collectFeatures(text, features);
+  collectFeatures(text, features, lexicon);
   const vector = new Float32Array(dimensions);
   const powerOfTwo = (dimensions & (dimensions - 1)) === 0;
   features.forEach((hash, weight, count) => {
@@ -261,17 +308,20 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embeddi
     throw new CairnError('INVALID_INPUT', `Local embedder dimensions must be an integer from 16 to 8192, got ${dimensions}`, { details: { dimensions } });
   }
   const features = new FeatureCounts();
+  const useLexicon = options.lexicon ?? true;
+  let lexicon: Lexicon | null | undefined;
   return {
     provider: 'cairn-local',
     // The analyzer version is part of the id: a tokenizer change changes vectors as surely as a new hash.
-    modelId: `cairn-local-hash-v${LOCAL_EMBEDDER_VERSION}.${ANALYZER_VERSION}-${dimensions}`,
+    modelId: `cairn-local-hash-v${useLexicon ? LOCAL_EMBEDDER_VERSION : PLAIN_VERSION}.${ANALYZER_VERSION}-${dimensions}`,
     dimensions,
     maxBatchSize: 1024,
     async embed({ texts, signal }: EmbedOptions): Promise<EmbedResult> {
       const vectors: Float32Array[] = [];
       for (const text of texts) {
         if (signal?.aborted) throw new CairnError('CANCELLED', 'Embedding cancelled', { cause: signal.reason });
-        vectors.push(embedText(text, dimensions, features));
+        lexicon ??= useLexicon ? loadLexicon() : null;
+        vectors.push(embedText(text, dimensions, features, lexicon));
       }
       return { vectors };
     },

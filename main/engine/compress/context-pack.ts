@@ -29,6 +29,11 @@ export interface PackHit {
 export interface PackSources {
   /** The node's text at that level (its full L2 content, its L0 or L1). */
   read(uri: string, level: 0 | 1 | 2): Promise<string>;
+  /**
+   * The text of these messages of a session node, as they are indexed (`[day] Speaker: text`),
+   * or null when they cannot be found. Without it a message hit brings its whole session file.
+   */
+  readMessages?(uri: string, message_ids: string[]): Promise<string | null>;
   /** Chains holding any of these messages of these nodes, with each step's text (from the sessions' analyses). */
   chainsFor?(refs: Array<{ uri: string; message_ids: string[] }>): Promise<ExtractedChain[]>;
 }
@@ -65,10 +70,16 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
   const seen = new Set<string>();
 
   for (const [rank, hit] of best.entries()) {
-    const id = `${hit.uri}#${hit.level}`;
+    const messageIds = hit.provenance.message_ids ?? [];
+    // A message hit is the message, not its whole session file: one block per message, so the
+    // chains of each message attach to it and the budget goes to what matched.
+    const asMessages = hit.level === 2 && messageIds.length > 0 && sources.readMessages !== undefined;
+    const id = asMessages ? messageBlockId(hit.uri, messageIds) : `${hit.uri}#${hit.level}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    const content = await sources.read(hit.uri, hit.level).catch(() => null);
+    const content = asMessages
+      ? await (sources.readMessages as NonNullable<PackSources['readMessages']>)(hit.uri, messageIds).catch(() => null)
+      : await sources.read(hit.uri, hit.level).catch(() => null);
     if (!content?.trim()) continue;
     blocks.push({
       id,
@@ -98,12 +109,20 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
   return { query: options.query, budget: options.budget, blocks, result, markdown };
 }
 
-/** One hit per node: its best level, with L2 preferred to a summary of the same node at an equal score. */
+function messageBlockId(uri: string, messageIds: readonly string[]): string {
+  return `${uri}#m:${messageIds.join(',')}`;
+}
+
+/**
+ * One hit per node: its best level, with L2 preferred to a summary of the same node at an equal
+ * score. The messages of a session node are nodes of their own here (each is its own hit).
+ */
 function bestLevelPerNode(hits: readonly PackHit[]): PackHit[] {
   const byUri = new Map<string, PackHit>();
   for (const hit of hits) {
-    const current = byUri.get(hit.uri);
-    if (!current || hit.score > current.score || (hit.score === current.score && hit.level > current.level)) byUri.set(hit.uri, hit);
+    const key = hit.level === 2 && hit.provenance.message_ids?.length ? messageBlockId(hit.uri, hit.provenance.message_ids) : hit.uri;
+    const current = byUri.get(key);
+    if (!current || hit.score > current.score || (hit.score === current.score && hit.level > current.level)) byUri.set(key, hit);
   }
   return [...byUri.values()].sort((a, b) => b.score - a.score || a.uri.localeCompare(b.uri));
 }

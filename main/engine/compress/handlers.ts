@@ -5,7 +5,8 @@
  */
 import type { CommandHandlers } from '../engine.js';
 import { SessionAnalysis, type ExtractedChain } from '../../../shared/types/memory.js';
-import { ANALYSIS_FILE } from '../memory/sessions/workspace-store.js';
+import { ANALYSIS_FILE, readConversation } from '../memory/sessions/workspace-store.js';
+import { formatMessageRecord } from '../index/message-record.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { compressBlocks } from './compress.js';
 import { parseCompressInput } from './blocks.js';
@@ -44,6 +45,19 @@ async function chainsFor(fs: ContextFS, refs: Array<{ uri: string; message_ids: 
   return chains;
 }
 
+/** The messages named, from the conversation the session node belongs to, as they are indexed. */
+async function readMessages(fs: ContextFS, uri: string, messageIds: string[]): Promise<string | null> {
+  const dir = conversationDir(uri);
+  if (!dir) return null;
+  const { conversation } = await readConversation(fs, dir);
+  const wanted = new Set(messageIds);
+  const lines: string[] = [];
+  for (const session of conversation.sessions) {
+    for (const message of session.messages) if (wanted.has(message.id)) lines.push(formatMessageRecord(message, session.started_at));
+  }
+  return lines.length > 0 ? lines.join('\n') : null;
+}
+
 export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandlers, 'compress:run' | 'context:pack'> {
   return {
     'compress:run': async (request) => {
@@ -75,7 +89,11 @@ export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandler
       }
       const pack = await buildContextPack(
         packHits,
-        { read: (uri, level) => deps.fs.read(uri, level), chainsFor: (refs) => chainsFor(deps.fs, refs) },
+        {
+          read: (uri, level) => deps.fs.read(uri, level),
+          readMessages: (uri, ids) => readMessages(deps.fs, uri, ids),
+          chainsFor: (refs) => chainsFor(deps.fs, refs),
+        },
         { query: request.query, budget: request.budget, strategy: request.strategy },
       );
       return pack;

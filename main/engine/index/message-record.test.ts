@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMessageRecord } from './message-record.js';
+import { formatMessageRecord, messageEmbedContext } from './message-record.js';
 
 describe('formatMessageRecord', () => {
   it('names the day and the speaker', () => {
@@ -11,5 +11,16 @@ describe('formatMessageRecord', () => {
   it('falls back to the session start for the day and to the role for the speaker', () => {
     expect(formatMessageRecord({ id: '1', role: 'assistant', text: 'Done.' }, '2024-05-08T13:56:00Z')).toBe('[2024-05-08] assistant: Done.');
     expect(formatMessageRecord({ id: '1', role: 'user', speaker: ' ', text: 'Hi', timestamp: 'yesterday' })).toBe('user: Hi');
+  });
+});
+
+describe('messageEmbedContext', () => {
+  const messages = ['How did Berlin go?', 'I finished! 1 hour 52 minutes.', '  ', 'Under two hours is amazing.'].map((text, i) => ({ id: String(i), role: 'user' as const, text }));
+
+  it('is the text of the nearest non-empty message before and after', () => {
+    expect(messageEmbedContext(messages, 1)).toBe('How did Berlin go?\nUnder two hours is amazing.');
+    expect(messageEmbedContext(messages, 0)).toBe('I finished! 1 hour 52 minutes.');
+    expect(messageEmbedContext(messages, 3)).toBe('I finished! 1 hour 52 minutes.');
+    expect(messageEmbedContext(messages.slice(0, 1), 0)).toBe('');
   });
 });

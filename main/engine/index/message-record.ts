@@ -30,3 +30,24 @@ export function formatMessageRecord(message: Message, sessionStartedAt?: string)
   const who = message.speaker?.trim() || message.role;
   return `${day ? `[${day}] ` : ''}${who}: ${message.text}`;
 }
+
+/**
+ * What a message's vector reads besides the message (IndexInput.embed_context): the text of the
+ * message before it and of the one after. A reply such as "I finished! 1 hour 52 minutes" says
+ * nothing of the race it answers; with its neighbours its vector does, while the full-text
+ * record stays the message alone. On the retrieval dev set this lifted hybrid search above full
+ * text (bench/RESULTS.md, "Retrieval quality"); two neighbours before did worse than one on each side.
+ *
+ * @example
+ * messageEmbedContext(session.messages, 3) // "How did Berlin go?\nUnder two hours on your first half marathon is amazing"
+ */
+export function messageEmbedContext(messages: readonly Message[], index: number): string {
+  const neighbour = (from: number, step: number): string | null => {
+    for (let i = from; i >= 0 && i < messages.length; i += step) {
+      const text = (messages[i] as Message).text.trim();
+      if (text.length > 0) return text;
+    }
+    return null;
+  };
+  return [neighbour(index - 1, -1), neighbour(index + 1, 1)].filter((text): text is string => text !== null).join('\n');
+}

@@ -6,8 +6,11 @@
  * - `fts`: BM25 over the analysed text. Score: BM25 divided by the best BM25 of the query.
  * - `vector`: cosine similarity to the query's embedding (only vectors of the current model:
  *   a vector from another model is not comparable). Score: the cosine, clamped to [0, 1].
- * - `hybrid` (default): both lists fused by reciprocal rank fusion,
- *   `Σ 1 / (60 + rank)`, divided by its maximum `2 / 61`, so a record first in both lists scores 1.
+ * - `hybrid` (default): both lists fused by weighted reciprocal rank fusion,
+ *   `Σ weight / (k + rank)`, divided by its maximum, so a record first in both lists scores 1.
+ *   With a remote (semantic) embedder both lists weigh alike and k = 60, the usual constant; with
+ *   the local embedder, whose vectors are mostly lexical, the vector list weighs half and k = 20:
+ *   full text decides the top, vectors add what it misses (bench/RESULTS.md, "Retrieval quality").
  * - `hierarchical`: starts from L0/L1 directory hits and drills into their children, best
  *   first, to a bounded depth. A record's own relevance is a convex combination of its cosine
  *   and its BM25 (each divided by the query's best), and a child scores
@@ -36,6 +39,13 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /** The k of reciprocal rank fusion: the usual constant, which damps the weight of the very first ranks. */
 export const RRF_K = 60;
+
+export interface HybridOptions {
+  /** RRF's k. Default 60, or 20 with the local embedder. */
+  k?: number;
+  /** Weight of the vector list against the full-text list's 1. Default 1, or 0.5 with the local embedder. */
+  vectorWeight?: number;
+}
 
 export interface SearchQuery {
   text: string;
@@ -107,6 +117,7 @@ export interface SearchIndexOptions {
   /** Candidates the reranker sees. Default max(3k, 30). */
   rerankTopN?: number;
   hierarchical?: HierarchicalOptions;
+  hybrid?: HybridOptions;
   /**
    * Keep the stored vector of a record whose text and model have not changed, instead of
    * embedding it again (spares a remote endpoint on re-ingests and reindexes). Default true.
@@ -137,16 +148,18 @@ interface Candidate {
 }
 
 /**
- * Reciprocal rank fusion of ranked id lists, normalised to [0, 1] by its maximum (first in every
- * list). An id missing from a list gets nothing from it.
+ * Weighted reciprocal rank fusion of ranked id lists, normalised to [0, 1] by its maximum (first
+ * in every list). An id missing from a list gets nothing from it. `weights` default to 1 each.
  */
-export function reciprocalRankFusion(lists: readonly (readonly string[])[], k = RRF_K): Map<string, number> {
+export function reciprocalRankFusion(lists: readonly (readonly string[])[], k = RRF_K, weights: readonly number[] = []): Map<string, number> {
   const fused = new Map<string, number>();
   if (lists.length === 0) return fused;
-  const max = lists.length / (k + 1);
-  for (const list of lists) {
-    list.forEach((id, index) => fused.set(id, (fused.get(id) ?? 0) + 1 / (k + index + 1) / max));
-  }
+  const weightOf = (i: number) => weights[i] ?? 1;
+  const max = lists.reduce((sum, _, i) => sum + weightOf(i), 0) / (k + 1);
+  lists.forEach((list, i) => {
+    const weight = weightOf(i);
+    list.forEach((id, index) => fused.set(id, (fused.get(id) ?? 0) + weight / (k + index + 1) / max));
+  });
   return fused;
 }
 
@@ -231,6 +244,11 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   const logger = options.logger ?? silentLogger;
   const modelId = embedder.modelId;
   const reuseVectors = options.reuseUnchangedVectors ?? true;
+  const localEmbedder = embedder.provider === 'cairn-local';
+  const fusion = {
+    k: options.hybrid?.k ?? (localEmbedder ? 20 : RRF_K),
+    vectorWeight: options.hybrid?.vectorWeight ?? (localEmbedder ? 0.5 : 1),
+  };
   const h = {
     alpha: options.hierarchical?.alpha ?? 0.5,
     vectorWeight: options.hierarchical?.vectorWeight ?? 0.5,
@@ -283,13 +301,15 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     if (reuseVectors) {
       for (const stored of await store.get(inputs.map((r) => r.id))) {
         const input = byId.get(stored.id);
-        if (stored.vector && stored.embed_model === modelId && input && input.text === stored.text) reusable.set(stored.id, stored.vector);
+        if (stored.vector && stored.embed_model === modelId && input && input.text === stored.text && input.content_hash === stored.content_hash) {
+          reusable.set(stored.id, stored.vector);
+        }
       }
     }
     const toEmbed = inputs.filter((record) => !reusable.has(record.id));
-    const vectors = await embedTexts(toEmbed.map((record) => record.text));
+    const vectors = await embedTexts(toEmbed.map((record) => (record.embed_context ? `${record.text}\n${record.embed_context}` : record.text)));
     const fresh = new Map(toEmbed.map((record, i) => [record.id, vectors[i] as Float32Array]));
-    const rows: VectorRecord[] = inputs.map((input) => ({
+    const rows: VectorRecord[] = inputs.map(({ embed_context: _context, ...input }) => ({
       ...input,
       vector: (reusable.get(input.id) ?? fresh.get(input.id)) as Float32Array,
       embed_model: modelId,
@@ -317,7 +337,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const vector = await embedQuery(text, signal);
     throwIfAborted(signal);
     const [lexical, semantic] = await lexicalAndVector(text, vector, poolSize(k), filter, false);
-    const fused = reciprocalRankFusion([lexical.map((hit) => hit.record.id), semantic.map((hit) => hit.record.id)]);
+    const fused = reciprocalRankFusion([lexical.map((hit) => hit.record.id), semantic.map((hit) => hit.record.id)], fusion.k, [1, fusion.vectorWeight]);
     const records = new Map<string, StoredRecord>();
     for (const hit of [...lexical, ...semantic]) records.set(hit.record.id, hit.record);
     return [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));

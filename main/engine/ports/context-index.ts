@@ -18,6 +18,13 @@ export interface IndexInput {
   content_hash: string;
   updated_at: string;
   provenance: Provenance;
+  /**
+   * Text read together with `text` when the record is embedded, but not indexed for full text nor
+   * stored: a message's neighbours, so its vector knows what the conversation was about while
+   * full-text hits stay on the words of the message itself. `content_hash` must cover it, since
+   * an unchanged record keeps its vector.
+   */
+  embed_context?: string;
 }
 
 export interface ContextIndex {

@@ -20,7 +20,7 @@ import type { NodeMeta } from '../../../../shared/types/node.js';
 import { parseCtxUri, validateSegment } from '../../../../shared/uri.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextIndex, IndexInput } from '../../ports/context-index.js';
-import { formatMessageRecord } from '../../index/message-record.js';
+import { formatMessageRecord, messageEmbedContext } from '../../index/message-record.js';
 import { countTokens } from '../../parse/tokens.js';
 import type { ContextFS } from '../../tree/context-fs.js';
 import { sha256 } from '../../util/hash.js';
@@ -127,9 +127,11 @@ export async function storeConversation(fs: ContextFS, index: ContextIndex, conv
 
 function messageRecords(fileUri: string, dirUri: string, messages: Message[], startedAt: string | undefined, source: string | undefined, updatedAt: string): IndexInput[] {
   return messages
-    .filter((m) => m.text.trim().length > 0)
-    .map((message) => {
+    .map((message, index) => ({ message, index }))
+    .filter(({ message }) => message.text.trim().length > 0)
+    .map(({ message, index }) => {
       const text = formatMessageRecord(message, startedAt);
+      const context = messageEmbedContext(messages, index);
       return {
         id: `${fileUri}#m:${message.id}`,
         uri: fileUri,
@@ -139,9 +141,11 @@ function messageRecords(fileUri: string, dirUri: string, messages: Message[], st
         category: 'message',
         text,
         tokens: countTokens(text),
-        content_hash: sha256(text),
+        // The context is embedded with the message: when a neighbour changes, so does the hash and the vector.
+        content_hash: sha256(`${text}\n${context}`),
         updated_at: message.timestamp ?? updatedAt,
         provenance: { ...(source ? { source } : {}), message_ids: [message.id] },
+        ...(context ? { embed_context: context } : {}),
       };
     });
 }
