@@ -12,6 +12,8 @@ import { SessionsView } from './features/sessions/SessionsView';
 import { MemoriesView } from './features/memories/MemoriesView';
 import { CompressView } from './features/compress/CompressView';
 import { ExportView } from './features/export/ExportView';
+import { MonitorView } from './features/monitor/MonitorView';
+import { SettingsView } from './features/settings/SettingsView';
 
 const VIEW_LABELS = {
   home: 'nav.home',
@@ -22,6 +24,8 @@ const VIEW_LABELS = {
   memories: 'nav.memories',
   compress: 'nav.compress',
   export: 'nav.export',
+  monitor: 'nav.monitor',
+  settings: 'nav.settings',
 } as const satisfies Record<View, string>;
 
 /** True when a key press is text typed into a field (Monaco types into a textarea). */
@@ -50,7 +54,7 @@ export function App() {
     document.documentElement.dataset.theme = theme;
   }, [locale, theme]);
 
-  // Alt+1 … Alt+8 switch views from anywhere; `/` (outside a text field) goes to the search box.
+  // Alt+1 … Alt+9 and Alt+0 (the tenth) switch views from anywhere; `/` (outside a text field) goes to the search box.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === '/' && !event.altKey && !event.ctrlKey && !event.metaKey && !isTyping(event.target)) {
@@ -60,7 +64,7 @@ export function App() {
         return;
       }
       if (!event.altKey || event.ctrlKey || event.metaKey) return;
-      const index = Number(event.key) - 1;
+      const index = event.key === '0' ? 9 : Number(event.key) - 1;
       const target = VIEWS[index];
       if (target) {
         event.preventDefault();
@@ -89,7 +93,7 @@ export function App() {
                 data-view={name}
                 aria-current={view === name ? 'page' : undefined}
                 onClick={() => setView(name)}
-                title={`Alt+${i + 1}`}
+                title={`Alt+${(i + 1) % 10}`}
               >
                 {t(VIEW_LABELS[name])}
               </button>
@@ -133,6 +137,8 @@ export function App() {
         {view === 'memories' && <MemoriesView />}
         {view === 'compress' && <CompressView />}
         {view === 'export' && <ExportView />}
+        {view === 'monitor' && <MonitorView />}
+        {view === 'settings' && <SettingsView />}
       </main>
     </div>
   );

@@ -40,6 +40,7 @@ const electron = vi.hoisted(() => {
         isPackaged: false,
         on: (name: string, listener: (...args: unknown[]) => void) => appListeners.set(name, listener),
         whenReady: () => Promise.resolve(),
+        getPath: (name: string) => `/nonexistent/cairn-test-${name}`,
         quit: vi.fn(),
         exit: vi.fn(),
       },
@@ -52,6 +53,7 @@ const electron = vi.hoisted(() => {
       protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
       session: { defaultSession: { setPermissionRequestHandler: vi.fn() } },
       shell: { openExternal: vi.fn() },
+      safeStorage: { isEncryptionAvailable: () => false, encryptString: vi.fn(), decryptString: vi.fn() },
       net: { fetch: vi.fn() },
     },
   };
@@ -244,5 +246,9 @@ describe('the main process', () => {
     expect([...electron.handlers.keys()]).toHaveLength(COMMAND_NAMES.length);
     expect(electron.appListeners.has('web-contents-created')).toBe(true);
     expect(electron.appListeners.has('before-quit')).toBe(true);
+    // Without OS encryption no key is read or written, and the worker is told the key lives in memory.
+    const { EngineHost } = await import('../host/engine-host.js');
+    expect(vi.mocked(EngineHost.start).mock.calls[0]![0].workerData).toMatchObject({ llm: { keyStorage: 'memory' } });
+    expect(electron.module.safeStorage.decryptString).not.toHaveBeenCalled();
   });
 });

@@ -3,7 +3,8 @@
  * (EngineHost), IPC handlers derived from the contract, coalesced events to the window. Heavy
  * work never runs here (DESIGN.md section 1, rule 4).
  */
-import { app, BrowserWindow, Menu, session, shell } from 'electron';
+import { app, BrowserWindow, Menu, safeStorage, session, shell } from 'electron';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveWorkspace } from '../host/app-paths.js';
 import { connectionOf, type EngineConnection } from '../host/engine-connection.js';
@@ -12,6 +13,7 @@ import { bundledFile } from '../host/bundled-file.js';
 import { registerAppScheme, serveRenderer } from './app-protocol.js';
 import { forwardEvents, registerIpcHandlers } from './ipc.js';
 import { buildMenu } from './menu.js';
+import { createKeyVault, withKeyVault } from './key-vault.js';
 import { APP_ORIGIN, hardenWebContents, mainWindowOptions } from './security.js';
 import type { Logger } from '../engine/ports/logger.js';
 
@@ -47,10 +49,12 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   serveRenderer(here('../dist/renderer'));
   Menu.setApplicationMenu(buildMenu(process.platform, development));
-  engineHost = await EngineHost.start({ workerUrl: bundledFile('engine.worker.js'), workerData: { workspace: resolveWorkspace(undefined) }, logger });
+  // The LLM API key: encrypted by the OS, decrypted here, and handed to the worker in memory.
+  const vault = createKeyVault({ safeStorage, file: join(app.getPath('userData'), 'llm-key.bin'), logger });
+  engineHost = await EngineHost.start({ workerUrl: bundledFile('engine.worker.js'), workerData: { workspace: resolveWorkspace(undefined), llm: await vault.workerData() }, logger });
   engineHost.onCrash((error) => logger.error(error.message));
   const engine = connectionOf(engineHost);
-  removeHandlers = registerIpcHandlers(engine, logger);
+  removeHandlers = registerIpcHandlers(withKeyVault(engine, vault, logger), logger);
   createWindow(engine);
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow(engine);

@@ -12,17 +12,14 @@
  * const engine = await openEngine({ ..., summarizer: llm?.summarizer });
  * llm?.stats.snapshot(); // calls, retries, tokens, fallbacks
  */
-import { CairnError, errorMessage } from '../../shared/errors.js';
+import { LlmSettingsPatch, type LlmSettings } from '../../shared/contracts/api.js';
+import { CairnError } from '../../shared/errors.js';
+import type { WorkerLlmData } from '../host/llm-worker-data.js';
 import { createOpenAIModel } from '../adapters/llm/openai.js';
-import { createTokenBudget, type TokenBudget } from '../engine/llm/budget.js';
-import type { CircuitBreakerOptions } from '../engine/llm/circuit-breaker.js';
-import { createReliableModel } from '../engine/llm/compose.js';
-import { createLimiter, DEFAULT_MAX_CONCURRENT_LLM } from '../engine/llm/limiter.js';
-import type { RetryOptions } from '../engine/llm/retry.js';
-import { createLlmStats, type LlmStats } from '../engine/llm/stats.js';
-import type { Logger } from '../engine/ports/logger.js';
-import { llmSummarizer } from '../engine/summarize/llm-summarizer.js';
-import type { NodeSummarizer } from '../engine/summarize/types.js';
+import { DEFAULT_MAX_CONCURRENT_LLM } from '../engine/llm/limiter.js';
+import { createLlmStack, describeLlm, type LlmConfig, type LlmStack, type LlmStackOptions } from '../engine/settings/llm-stack.js';
+
+export { describeLlm, type LlmConfig };
 
 /** The flags as commander hands them over (strings). */
 export interface LlmFlags {
@@ -34,23 +31,6 @@ export interface LlmFlags {
   llmTimeout?: string;
   llmCooldown?: string;
   llmStream?: boolean;
-}
-
-export interface LlmConfig {
-  /** Absent: the SDK's default (api.openai.com). */
-  baseURL?: string;
-  model: string;
-  /** '' for local servers that need none. */
-  apiKey: string;
-  maxConcurrent: number;
-  /** Tokens (input + output) one run may spend; absent: no limit. */
-  tokenBudget?: number;
-  /** Per-request bound in ms; absent: the adapter's. */
-  timeoutMs?: number;
-  /** Circuit breaker cool-down in ms; absent: the breaker's. */
-  cooldownMs?: number;
-  /** Read answers as SSE streams. */
-  stream?: boolean;
 }
 
 /** Used when neither --llm-model nor CAIRN_LLM_MODEL names one. */
@@ -80,65 +60,46 @@ export function resolveLlmConfig(flags: LlmFlags, env: Env): LlmConfig | null {
   };
 }
 
-export interface CliLlm {
-  summarizer: NodeSummarizer;
-  stats: LlmStats;
-  budget: TokenBudget | undefined;
-  config: LlmConfig;
-}
+export type CliLlm = LlmStack;
 
-export interface CliLlmOptions {
-  logger: Logger;
-  /** Retry policy; tests shorten the backoff. Default: withRetry's defaults. */
-  retry?: RetryOptions;
-  /** Per-call bound. Default: the adapter's (60 s). */
-  timeoutMs?: number;
-  /** Read answers as SSE streams. Default false. */
-  stream?: boolean;
-  /** Circuit breaker settings. Default: the breaker's (opens after 5 consecutive failed attempts). */
-  breaker?: CircuitBreakerOptions;
-}
+export type CliLlmOptions = Omit<LlmStackOptions, 'createModel'>;
 
-/** The NodeSummarizer for a run: llmSummarizer over metering → retry → budget → limiter → breaker → OpenAI. */
+/** The NodeSummarizer for a run over the OpenAI adapter (main/engine/settings/llm-stack.ts builds the stack). */
 export function createCliLlm(config: LlmConfig, options: CliLlmOptions): CliLlm {
-  const stats = createLlmStats();
-  const budget = config.tokenBudget !== undefined ? createTokenBudget({ maxTokens: config.tokenBudget }) : undefined;
-  const base = createOpenAIModel({
-    ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
-    apiKey: config.apiKey,
-    model: config.model,
-    logger: options.logger,
-    ...((options.timeoutMs ?? config.timeoutMs) !== undefined ? { timeoutMs: options.timeoutMs ?? config.timeoutMs } : {}),
-    ...((options.stream ?? config.stream) !== undefined ? { stream: options.stream ?? config.stream } : {}),
-  });
-  const { model } = createReliableModel(base, {
-    limiter: createLimiter(config.maxConcurrent),
-    stats,
-    ...(budget ? { budget } : {}),
-    ...(options.retry ? { retry: options.retry } : {}),
-    ...(options.breaker ? { breaker: options.breaker } : config.cooldownMs !== undefined ? { breaker: { cooldownMs: config.cooldownMs } } : {}),
-  });
-  return { summarizer: withFallbackMetering(llmSummarizer(model), stats), stats, budget, config };
-}
-
-/** One line naming the model and the server, for logs; never the key. */
-export function describeLlm(config: LlmConfig): string {
-  return `${config.model} at ${config.baseURL ?? 'api.openai.com'}`;
+  return createLlmStack(config, { ...options, createModel: createOpenAIModel });
 }
 
 /**
- * The DAG falls back when a summarizer throws; counting it here puts fallbacks and their
- * reasons (the error code, e.g. LLM_BUDGET_EXHAUSTED) in the same stats as the calls.
+ * `cairn serve`'s LLM flags as the engine worker takes them. The key comes from --llm-api-key,
+ * else OPENAI_API_KEY; the settings given as flags (`given(name)`: typed on the command line,
+ * not a default) override the workspace's for this process, and --llm-base-url or
+ * --llm-api-key turns the LLM on. A key from the environment alone turns nothing on: the
+ * workspace's settings say whether the app spends tokens.
  */
-function withFallbackMetering(inner: NodeSummarizer, stats: LlmStats): NodeSummarizer {
-  const record = (error: unknown) => {
-    stats.recordFallback(CairnError.is(error) ? error.code : errorMessage(error).slice(0, 80));
-    throw error;
+export function serveLlmData(flags: LlmFlags, env: Env, given: (flag: keyof LlmFlags) => boolean): WorkerLlmData {
+  // The same checks and messages as `cairn ingest`.
+  resolveLlmConfig(flags, env);
+  const apiKey = nonEmpty(flags.llmApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
+  const overrides: Partial<LlmSettings> = {
+    ...(nonEmpty(flags.llmBaseUrl) !== undefined || nonEmpty(flags.llmApiKey) !== undefined ? { enabled: true } : {}),
+    ...(nonEmpty(flags.llmBaseUrl) !== undefined ? { baseUrl: nonEmpty(flags.llmBaseUrl) } : {}),
+    ...(nonEmpty(flags.llmModel) !== undefined ? { model: nonEmpty(flags.llmModel) } : {}),
+    ...(given('maxConcurrentLlm') ? { maxConcurrent: positiveInt(flags.maxConcurrentLlm ?? '', '--max-concurrent-llm') } : {}),
+    ...(flags.tokenBudget !== undefined ? { tokenBudget: wholeNumber(flags.tokenBudget, '--token-budget') } : {}),
+    ...(flags.llmTimeout !== undefined ? { timeoutMs: positiveInt(flags.llmTimeout, '--llm-timeout') } : {}),
   };
+  const checked = LlmSettingsPatch.safeParse(overrides);
+  if (!checked.success) {
+    const names: Record<string, string> = { baseUrl: '--llm-base-url', model: '--llm-model', maxConcurrent: '--max-concurrent-llm', tokenBudget: '--token-budget', timeoutMs: '--llm-timeout' };
+    const problems = checked.error.issues.map((issue) => `${names[String(issue.path[0])] ?? String(issue.path[0])} ${issue.message}`);
+    throw new CairnError('INVALID_INPUT', problems.join('; '));
+  }
   return {
-    id: inner.id,
-    summarizeFile: (input) => inner.summarizeFile(input).catch(record),
-    summarizeDirectory: (input) => inner.summarizeDirectory(input).catch(record),
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    keyStorage: 'memory',
+    ...(Object.keys(checked.data).length > 0 ? { overrides: checked.data } : {}),
+    ...(flags.llmStream ? { stream: true } : {}),
+    ...(flags.llmCooldown !== undefined ? { cooldownMs: wholeNumber(flags.llmCooldown, '--llm-cooldown') } : {}),
   };
 }
 

@@ -43,6 +43,12 @@ import { memoryHandlers } from './memory/long-term/handlers.js';
 import { sessionHandlers } from './memory/processor/handlers.js';
 import type { TrackRunner } from './memory/processor/track-runner.js';
 import type { NodeSummarizer } from './summarize/types.js';
+import type { LlmSettings } from '../../shared/contracts/api.js';
+import type { RetryOptions } from './llm/retry.js';
+import type { ModelFactory } from './settings/llm-stack.js';
+import { createLlmRuntime } from './settings/llm-runtime.js';
+import { openSettingsStore, type KeyStorage } from './settings/settings-store.js';
+import { settingsHandlers } from './settings/handlers.js';
 
 export interface EngineDeps {
   /** The workspace folder: the ContextFS tree plus Cairn's own state in `.cairn/`. */
@@ -60,6 +66,22 @@ export interface EngineDeps {
   clock?: Clock;
   /** Worker threads for the dual-track processor's two tracks; they run in this thread when absent. */
   trackRunner?: TrackRunner;
+  /**
+   * The app's LLM (the engine worker): summaries follow `.cairn/settings.json` and settings:set,
+   * through this provider. Ignored for summaries when `summarizer` is given.
+   */
+  llm?: {
+    createModel: ModelFactory;
+    /** The API key the host holds (memory only; never written by the engine). */
+    apiKey?: string | undefined;
+    keyStorage?: KeyStorage | undefined;
+    /** Settings given at start (`cairn serve --llm-*`), laid over the file's. */
+    overrides?: Partial<LlmSettings> | undefined;
+    retry?: RetryOptions | undefined;
+    /** Read answers as streams; the breaker's cool-down (flags without a setting). */
+    stream?: boolean | undefined;
+    cooldownMs?: number | undefined;
+  };
 }
 
 
@@ -90,8 +112,13 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   const jobs = await JobStore.open(stateDir);
   const listeners = new Set<(event: EngineEvent) => void>();
   const running = new Map<string, AbortController>();
-  const summarizer = deps.summarizer ?? extractiveSummarizer();
   const fileFallback = extractiveSummarizer();
+  const extractive = extractiveSummarizer();
+  const settings = await openSettingsStore({ stateDir, apiKey: deps.llm?.apiKey, keyStorage: deps.llm?.keyStorage, overrides: deps.llm?.overrides, logger });
+  const llm = createLlmRuntime({ createModel: deps.summarizer ? undefined : deps.llm?.createModel, logger, clock, emit: (event) => broadcast(event), retry: deps.llm?.retry, stream: deps.llm?.stream, cooldownMs: deps.llm?.cooldownMs });
+  llm.apply(settings.current(), settings.apiKey());
+  // Chosen per run, so a settings change reaches the next run and never one already going.
+  const summarizerForRun = (): NodeSummarizer => deps.summarizer ?? llm.newRun() ?? extractive;
   // Buffered for speed and journaled so a killed process loses no record (see journaled-index.ts).
   const index = deps.index ? journaledIndex(deps.index, { fs, journalDir: join(stateDir, 'index-journal'), logger }) : null;
   const lifetime = new AbortController();
@@ -133,6 +160,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       if (!message) break;
       emit({ type: 'dag/started', root: message.uri, messageId: message.id });
       try {
+        const summarizer = summarizerForRun();
         const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
         // The handler's result carries more than the contract's DagRunResult; parsing keeps exactly its fields.
         const result = DagRunResult.parse(await handler.processDirectoryEvent(message.uri));
@@ -225,7 +253,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     },
     'summarize:estimate': async (request) => {
       const roots = request.uri ? [request.uri] : (await outbox()).list({ status: ['pending', 'processing', 'failed'] }).map((m) => m.uri);
-      const maxChildren = summarizer.maxChildren ?? 50;
+      const maxChildren = summarizerForRun().maxChildren ?? 50;
       // An extractive summarizer takes every child at once; the LLM one is what is being estimated.
       const options = { maxChildren: Number.isFinite(maxChildren) ? maxChildren : 50 };
       return { estimates: await Promise.all(roots.map((uri) => estimateSummaries(fs, uri, options))) };
@@ -266,6 +294,8 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     ...memoryHandlers({ fs, stateDir, index, outbox, logger, clock, search: (request, ctx) => handlers['search:query'](request, ctx), onQueued: () => deps.autoSummarize && kickBackground() }),
     ...compressHandlers({ fs, search: (request, ctx) => handlers['search:query'](request, ctx) }),
     ...portabilityHandlers({ fs, stateDir, index, outbox, logger, clock, onQueued: () => deps.autoSummarize && kickBackground() }),
+    // LLM settings and the LLM monitor (settings:*, llm:stats).
+    ...settingsHandlers({ store: settings, runtime: llm }),
     // Sessions (sessions:*): the dual-track analysis, committed through memories:commit above.
     ...sessionHandlers({ fs, index, logger, clock, tracks: deps.trackRunner, lifetime: lifetime.signal, commit: (request, ctx) => handlers['memories:commit'](request, ctx) }),
   };
@@ -289,6 +319,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     },
     async dispose() {
       lifetime.abort();
+      llm.dispose();
       for (const controller of running.values()) controller.abort();
       await background;
       listeners.clear();

@@ -18,6 +18,16 @@ describe('dropSuperseded', () => {
     expect(dropSuperseded(batch)).toEqual([batch[0], batch[3], batch[4], batch[5], batch[6]]);
   });
 
+  it('keeps only the last LLM monitor snapshot of a batch', () => {
+    const stats = (calls: number) => ({ active: true, model: 'm', calls, inFlight: 0, succeeded: calls, failed: 0, retries: 0, fallbacks: 0, inputTokens: 0, outputTokens: 0, costUsd: null, breaker: 'closed' as const, budget: null, errors: {}, recent: [] });
+    const batch: EngineEvent[] = [
+      { type: 'llm/stats-changed', stats: stats(1) },
+      { type: 'dag/started', root: 'ctx://resources/r/', messageId: 'm' },
+      { type: 'llm/stats-changed', stats: stats(2) },
+    ];
+    expect(dropSuperseded(batch)).toEqual([batch[1], batch[2]]);
+  });
+
   it('returns a batch without progress as it is', () => {
     const batch: EngineEvent[] = [{ type: 'dag/started', root: 'ctx://resources/r/', messageId: 'm' }];
     expect(dropSuperseded(batch)).toEqual(batch);

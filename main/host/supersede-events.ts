@@ -1,7 +1,7 @@
 /**
  * Drops the progress events of a batch that a later event of the same batch supersedes, before
  * the batch reaches a UI: `ingest/progressed` of the same job and phase, `dag/pending-changed` of
- * the same directory. Each carries absolute numbers (done, pending, the run's counts), so the
+ * the same directory, `llm/stats-changed`. Each carries absolute numbers (done, pending, the run's counts), so the
  * last one says everything the earlier ones did. Every other event is kept, in order.
  */
 import type { EngineEvent } from '../../shared/contracts/api.js';
@@ -13,6 +13,9 @@ export function supersedeKey(event: EngineEvent): string | null {
       return `ingest:${event.jobId}:${event.phase}`;
     case 'dag/pending-changed':
       return `pending:${event.root}:${event.uri}`;
+    case 'llm/stats-changed':
+      // Each carries the whole monitor (counters and recent calls).
+      return 'llm-stats';
     default:
       return null;
   }

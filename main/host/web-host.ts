@@ -10,7 +10,9 @@
  * - the WebSocket's Origin must be the host's own origin, so another site's page cannot connect;
  * - every message is validated (`ClientMessage`, then `parseRequest` for the command's request),
  *   unknown commands are refused, and messages are capped in size;
- * - the page gets a strict Content-Security-Policy and no Referer leaves it.
+ * - the page gets a strict Content-Security-Policy and no Referer leaves it;
+ * - folder uploads (`/upload`, see upload.ts) need the same Origin and the token, in the
+ *   `X-Cairn-Token` header.
  *
  * @example
  * const host = await startWebHost({ engine, rendererDir: 'dist/renderer' });
@@ -29,6 +31,7 @@ import { commands, isCommandName, parseRequest, type CommandName, type CommandRe
 import { ClientMessage, MAX_CLIENT_MESSAGE_BYTES, WIRE_VERSION, type HostMessage, type WireError } from '../../shared/contracts/wire.js';
 import { CairnError, serializeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../engine/ports/logger.js';
+import type { Uploads } from './upload.js';
 import type { EngineConnection } from './engine-connection.js';
 import { coalesceEvents } from './coalesce-events.js';
 import { dropSuperseded } from './supersede-events.js';
@@ -46,6 +49,8 @@ export interface WebHostOptions {
   flushIntervalMs?: number;
   /** Calls one connection may have in flight. */
   maxCallsInFlight?: number;
+  /** Where browser uploads go (`createUploads`); absent: `/upload` answers 404. */
+  uploads?: Uploads;
 }
 
 export interface WebHost {
@@ -169,8 +174,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const handleHttp = async (req: IncomingMessage, res: ServerResponse) => {
     const host = checkedHost(req);
     if (!host) return refuse(res, 403, 'Forbidden: wrong Host header');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed', host);
     const url = new URL(req.url ?? '/', `http://${host}`);
+    if (url.pathname === '/upload' || url.pathname.startsWith('/upload/')) {
+      // The same doors as the WebSocket: this host's own page (Origin), with the token.
+      if (!options.uploads) return refuse(res, 404, 'Not found', host);
+      if (req.headers.origin !== `http://${host}`) return refuse(res, 403, 'Forbidden origin', host);
+      const given = req.headers['x-cairn-token'];
+      if (!sameSecret(typeof given === 'string' ? given : null, token)) return refuse(res, 401, 'Unauthorized', host);
+      return options.uploads.handle(req, res, url.pathname.slice('/upload'.length), url.searchParams);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed', host);
     if (url.pathname === '/' || url.pathname === '/index.html') {
       if (!sameSecret(url.searchParams.get('token'), token)) return refuse(res, 401, 'Unauthorized: open the URL that `cairn serve` printed, token included', host);
       return serveFile(req, res, host, indexFile, 'no-store');
@@ -297,6 +310,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return wss.clients.size;
     },
     async close() {
+      await options.uploads?.dispose();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolvePromise) => wss.close(() => resolvePromise()));
       server.closeAllConnections();

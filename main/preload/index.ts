@@ -41,6 +41,10 @@ export const bridge: CairnBridge = {
   'sessions:commit': invoke('sessions:commit'),
   'export:run': invoke('export:run'),
   'import:run': invoke('import:run'),
+  'settings:get': invoke('settings:get'),
+  'settings:set': invoke('settings:set'),
+  'settings:test': invoke('settings:test'),
+  'llm:stats': invoke('llm:stats'),
   onEvent(listener) {
     const handler = (_event: IpcRendererEvent, batch: unknown) => listener(Array.isArray(batch) ? batch : []);
     ipcRenderer.on('cairn:events', handler);

@@ -11,6 +11,8 @@ import { createParsePool } from './parse-pool.js';
 import { createTrackWorkers } from './track-workers.js';
 import { serveEngine, workerLogger } from './rpc-server.js';
 import { bundledFile } from '../host/bundled-file.js';
+import { createOpenAIModel } from '../adapters/llm/openai.js';
+import type { WorkerLlmData } from '../host/llm-worker-data.js';
 
 if (!parentPort) throw new Error('engine.worker must run as a worker thread');
 const port = parentPort;
@@ -20,6 +22,8 @@ interface EngineWorkerData {
   parseWorkers?: number;
   /** Index settings from the host; the local embedder and `<workspace>/.cairn/index` when absent. */
   index?: Omit<IndexConfig, 'logger'>;
+  /** The API key and start-up LLM settings from the host (main/host/llm-worker-data.ts). */
+  llm?: WorkerLlmData;
 }
 
 const data = workerData as EngineWorkerData;
@@ -31,5 +35,7 @@ const engine = await createEngine({
   trackRunner: createTrackWorkers({ workerUrl: bundledFile('track.worker.js') }),
   index: lazySearchIndex(data.workspace, { ...data.index, logger }),
   logger,
+  // Summaries follow the settings: the OpenAI-compatible adapter when the LLM is on, extractive otherwise.
+  llm: { createModel: createOpenAIModel, ...data.llm },
 });
 serveEngine(port, engine.handlers, { logger, subscribe: engine.subscribe, onShutdown: () => engine.dispose() });

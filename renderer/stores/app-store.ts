@@ -7,7 +7,7 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { CairnClient, ClientStatus } from '../api/client';
 import { LOCALES, type Locale } from '../i18n';
 
-export const VIEWS = ['home', 'explorer', 'dag', 'search', 'sessions', 'memories', 'compress', 'export'] as const;
+export const VIEWS = ['home', 'explorer', 'dag', 'search', 'sessions', 'memories', 'compress', 'export', 'monitor', 'settings'] as const;
 export type View = (typeof VIEWS)[number];
 export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];

@@ -15,6 +15,8 @@ import { createSessionsStore, type SessionsState } from './sessions-store';
 import { createMemoriesStore, type MemoriesState } from './memories-store';
 import { createCompressStore, type CompressState } from './compress-store';
 import { createPortabilityStore, type PortabilityState } from './portability-store';
+import { createSettingsStore, type SettingsState } from './settings-store';
+import { createMonitorStore, type MonitorState } from './monitor-store';
 
 export interface Stores {
   client: CairnClient;
@@ -27,6 +29,8 @@ export interface Stores {
   memories: StoreApi<MemoriesState>;
   compress: StoreApi<CompressState>;
   portability: StoreApi<PortabilityState>;
+  settings: StoreApi<SettingsState>;
+  monitor: StoreApi<MonitorState>;
 }
 
 export function createStores(client: CairnClient, locale: Locale = 'en'): Stores {
@@ -41,6 +45,8 @@ export function createStores(client: CairnClient, locale: Locale = 'en'): Stores
     memories: createMemoriesStore(client),
     compress: createCompressStore(client),
     portability: createPortabilityStore(client),
+    settings: createSettingsStore(client),
+    monitor: createMonitorStore(client),
   };
 }
 
@@ -82,6 +88,7 @@ export function connectStores(stores: Stores, frames: FrameScheduler = animation
     stores.ingest.getState().applyEvents(events);
     stores.dag.getState().applyEvents(events);
     stores.explorer.getState().applyEvents(events);
+    stores.monitor.getState().applyEvents(events);
   };
   const unsubscribe = stores.client.onEvents((events) => {
     for (const event of events) queued.push(event);

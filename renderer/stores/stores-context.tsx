@@ -12,6 +12,8 @@ import type { SessionsState } from './sessions-store';
 import type { MemoriesState } from './memories-store';
 import type { CompressState } from './compress-store';
 import type { PortabilityState } from './portability-store';
+import type { SettingsState } from './settings-store';
+import type { MonitorState } from './monitor-store';
 
 const StoresContext = createContext<Stores | null>(null);
 
@@ -33,6 +35,8 @@ export const useSessions = <T,>(selector: (state: SessionsState) => T): T => use
 export const useMemories = <T,>(selector: (state: MemoriesState) => T): T => useStore(useStores().memories, selector);
 export const useCompress = <T,>(selector: (state: CompressState) => T): T => useStore(useStores().compress, selector);
 export const usePortability = <T,>(selector: (state: PortabilityState) => T): T => useStore(useStores().portability, selector);
+export const useSettings = <T,>(selector: (state: SettingsState) => T): T => useStore(useStores().settings, selector);
+export const useMonitor = <T,>(selector: (state: MonitorState) => T): T => useStore(useStores().monitor, selector);
 export const useDag = <T,>(selector: (state: DagState) => T): T => useStore(useStores().dag, selector);
 /** For selectors that build a new object or array: compares it shallowly. */
 export const useDagShallow = <T,>(selector: (state: DagState) => T): T => useStore(useStores().dag, useShallow(selector));

@@ -166,6 +166,79 @@ export const ImportResult = z.object({
 });
 export type ImportResult = z.infer<typeof ImportResult>;
 
+//#region LLM settings and the LLM monitor (main/engine/settings)
+const llmSettingsFields = {
+  /** Off: summaries are extractive and offline whatever else is set. */
+  enabled: z.boolean(),
+  /** An OpenAI-compatible server ('' for api.openai.com). */
+  baseUrl: z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((v) => v === '' || /^https?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/i.test(v), { message: 'must be an http:// or https:// URL' }),
+  model: z.string().trim().min(1, 'must name a model').max(200),
+  /** LLM calls in flight at most. */
+  maxConcurrent: z.number().int('must be a whole number').min(1, 'must be at least 1').max(64, 'must be at most 64'),
+  /** Tokens (input + output) one summary run may spend; null: no limit. */
+  tokenBudget: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000_000).nullable(),
+  /** Bound on one request in ms. */
+  timeoutMs: z.number().int('must be a whole number').min(1000, 'must be at least 1000 ms').max(600_000, 'must be at most 600000 ms'),
+};
+/** Every setting that may be written to `<workspace>/.cairn/settings.json`: never the API key. */
+export const LlmSettings = z.object(llmSettingsFields);
+/** Some settings to change; the others keep their values. */
+export const LlmSettingsPatch = z.object(llmSettingsFields).partial().strict();
+export const DEFAULT_LLM_SETTINGS: LlmSettings = { enabled: false, baseUrl: '', model: 'gpt-4o-mini', maxConcurrent: 10, tokenBudget: null, timeoutMs: 60_000 };
+export type LlmSettings = z.infer<typeof LlmSettings>;
+
+/** What settings:get shows: the settings, and about the key only whether one is set. */
+export const SettingsView = z.object({
+  llm: LlmSettings,
+  apiKey: z.object({
+    set: z.boolean(),
+    /** The key's last 4 characters, when it is long enough to keep the rest secret. */
+    last4: z.string().max(4).nullable(),
+    /** Where the host keeps it: encrypted by the OS (Electron), or in memory until the host stops. */
+    storage: z.enum(['encrypted', 'memory']),
+  }),
+  /** What new summary runs use. */
+  summarizer: z.enum(['llm', 'extractive']),
+});
+export type SettingsView = z.infer<typeof SettingsView>;
+
+export const LlmCallRecord = z.object({
+  at: z.string(),
+  ms: z.number(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  /** 'ok', or the error code of the failure. */
+  outcome: z.string(),
+});
+export type LlmCallRecord = z.infer<typeof LlmCallRecord>;
+
+export const LlmStatsView = z.object({
+  active: z.boolean(),
+  model: z.string().nullable(),
+  calls: z.number().int(),
+  inFlight: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  retries: z.number().int(),
+  fallbacks: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  /** USD at list price; null when the model's price is unknown. */
+  costUsd: z.number().nullable(),
+  breaker: z.enum(['closed', 'open', 'half-open']).nullable(),
+  /** The current (or last) run's budget; null without one. */
+  budget: z.object({ maxTokens: z.number(), used: z.number(), left: z.number() }).nullable(),
+  errors: z.record(z.string(), z.number()),
+  /** The latest calls, newest first (bounded). */
+  recent: z.array(LlmCallRecord).max(200),
+});
+export type LlmStatsView = z.infer<typeof LlmStatsView>;
+//#endregion
+
 export const commands = {
   'ingest:start': {
     request: z.object({
@@ -349,6 +422,31 @@ export const commands = {
     response: ImportResult,
   },
   //#endregion
+  //#region Settings and the LLM monitor (main/engine/settings)
+  'settings:get': {
+    request: z.object({}),
+    response: SettingsView,
+  },
+  'settings:set': {
+    request: z
+      .object({
+        llm: LlmSettingsPatch.optional(),
+        /** A new API key (kept out of every file and log), or null to forget it. */
+        apiKey: z.string().trim().min(1, 'must not be empty').max(1000).nullable().optional(),
+      })
+      .strict(),
+    response: SettingsView,
+  },
+  'settings:test': {
+    /** One tiny request with the saved settings, or with these unsaved ones laid over them. */
+    request: z.object({ llm: LlmSettingsPatch.optional(), apiKey: z.string().trim().min(1).max(1000).optional() }).strict(),
+    response: z.object({ ok: z.boolean(), ms: z.number(), model: z.string(), message: z.string() }),
+  },
+  'llm:stats': {
+    request: z.object({}),
+    response: LlmStatsView,
+  },
+  //#endregion
 } as const;
 
 export type CommandName = keyof typeof commands;
@@ -390,6 +488,8 @@ export const EngineEvent = z.discriminatedUnion('type', [
     jobId: z.string(),
     error: z.object({ code: z.string(), message: z.string() }),
   }),
+  /** The LLM monitor's numbers, at most a few times a second while calls run. */
+  z.object({ type: z.literal('llm/stats-changed'), stats: LlmStatsView }),
   z.object({
     type: z.literal('queue/enqueued'),
     id: z.string(),

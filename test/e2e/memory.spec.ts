@@ -179,7 +179,20 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.getByTestId('session-tab-chains').click();
     await page.locator('[data-testid="chain-node"][data-role="problem"]').first().click();
     await page.getByTestId('chain-node-messages').waitFor();
+    // Chain roles, link types and check names come from the engine in English; the page shows them translated.
+    await expect(page.locator('[data-testid="chain-node"][data-role="problem"] .chain-role').first().textContent()).resolves.toMatch(/^\d+\. 问题$/);
+    await expect(page.locator('[data-testid="chain-node"][data-role="cause"] .chain-role').first().textContent()).resolves.toMatch(/^\d+\. 原因$/);
+    await expect(page.getByTestId('chain-node-messages').locator('h3').textContent()).resolves.toMatch(/因果 · 问题/);
     await shot('sessions-chains-dark-zh');
+    await page.getByTestId('session-tab-fusion').click();
+    const linkTypes = await page.getByTestId('fusion-link').locator('td:nth-child(3)').allTextContents();
+    expect(linkTypes.length).toBeGreaterThan(0);
+    for (const type of linkTypes) expect(['内容重合', '时间窗口相同', '语义相似']).toContain(type);
+    const dimensions = await page.getByTestId('session-fusion').locator('.meta-table dt').allTextContents();
+    expect(dimensions.length).toBeGreaterThan(0);
+    for (const name of dimensions) expect(name).toMatch(/^[\u4e00-\u9fff]+$/);
+    await page.getByTestId('session-tab-messages').click();
+    await page.getByTestId('message').first().waitFor();
     await page.getByTestId('session-tab-trigger').click();
     await expect(page.getByTestId('trigger-action').textContent()).resolves.toBe('提取');
     await shot('sessions-trigger-dark-zh');

@@ -1,7 +1,8 @@
 /**
  * The reliability wrappers around the real adapter against a real server: retries are bounded
  * and counted at the server, Retry-After is honoured, the circuit breaker opens and recovers,
- * one limiter caps concurrency across model instances, and the budget holds.
+ * opens for the run on a bad key or an unknown model, one limiter caps concurrency across
+ * model instances, and the budget holds without refusing calls on estimates alone.
  * Waits are recorded by an injected sleep and time by a fake clock, so nothing sleeps for real.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -217,7 +218,59 @@ describe('withCircuitBreaker', () => {
     expect(breaker.state).toBe('closed');
   });
 
-  it('does not count errors that say nothing about the server', async () => {
+  for (const [name, fault, cause] of [
+    ['401', () => reply.unauthorized(), 'authentication failed (401)'],
+    ['404', () => reply.unknownModel('mock-model'), 'model not found (404)'],
+  ] as const) {
+    it(`opens for the rest of the run at the first ${name}, and names the cause`, async () => {
+      const clock = fakeClock();
+      const changes: CircuitStateChange[] = [];
+      const breaker = createCircuitBreaker({ failureThreshold: 5, cooldownMs: 1_000, clock, onStateChange: (c) => changes.push(c) });
+      const model = withCircuitBreaker(base(), breaker);
+      server.handle(fault);
+      expect((await failure(model.complete({ messages }))).code).toBe('LLM_REQUEST_FAILED');
+      expect(breaker.state).toBe('open');
+      expect(breaker.permanentFailure).toBe(cause);
+      expect(changes).toMatchObject([{ from: 'closed', to: 'open', failures: 1, permanent: cause }]);
+      for (let i = 0; i < 5; i += 1) {
+        const fast = await failure(model.complete({ messages }));
+        expect(fast.code).toBe('LLM_CIRCUIT_OPEN');
+        expect(fast.retryable).toBe(false);
+        expect(fast.message).toContain(cause);
+      }
+      // No cool-down and no trial: waiting does not fix a key or a model name.
+      clock.advance(3_600_000);
+      expect(breaker.retryAt).toBeUndefined();
+      expect((await failure(model.complete({ messages }))).message).toContain(cause);
+      expect(server.chatRequests).toHaveLength(1);
+      // Only a reset (the user fixed the setting) closes it.
+      breaker.reset();
+      server.handle(() => reply.text('fixed'));
+      expect((await model.complete({ messages })).text).toBe('fixed');
+      expect(breaker.permanentFailure).toBeUndefined();
+      expect(server.chatRequests).toHaveLength(2);
+    });
+  }
+
+  it('a run with a bad key makes at most one request per call in flight, then falls back fast', async () => {
+    // Slow refusals, so the four slots are all taken before the first 401 comes back.
+    server.handle(() => reply.delayed(50, reply.unauthorized()));
+    const { sleep, waits } = recordingSleep();
+    const stats = createLlmStats();
+    const { model, breaker } = createReliableModel(base(), { limiter: createLimiter(4), stats, retry: { sleep } });
+    const results = await Promise.allSettled(Array.from({ length: 40 }, () => model.complete({ messages })));
+    const codes = results.map((r) => (r.status === 'rejected' && CairnError.is(r.reason) ? r.reason.code : 'other'));
+    expect(server.chatRequests.length).toBeGreaterThan(0);
+    expect(server.chatRequests.length).toBeLessThanOrEqual(4);
+    expect(codes.filter((c) => c === 'LLM_REQUEST_FAILED')).toHaveLength(server.chatRequests.length);
+    expect(codes.filter((c) => c === 'LLM_CIRCUIT_OPEN')).toHaveLength(40 - server.chatRequests.length);
+    expect(waits).toEqual([]);
+    expect(breaker?.permanentFailure).toBe('authentication failed (401)');
+    for (const r of results) if (r.status === 'rejected' && CairnError.is(r.reason, 'LLM_CIRCUIT_OPEN')) expect(r.reason.message).toContain('authentication failed (401)');
+    expect(stats.snapshot()).toMatchObject({ calls: 40, failed: 40 });
+  });
+
+  it('does not count errors that say nothing about the server (a 400 is about one prompt)', async () => {
     const breaker = createCircuitBreaker({ failureThreshold: 2 });
     const model = withCircuitBreaker(base(), breaker);
     server.handle(() => reply.status(400));
@@ -315,6 +368,28 @@ describe('token budget', () => {
     expect(server.chatRequests).toHaveLength(ok);
     expect(budget.spent).toBeLessThanOrEqual(300);
     expect(budget.reserved).toBe(0);
+  });
+
+  it('lets calls wait for reservations in flight instead of refusing them (not cut short by estimates)', async () => {
+    // Each call reserves its prompt plus 200 answer tokens but uses 50: four reservations fill the budget, their spending a fifth of it.
+    server.handle(() => reply.delayed(20, reply.text('x', { usage: { prompt_tokens: 30, completion_tokens: 20 } })));
+    const budget = createTokenBudget({ maxTokens: 1_000 });
+    const model = withBudget(withConcurrencyLimit(base(), createLimiter(4)), budget);
+    const results = await Promise.allSettled(Array.from({ length: 30 }, () => model.complete({ messages, maxOutputTokens: 200 })));
+    const ok = results.filter((r) => r.status === 'fulfilled').length;
+    // Refusing on reservations would serve at most 4 (5 × ~210 > 1000); waiting serves until the spending leaves no room.
+    expect(ok).toBeGreaterThanOrEqual(15);
+    expect(budget.spent).toBe(ok * 50);
+    expect(budget.spent).toBeLessThanOrEqual(1_000);
+    expect(server.chatRequests).toHaveLength(ok);
+    expect(budget.snapshot()).toMatchObject({ reserved: 0, refusals: 30 - ok });
+    for (const r of results) {
+      if (r.status === 'rejected') {
+        expect(r.reason).toMatchObject({ code: 'LLM_BUDGET_EXHAUSTED' });
+        const { spent, needed } = (r.reason as CairnError).details as { spent: number; needed: number };
+        expect(spent + needed).toBeGreaterThan(1_000);
+      }
+    }
   });
 
   it('gives a failed call its reservation back, and charges a malformed answer what it cost', async () => {

@@ -36,7 +36,7 @@ export function ExplorerView() {
       <header className="view-header row">
         <h1 id="explorer-title">{t('explorer.title')}</h1>
         <div className="toolbar">
-          <div className="segmented" role="group" aria-label="scope">
+          <div className="segmented" role="group" aria-label={t('home.scope')}>
             {INGEST_SCOPES.map((name: IngestScope) => (
               <button key={name} type="button" aria-pressed={scope === name} onClick={() => void setScope(name)}>
                 {name}

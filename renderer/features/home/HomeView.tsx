@@ -1,5 +1,7 @@
-import { useState, type DragEvent, type FormEvent } from 'react';
+import { useCallback, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import { CODE_MODES, pathFromDrop } from './drop';
+import { entriesOfDrop, fallbackFolderName, folderOfInput, walkEntries } from './upload';
+import { UploadPanel, useFolderUpload } from './UploadPanel';
 import { SkipGroups } from '../../components/SkipGroups';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri';
 import type { CodeSummaryMode, IngestResult } from '../../../shared/types/ingest';
@@ -18,6 +20,17 @@ export function HomeView() {
   const [dropNote, setDropNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
   const [dragging, setDragging] = useState(false);
   const [invalid, setInvalid] = useState(false);
+  // Browser mode: an uploaded folder is ingested from where the host put it, as Electron ingests a real path.
+  const upload = useFolderUpload(
+    useCallback(
+      async (path: string) => {
+        setForm({ path });
+        await start();
+      },
+      [setForm, start],
+    ),
+  );
+  const uploading = upload.state.status === 'uploading';
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -39,9 +52,26 @@ export function HomeView() {
     if (path) {
       setForm({ path });
       setDropNote({ kind: 'ok', text: t('home.dropTaken', { path }) });
+      return;
+    }
+    // The entries must be taken now: the browser empties the drop once this handler returns.
+    const entries = transport === 'websocket' ? entriesOfDrop(event.dataTransfer.items) : [];
+    if (entries.length > 0 && !uploading && status !== 'running') {
+      setDropNote(null);
+      void upload.run(walkEntries(entries, fallbackFolderName()));
     } else {
       setDropNote({ kind: 'warn', text: t('home.dropNoPath') });
     }
+  };
+
+  const onPick = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = event.target.files;
+    if (files && files.length > 0) {
+      setDropNote(null);
+      void upload.run(Promise.resolve(folderOfInput(files, fallbackFolderName())));
+    }
+    // The same folder can be chosen again.
+    event.target.value = '';
   };
 
   return (
@@ -63,7 +93,24 @@ export function HomeView() {
         onDrop={onDrop}
       >
         <strong>{t('home.drop')}</strong>
-        {transport === 'websocket' && <p className="muted">{t('home.dropHint.browser')}</p>}
+        {transport === 'websocket' && (
+          <>
+            <p className="muted">{t('home.dropHint.browser')}</p>
+            <label className={`upload-pick${uploading || status === 'running' ? ' disabled' : ''}`}>
+              {t('home.upload.choose')}
+              <input
+                type="file"
+                multiple
+                className="sr-only"
+                // React has no prop for it; Chromium, Firefox and Safari all take the attribute.
+                ref={(input) => input?.setAttribute('webkitdirectory', '')}
+                onChange={onPick}
+                disabled={uploading || status === 'running'}
+                data-testid="upload-input"
+              />
+            </label>
+          </>
+        )}
         {dropNote && (
           <p className={dropNote.kind === 'ok' ? 'note-ok' : 'note-warn'} role="status">
             {dropNote.text}
@@ -124,6 +171,7 @@ export function HomeView() {
         </div>
       </form>
 
+      <UploadPanel upload={upload} />
       {status === 'running' && <IngestProgressPanel />}
       {status === 'cancelled' && (
         <p className="banner banner-warn" role="status">

@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { MemoryCategory as MemoryCategories, type LongTermMemory, type MemoryChange } from '../../../shared/types/memory';
 import { countByCategory, visibleMemories, type CategoryFilter } from '../../stores/memories-store';
 import { useMemories, useStores } from '../../stores/stores-context';
+import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 
 const CATEGORIES = MemoryCategories.options;
@@ -228,7 +229,7 @@ function History() {
         {history.map((c, i) => (
           <li key={i} className="history-item" data-testid="history-item" data-op={c.op}>
             <div>
-              <span className={`op op-${c.op}`}>{c.op}</span> <span className="muted small">{c.at}</span> · {c.reason}
+              <span className={`op op-${c.op}`}>{labelOf(t, 'memoryOp', c.op)}</span> <span className="muted small">{c.at}</span> · {c.reason}
             </div>
             <ChangeFields change={c} />
           </li>

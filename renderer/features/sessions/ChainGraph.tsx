@@ -7,6 +7,7 @@ import { Background, Controls, Handle, Position, ReactFlow, type NodeMouseHandle
 import { memo, useMemo } from 'react';
 import { allMessages, findNode } from '../../stores/sessions-store';
 import { useSessions } from '../../stores/stores-context';
+import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
 import { LANE_HEIGHT, layoutChains, type ChainFlowNode, type LaneNode, type StepNode } from './chain-lanes';
@@ -17,11 +18,12 @@ import { MessageItem } from './parts';
 
 const StepView = memo(function StepView({ data }: NodeProps<StepNode>) {
   const chosen = useSessions((s) => s.chosenNode === data.key);
+  const t = useT();
   return (
     <div className={`chain-step chain-${data.chainType}${chosen ? ' chosen' : ''}`} data-testid="chain-node" data-key={data.key} data-role={data.role}>
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="chain-role">
-        {data.index + 1}. {data.role}
+        {data.index + 1}. {labelOf(t, 'chainRole', data.role)}
       </div>
       <div className="chain-text">{data.text}</div>
       <Handle type="source" position={Position.Right} isConnectable={false} />
@@ -95,7 +97,7 @@ function ChosenNode() {
   return (
     <section className="panel chosen-node" data-testid="chain-node-messages" aria-live="polite">
       <h3>
-        {t(`chain.${found.chain.chain_type}`)} · {found.node.role} <span className="badge">{found.chain.chain_id}</span>
+        {t(`chain.${found.chain.chain_type}`)} · {labelOf(t, 'chainRole', found.node.role)} <span className="badge">{found.chain.chain_id}</span>
       </h3>
       <p className="muted small">{found.chain.summary}</p>
       <ol className="messages">

@@ -9,6 +9,7 @@ import type { BucketType } from '../../../shared/types/memory';
 import { formatCount } from '../../format';
 import { SESSION_TABS, allMessages, type SessionTab } from '../../stores/sessions-store';
 import { useApp, useSessions, useStores } from '../../stores/stores-context';
+import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { ChainGraph } from './ChainGraph';
 import { ClusterMap } from './ClusterMap';
@@ -168,7 +169,7 @@ function Buckets() {
             <ul className="plain-list item-list">
               {items.map((item) => (
                 <li key={item.id}>
-                  <code className="message-id">{item.message_ids.join(', ')}</code> <strong>{item.speaker ?? item.role}</strong>: {item.text}
+                  <code className="message-id">{item.message_ids.join(', ')}</code> <strong>{item.speaker ?? labelOf(t, 'messageRole', item.role)}</strong>: {item.text}
                   {item.reason && <div className="muted small">{item.reason}</div>}
                 </li>
               ))}
@@ -210,7 +211,7 @@ function Fusion() {
                 <td>
                   <code>{link.chain_id}</code>
                 </td>
-                <td>{link.link_type}</td>
+                <td>{labelOf(t, 'linkType', link.link_type)}</td>
                 <td>
                   <Bar value={link.strength} />
                 </td>
@@ -234,7 +235,7 @@ function Fusion() {
         <ul className="plain-list">
           {failed.map((v, i) => (
             <li key={i} className="validation" data-testid="validation-issue">
-              <strong>{v.validation_type}</strong> {v.passed ? '✓' : '✗'} <span className="muted">{v.chain_id ?? v.cluster_id}</span>
+              <strong>{labelOf(t, 'validation', v.validation_type)}</strong> {v.passed ? '✓' : '✗'} <span className="muted">{v.chain_id ?? v.cluster_id}</span>
               <ul>
                 {v.issues.map((issue) => (
                   <li key={issue}>{issue}</li>
@@ -255,7 +256,7 @@ function Fusion() {
           {(['topic_summary', 'causal_summary', 'logic_summary', 'operation_summary', 'narrative_summary', 'time_summary'] as const).map((key) =>
             analysis.summary[key] ? (
               <div className="meta-row" key={key}>
-                <dt>{key.replace('_summary', '')}</dt>
+                <dt>{labelOf(t, 'summaryDim', key.replace('_summary', ''))}</dt>
                 <dd>{analysis.summary[key]}</dd>
               </div>
             ) : null,

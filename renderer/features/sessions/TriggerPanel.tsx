@@ -4,6 +4,7 @@
  */
 import type { TriggerFactors } from '../../../shared/types/memory';
 import { useSessions } from '../../stores/stores-context';
+import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { Bar } from './parts';
 
@@ -65,11 +66,11 @@ export function TriggerPanel() {
           <h3>
             {t('sessions.changes')} <span className="badge">{commit.changes.length}</span>
           </h3>
-          <p className="muted">{t('sessions.commitSummary', { candidates: commit.candidates, action: commit.action })}</p>
+          <p className="muted">{t('sessions.commitSummary', { candidates: commit.candidates, action: labelOf(t, 'triggerAction', commit.action) })}</p>
           <ul className="plain-list change-list">
             {commit.changes.map((c) => (
               <li key={`${c.memory_id}|${c.at}`} data-testid="commit-change" data-op={c.op}>
-                <span className={`op op-${c.op}`}>{c.op}</span> <strong>{(c.after ?? c.before)?.title ?? c.memory_id}</strong>
+                <span className={`op op-${c.op}`}>{labelOf(t, 'memoryOp', c.op)}</span> <strong>{(c.after ?? c.before)?.title ?? c.memory_id}</strong>
                 <span className="muted small"> · {c.reason}</span>
               </li>
             ))}

@@ -1,0 +1,181 @@
+/**
+ * The LLM behind summaries, as the CLI and the engine worker both build it: llmSummarizer over
+ * fallback metering → call log → metering → retry → budget → limiter → breaker → provider.
+ *
+ * The provider comes from the caller (`createModel`, the OpenAI adapter in the CLI and the
+ * worker), so this module stays inside the engine and loads no SDK. The API key goes into
+ * `createModel` and nowhere else: `describeLlm` and the call log name the model and the server.
+ *
+ * @example
+ * const llm = createLlmStack(config, { createModel: createOpenAIModel, logger });
+ * const run = llm.newRun();            // a fresh token budget, the same limiter and breaker
+ * await dag(run.summarizer);
+ * llm.stats.snapshot();                // calls, retries, tokens, fallbacks
+ */
+import type { LlmCallRecord } from '../../../shared/contracts/api.js';
+import { CairnError, errorMessage } from '../../../shared/errors.js';
+import { createTokenBudget, type TokenBudget } from '../llm/budget.js';
+import { createCircuitBreaker, type CircuitBreaker, type CircuitBreakerOptions } from '../llm/circuit-breaker.js';
+import { createReliableModel } from '../llm/compose.js';
+import { createLimiter } from '../llm/limiter.js';
+import type { RetryOptions } from '../llm/retry.js';
+import { createLlmStats, type LlmStats } from '../llm/stats.js';
+import { wrapLanguageModel } from '../llm/wrap.js';
+import type { Clock } from '../ports/clock.js';
+import { systemClock } from '../ports/clock.js';
+import type { LanguageModel } from '../ports/language-model.js';
+import type { Logger } from '../ports/logger.js';
+import { llmSummarizer } from '../summarize/llm-summarizer.js';
+import type { NodeSummarizer } from '../summarize/types.js';
+
+export interface LlmConfig {
+  /** Absent: the SDK's default (api.openai.com). */
+  baseURL?: string;
+  model: string;
+  /** '' for local servers that need none. */
+  apiKey: string;
+  maxConcurrent: number;
+  /** Tokens (input + output) one run may spend; absent: no limit. */
+  tokenBudget?: number;
+  /** Per-request bound in ms; absent: the adapter's. */
+  timeoutMs?: number;
+  /** Circuit breaker cool-down in ms; absent: the breaker's. */
+  cooldownMs?: number;
+  /** Read answers as SSE streams. */
+  stream?: boolean;
+}
+
+/** What a provider needs; the OpenAI adapter's options are a superset. */
+export interface ModelOptions {
+  baseURL?: string;
+  apiKey: string;
+  model: string;
+  timeoutMs?: number;
+  stream?: boolean;
+  logger?: Logger;
+}
+
+export type ModelFactory = (options: ModelOptions) => LanguageModel;
+
+export interface LlmStackOptions {
+  createModel: ModelFactory;
+  logger: Logger;
+  /** Retry policy; tests shorten the backoff. Default: withRetry's defaults. */
+  retry?: RetryOptions;
+  /** Per-call bound; overrides the config's. */
+  timeoutMs?: number;
+  /** Read answers as SSE streams; overrides the config's. */
+  stream?: boolean;
+  /** Circuit breaker settings. Default: the breaker's (opens after 5 consecutive failed attempts). */
+  breaker?: CircuitBreakerOptions;
+  /** Counters to add to (the engine keeps one across settings changes); a new one when absent. */
+  stats?: LlmStats;
+  /** Where logical calls are recorded for the monitor; a new one when absent. */
+  callLog?: CallLog;
+  clock?: Clock;
+}
+
+export interface LlmRun {
+  summarizer: NodeSummarizer;
+  budget: TokenBudget | undefined;
+}
+
+export interface LlmStack extends LlmRun {
+  stats: LlmStats;
+  breaker: CircuitBreaker;
+  callLog: CallLog;
+  config: LlmConfig;
+  /** A summarizer with a fresh token budget, sharing the limiter, breaker, stats and call log. */
+  newRun(): LlmRun;
+}
+
+export function createLlmStack(config: LlmConfig, options: LlmStackOptions): LlmStack {
+  const stats = options.stats ?? createLlmStats(options.clock ? { clock: options.clock } : {});
+  const callLog = options.callLog ?? createCallLog({ clock: options.clock });
+  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+  const stream = options.stream ?? config.stream;
+  const base = options.createModel({
+    ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
+    apiKey: config.apiKey,
+    model: config.model,
+    logger: options.logger,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(stream !== undefined ? { stream } : {}),
+  });
+  const limiter = createLimiter(config.maxConcurrent);
+  const breaker = createCircuitBreaker({
+    name: `${base.provider} ${base.modelId}`,
+    ...(config.cooldownMs !== undefined ? { cooldownMs: config.cooldownMs } : {}),
+    ...(options.breaker ?? {}),
+  });
+  const newRun = (): LlmRun => {
+    const budget = config.tokenBudget !== undefined ? createTokenBudget({ maxTokens: config.tokenBudget }) : undefined;
+    const { model } = createReliableModel(base, { limiter, stats, breaker, ...(budget ? { budget } : {}), ...(options.retry ? { retry: options.retry } : {}) });
+    return { summarizer: withFallbackMetering(llmSummarizer(withCallLog(model, callLog, options.clock)), stats), budget };
+  };
+  return { ...newRun(), stats, breaker, callLog, config, newRun };
+}
+
+/** One line naming the model and the server, for logs; never the key. */
+export function describeLlm(config: Pick<LlmConfig, 'model' | 'baseURL'>): string {
+  return `${config.model} at ${config.baseURL ?? 'api.openai.com'}`;
+}
+
+/** The latest logical calls, newest first, at most `size`. */
+export interface CallLog {
+  record(call: LlmCallRecord): void;
+  recent(): LlmCallRecord[];
+  subscribe(listener: () => void): () => void;
+}
+
+export function createCallLog(options: { size?: number; clock?: Clock | undefined } = {}): CallLog {
+  const size = options.size ?? 50;
+  const calls: LlmCallRecord[] = [];
+  const listeners = new Set<() => void>();
+  return {
+    record(call) {
+      calls.unshift(call);
+      if (calls.length > size) calls.length = size;
+      for (const listener of [...listeners]) listener();
+    },
+    recent: () => calls.map((c) => ({ ...c })),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+function withCallLog(model: LanguageModel, log: CallLog, clock: Clock = systemClock): LanguageModel {
+  return wrapLanguageModel(model, async (_call, next) => {
+    const at = clock.now();
+    const started = performance.now();
+    const done = (outcome: string, inputTokens = 0, outputTokens = 0) =>
+      log.record({ at: at.toISOString(), ms: Math.round(performance.now() - started), inputTokens, outputTokens, outcome });
+    try {
+      const result = await next();
+      done('ok', result.usage.inputTokens, result.usage.outputTokens);
+      return result;
+    } catch (error) {
+      done(CairnError.is(error) ? error.code : 'INTERNAL');
+      throw error;
+    }
+  });
+}
+
+/**
+ * The DAG falls back when a summarizer throws; counting it here puts fallbacks and their
+ * reasons (the error code, e.g. LLM_BUDGET_EXHAUSTED) in the same stats as the calls.
+ */
+function withFallbackMetering(inner: NodeSummarizer, stats: LlmStats): NodeSummarizer {
+  const record = (error: unknown) => {
+    stats.recordFallback(CairnError.is(error) ? error.code : errorMessage(error).slice(0, 80));
+    throw error;
+  };
+  return {
+    id: inner.id,
+    ...(inner.maxChildren !== undefined ? { maxChildren: inner.maxChildren } : {}),
+    summarizeFile: (input) => inner.summarizeFile(input).catch(record),
+    summarizeDirectory: (input) => inner.summarizeDirectory(input).catch(record),
+  };
+}
