@@ -5,16 +5,9 @@
 // Blocks are made from a seeded PRNG: 3–8 sentences each, about 40% in chains of 2–8 nearby
 // blocks (as chains from one conversation are), a tenth of those also in the next chain.
 // Run: `node bench/run.mjs compress` (bundles the engine module with esbuild first).
-import { build } from 'esbuild';
-import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { importTs } from './lib/bundle.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-// Inside node_modules so that the bundle resolves gpt-tokenizer and zod like the app does.
-const CACHE = join(ROOT, 'node_modules/.cache/cairn-compress');
-const BUNDLE = join(CACHE, 'compress.bundle.mjs');
 const BLOCKS = 10_000;
 const WARMUP = 5;
 const RUNS = 20;
@@ -70,9 +63,7 @@ function percentile(sorted, p) {
 }
 
 export default async function run() {
-  mkdirSync(CACHE, { recursive: true });
-  await build({ entryPoints: [join(ROOT, 'main/engine/compress/index.ts')], outfile: BUNDLE, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
-  const { compressBlocks, parseCompressInput } = await import(pathToFileURL(BUNDLE).href);
+  const { compressBlocks, parseCompressInput } = await importTs('compress', ['./main/engine/compress/index.ts']);
 
   const blocks = parseCompressInput(makeBlocks(prng(7)));
   const tokens = blocks.reduce((sum, b) => sum + b.token_count, 0);

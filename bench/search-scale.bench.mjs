@@ -29,16 +29,15 @@
 // Run: `node bench/run.mjs search-scale` (SEARCH_SCALE_SIZES=10000,100000 by default;
 // SEARCH_SCALE_QUERIES=200; SEARCH_SCALE_FLAT=0 skips timing the flat store, which takes
 // minutes at 100k records).
-import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, extname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { importTs } from './lib/bundle.mjs';
 
 process.env.LANCEDB_LOG ??= 'error';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CACHE = join(ROOT, 'node_modules/.cache/cairn-search-scale');
 const SIZES = (process.env.SEARCH_SCALE_SIZES ?? '10000,100000').split(',').map(Number).filter((n) => n > 0);
 const QUERIES = Number(process.env.SEARCH_SCALE_QUERIES ?? 200);
 const TIME_FLAT = process.env.SEARCH_SCALE_FLAT !== '0';
@@ -46,28 +45,12 @@ const WARMUP = 20;
 const BATCH = 512;
 const MODES = ['fts', 'vector', 'hybrid', 'hierarchical'];
 
-export async function load() {
-  mkdirSync(CACHE, { recursive: true });
-  const outfile = join(CACHE, 'search-scale.bundle.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { openLanceStore } from './main/adapters/store/lancedb.ts';",
-        "export { createSearchIndex } from './main/engine/index/search-index.ts';",
-        "export { createLocalEmbedder } from './main/adapters/embed/local.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  return import(pathToFileURL(outfile).href);
+export function load() {
+  return importTs('search-scale', [
+    { from: './main/adapters/store/lancedb.ts', names: ['openLanceStore'] },
+    { from: './main/engine/index/search-index.ts', names: ['createSearchIndex'] },
+    { from: './main/adapters/embed/local.ts', names: ['createLocalEmbedder'] },
+  ]);
 }
 
 function prng(seed) {

@@ -7,29 +7,15 @@
 // Usage: node scripts/eval-retrieval.mjs [--json] [--fixtures DIR] [--no-lexicon] [--no-message-context]
 //          [--embed-base-url URL --embed-model NAME [--embed-dimensions N]]
 // The endpoint key comes from OPENAI_API_KEY (any text for local servers such as Ollama).
-import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cliArgs, importTs, ROOT } from '../bench/lib/bundle.mjs';
 
 process.env.LANCEDB_LOG ??= 'error';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CACHE = join(ROOT, 'node_modules/.cache/cairn-eval-retrieval');
 
 const args = process.argv.slice(2);
-const flag = (name) => {
-  const i = args.indexOf(name);
-  if (i !== -1) args.splice(i, 1);
-  return i !== -1;
-};
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i === -1) return fallback;
-  const value = args[i + 1];
-  args.splice(i, 2);
-  return value;
-};
+const { flag, option } = cliArgs(args);
 const JSON_OUT = flag('--json');
 /** The local embedder without its WordNet features (version 1), for comparison. */
 const NO_LEXICON = flag('--no-lexicon');
@@ -44,32 +30,11 @@ if (args.length > 0) {
   process.exit(2);
 }
 
-/** Bundles the evaluation and the adapters (TypeScript) to plain ESM that Node 20 runs. */
-async function load() {
-  mkdirSync(CACHE, { recursive: true });
-  const outfile = join(CACHE, 'eval-retrieval.bundle.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export * from './bench/lib/retrieval-eval.ts';",
-        "export { createLocalEmbedder } from './main/adapters/embed/local.ts';",
-        "export { createOpenAIEmbedder } from './main/adapters/embed/openai.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  return import(pathToFileURL(outfile).href);
-}
-
-const ev = await load();
+const ev = await importTs('eval-retrieval', [
+  './bench/lib/retrieval-eval.ts',
+  { from: './main/adapters/embed/local.ts', names: ['createLocalEmbedder'] },
+  { from: './main/adapters/embed/openai.ts', names: ['createOpenAIEmbedder'] },
+]);
 let embedder;
 if (BASE_URL || MODEL) {
   if (!BASE_URL || !MODEL) {

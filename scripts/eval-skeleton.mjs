@@ -11,53 +11,31 @@
 // googletest / fmt / spdlog (C++). A missing corpus is reported and skipped.
 //
 // Usage: node scripts/eval-skeleton.mjs [--max-files N] [--out FILE] [language...]
-import { build } from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { cliArgs, importTs } from '../bench/lib/bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // Inside node_modules so that the bundle resolves web-tree-sitter and the grammars like the app does.
 const CACHE = join(ROOT, 'node_modules/.cache/cairn-skeleton');
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i === -1) return fallback;
-  const value = args[i + 1];
-  args.splice(i, 2);
-  return value;
-};
+const { option } = cliArgs(args);
 const MAX_FILES = Number(option('--max-files', '1500'));
 const OUT = option('--out', join(ROOT, 'bench/out/eval-skeleton.json'));
 const ONLY = args;
 const MAX_BYTES = 2 * 1024 * 1024;
 
-/** Bundles the skeleton module (TypeScript) to plain ESM that Node 20 runs. */
-async function loadSkeleton() {
-  mkdirSync(CACHE, { recursive: true });
-  const outfile = join(CACHE, 'eval-skeleton.bundle.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export * from './main/engine/parse/skeleton/index.ts';",
-        "export { loadGrammar, parseWith } from './main/engine/parse/skeleton/grammars.ts';",
-        "export { wrapperBodies } from './main/engine/parse/skeleton/languages/ecmascript.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile,
-    logLevel: 'warning',
-  });
-  return import(pathToFileURL(outfile).href);
+/** The skeleton module (TypeScript), bundled to plain ESM that Node 20 runs. */
+function loadSkeleton() {
+  return importTs('eval-skeleton', [
+    './main/engine/parse/skeleton/index.ts',
+    { from: './main/engine/parse/skeleton/grammars.ts', names: ['loadGrammar', 'parseWith'] },
+    { from: './main/engine/parse/skeleton/languages/ecmascript.ts', names: ['wrapperBodies'] },
+  ]);
 }
 
 function goRoot() {
