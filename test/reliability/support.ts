@@ -44,17 +44,20 @@ export function prng(seed: number): () => number {
   };
 }
 
-/** `files` Markdown notes in 7 × 13 folders, of seeded lengths (some split into sections). */
-export async function generateTree(dir: string, files: number, random: () => number): Promise<void> {
+/**
+ * `files` Markdown notes in 7 × 13 folders, of seeded lengths (some split into sections): up to
+ * `sections` + 1 sections of 5 to 5 + `sentences` sentences each.
+ */
+export async function generateTree(dir: string, files: number, random: () => number, size: { sections?: number; sentences?: number } = {}): Promise<void> {
   const words = 'harbour station wind pressure tide gauge packet window forecast battery solar mast pier gust storm'.split(' ');
   for (let i = 0; i < files; i++) {
     const sub = join(dir, `area-${i % 7}`, `group-${i % 13}`);
     await mkdir(sub, { recursive: true });
-    const sections = 1 + Math.floor(random() * 5);
+    const sections = 1 + Math.floor(random() * (size.sections ?? 5));
     let text = `# Note ${i}\n\n`;
     for (let s = 0; s < sections; s++) {
       text += `## Part ${s}\n\n`;
-      const sentences = 5 + Math.floor(random() * 50);
+      const sentences = 5 + Math.floor(random() * (size.sentences ?? 50));
       for (let k = 0; k < sentences; k++) text += `${words[Math.floor(random() * words.length)]} ${words[Math.floor(random() * words.length)]} reading ${i}.${s}.${k} was checked. `;
       text += '\n\n';
     }
