@@ -5,11 +5,12 @@ import type { IngestResult, Skip } from '../../../shared/types/ingest.js';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
 import type { CliLlm, LlmFlags } from '../llm-config.js';
 import { addLlmOptions } from '../llm-flags.js';
+import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
 import type { LlmStatsSnapshot } from '../../engine/llm/stats.js';
 import { estimateCostUsd } from '../../engine/llm/prices.js';
 import { formatBytes, formatCount, formatMs, printJson, reportError, stderrLogger } from '../output.js';
 
-interface IngestFlags extends LlmFlags {
+interface IngestFlags extends LlmFlags, IndexFlags {
   workspace?: string;
   scope: string;
   name?: string;
@@ -38,7 +39,7 @@ export function registerIngest(program: Command): void {
     .option('--max-tokens <n>', 'documents up to this many tokens stay one node', '1024')
     .option('--min-tokens <n>', 'sections under this many tokens merge with neighbours', '512')
     .option('--code-mode <mode>', 'code summaries: ast|llm|ast_llm', 'ast');
-  addLlmOptions(command)
+  addIndexOptions(addLlmOptions(command))
     .option('--no-summarize', 'only build the tree; leave the L0/L1 summaries queued for later')
     .option('--estimate', 'build the tree (no LLM calls), then print the LLM calls and tokens (and cost, for known models) summarizing it would take; run again without --estimate to summarize')
     .option('--no-progress', 'no progress bar on stderr')
@@ -61,6 +62,7 @@ export function registerIngest(program: Command): void {
           workspace: flags.workspace,
           workers: flags.workers === undefined ? undefined : toInt(flags.workers, '--workers'),
           logger,
+          index: indexConfig(flags, logger),
           ...(llm ? { summarizer: llm.summarizer } : {}),
         });
         const progress = flags.progress && process.stderr.isTTY ? progressBar() : null;

@@ -5,10 +5,11 @@ import { CairnError } from '../../../shared/errors.js';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
 import type { Engine } from '../../engine/engine.js';
 import type { LlmFlags } from '../llm-config.js';
+import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
 import { addLlmOptions } from '../llm-flags.js';
 import { formatCount, formatMs, reportError, stderrLogger } from '../output.js';
 
-interface WatchFlags extends LlmFlags {
+interface WatchFlags extends LlmFlags, IndexFlags {
   workspace?: string;
   scope: string;
   name?: string;
@@ -43,7 +44,7 @@ export function registerWatch(program: Command): void {
     .option('--scope <scope>', `where the tree goes: ${INGEST_SCOPES.join('|')}`, 'resources')
     .option('--name <name>', 'node name under the scope (default: the folder name)')
     .option('--debounce <ms>', 'wait this long after the last change before updating', '300');
-  addLlmOptions(command)
+  addIndexOptions(addLlmOptions(command))
     .option('--json', 'print one JSON object per update (JSON Lines) on stdout')
     .option('-v, --verbose', 'log more on stderr')
     .action(async (path: string, flags: WatchFlags) => {
@@ -74,7 +75,7 @@ export function registerWatch(program: Command): void {
         if (llmConfig) logger.info(`Summaries by ${describeLlm(llmConfig)}`);
         const folder = resolve(path);
         const workspace = resolve(resolveWorkspace(flags.workspace));
-        engine = await openEngine({ workspace, logger, ...(llm ? { summarizer: llm.summarizer } : {}) });
+        engine = await openEngine({ workspace, logger, index: indexConfig(flags, logger), ...(llm ? { summarizer: llm.summarizer } : {}) });
         const running = engine;
         const options = { scope: flags.scope as IngestScope, ...(flags.name ? { name: flags.name } : {}) };
 
