@@ -95,7 +95,8 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
 
 /** Rebuilds an error received from another side, naming where it came from. */
 export function reviveError(serialized: SerializedError, origin?: string): CairnError {
-  const message = origin ? `${origin}: ${serialized.message}` : serialized.message;
+  // Once only: an error that crossed two hops (engine worker → host → page) names its origin once.
+  const message = origin && !serialized.message.startsWith(`${origin}: `) ? `${origin}: ${serialized.message}` : serialized.message;
   const error = new CairnError(serialized.code, message, {
     details: serialized.details,
     cause: serialized.cause ? reviveError(serialized.cause) : undefined,

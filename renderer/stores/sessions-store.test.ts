@@ -128,4 +128,54 @@ describe('the sessions store', () => {
     await again;
     expect(store.getState()).toMatchObject({ commitStatus: 'failed', error: 'engine: store locked' });
   });
+
+  it('imports several files one by one: a refused file keeps the engine error, the others still import and the first is opened', async () => {
+    const { client, next } = pendingClient();
+    const store = createSessionsStore(client);
+    await store.getState().importFiles([]); // nothing to import
+    const done = store.getState().importFiles([
+      { name: 'notes.json', path: '/ws/uploads/c/notes.json' },
+      { name: 'leak.json', path: '/ws/uploads/c/leak.json' },
+      { name: 'exports.json', path: '/ws/uploads/c/exports.json' },
+    ]);
+    expect(store.getState().importStatus).toBe('loading');
+    expect(store.getState().fileImports.map((f) => f.status)).toEqual(['importing', 'waiting', 'waiting']);
+    void store.getState().importFiles([{ name: 'x', path: '/x' }]); // a second import while one runs does nothing
+
+    const first = next('sessions:import');
+    expect(first.request).toEqual({ path: '/ws/uploads/c/notes.json' });
+    expect(() => next('sessions:import')).toThrow(/no pending/); // one at a time
+    first.reject(new CairnError('INVALID_INPUT', 'engine: notes.json: not a conversation'));
+    await settle();
+    const second = next('sessions:import');
+    expect(second.request).toEqual({ path: '/ws/uploads/c/leak.json' });
+    second.resolve({ conversations: [{ ...stored('leak'), unchanged: false, records: 2 }], commits: [] });
+    await settle();
+    next('sessions:import').resolve({ conversations: [{ ...stored('a'), unchanged: false, records: 1 }, { ...stored('b'), unchanged: true, records: 0 }], commits: [] });
+    await settle();
+    expect(store.getState().fileImports).toEqual([
+      { name: 'notes.json', path: '/ws/uploads/c/notes.json', status: 'failed', conversations: [], error: { code: 'INVALID_INPUT', message: 'engine: notes.json: not a conversation' } },
+      { name: 'leak.json', path: '/ws/uploads/c/leak.json', status: 'done', conversations: ['leak'], error: null },
+      { name: 'exports.json', path: '/ws/uploads/c/exports.json', status: 'done', conversations: ['a', 'b'], error: null },
+    ]);
+    expect(store.getState()).toMatchObject({ importStatus: 'done', imported: ['leak', 'a', 'b'] });
+    next('sessions:list').resolve({ conversations: [stored('leak'), stored('a'), stored('b')] });
+    await settle();
+    expect(next('sessions:get').request).toEqual({ id: 'leak' });
+    store.getState().setImportPath('/data/other.json');
+    void store.getState().importPathNow();
+    expect(store.getState().fileImports).toEqual([]); // an import by path clears the list
+    void done;
+  });
+
+  it('reports the failure when no file imports', async () => {
+    const { client, next } = pendingClient();
+    const store = createSessionsStore(client);
+    const done = store.getState().importFiles([{ name: 'notes.txt', path: '/ws/uploads/c/notes.txt' }]);
+    next('sessions:import').reject(new Error('engine: notes.txt: no message found'));
+    await done;
+    expect(store.getState()).toMatchObject({ importStatus: 'failed', error: 'engine: notes.txt: no message found', imported: [] });
+    expect(store.getState().fileImports[0]).toMatchObject({ status: 'failed', error: { code: 'INTERNAL', message: 'engine: notes.txt: no message found' } });
+    expect(() => next('sessions:list')).toThrow(/no pending/);
+  });
 });

@@ -1,5 +1,6 @@
 /**
- * The sessions view: the conversations in the workspace, importing one by path, the one open with
+ * The sessions view: the conversations in the workspace, importing one by path (or several files,
+ * each on its own: dropped or chosen in Electron, uploaded first in a browser), the one open with
  * its messages and its dual-track analysis, the chain node chosen in the graph, and committing the
  * conversation to long-term memory.
  *
@@ -15,6 +16,19 @@ type Phase = 'idle' | 'loading' | 'done' | 'failed';
 export const SESSION_TABS = ['messages', 'buckets', 'clusters', 'chains', 'fusion', 'trigger'] as const;
 export type SessionTab = (typeof SESSION_TABS)[number];
 
+/** One file of a multi-file import, and how it went. */
+export interface FileImport {
+  /** The file as the person knows it: its name, or its path in the drop. */
+  name: string;
+  /** Where it is on the engine's machine. */
+  path: string;
+  status: 'waiting' | 'importing' | 'done' | 'failed';
+  /** The conversations it held (ids), once imported. */
+  conversations: string[];
+  /** The engine's error, when it was not imported. */
+  error: { code: string; message: string } | null;
+}
+
 export interface SessionsState {
   conversations: StoredConversation[];
   listStatus: Phase;
@@ -23,6 +37,8 @@ export interface SessionsState {
   /** What the last import added (ids of the conversations), or its error. */
   imported: string[];
   error: string | null;
+  /** The files of the last multi-file import (`importFiles`), each with its outcome. */
+  fileImports: FileImport[];
   /** The conversation open, by id. */
   openId: string | null;
   conversation: Conversation | null;
@@ -37,12 +53,19 @@ export interface SessionsState {
   setImportPath(path: string): void;
   refresh(): Promise<void>;
   importPathNow(): Promise<void>;
+  /**
+   * Imports files one by one; a file the engine refuses (not a conversation, broken JSON) keeps
+   * its error and the others still import. Then the list is refreshed and the first imported
+   * conversation opened (and so analyzed).
+   */
+  importFiles(files: readonly { name: string; path: string }[]): Promise<void>;
   open(id: string): Promise<void>;
   chooseNode(key: string | null): void;
   commitOpen(): Promise<void>;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const codeOf = (error: unknown) => (typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'INTERNAL');
 
 /** Every message of a conversation, in order across its sessions. */
 export function allMessages(conversation: Conversation | null): (Message & { session_id: string })[] {
@@ -70,6 +93,7 @@ export function createSessionsStore(client: Pick<CairnClient, 'call'>): StoreApi
     importStatus: 'idle',
     imported: [],
     error: null,
+    fileImports: [],
     openId: null,
     conversation: null,
     analysis: null,
@@ -95,7 +119,7 @@ export function createSessionsStore(client: Pick<CairnClient, 'call'>): StoreApi
     async importPathNow() {
       const path = get().importPath.trim();
       if (!path) return;
-      set({ importStatus: 'loading', error: null, imported: [] });
+      set({ importStatus: 'loading', error: null, imported: [], fileImports: [] });
       try {
         const { conversations } = await client.call('sessions:import', { path });
         set({ importStatus: 'done', imported: conversations.map((c) => c.id) });
@@ -105,6 +129,37 @@ export function createSessionsStore(client: Pick<CairnClient, 'call'>): StoreApi
       } catch (error) {
         set({ importStatus: 'failed', error: message(error) });
       }
+    },
+
+    async importFiles(files) {
+      if (files.length === 0 || get().importStatus === 'loading') return;
+      let list: FileImport[] = files.map((f) => ({ name: f.name, path: f.path, status: 'waiting', conversations: [], error: null }));
+      const update = (index: number, patch: Partial<FileImport>) => {
+        list = list.map((item, i) => (i === index ? { ...item, ...patch } : item));
+        set({ fileImports: list });
+      };
+      set({ importStatus: 'loading', error: null, imported: [], fileImports: list });
+      const imported: string[] = [];
+      for (const [index, file] of files.entries()) {
+        update(index, { status: 'importing' });
+        try {
+          const { conversations } = await client.call('sessions:import', { path: file.path });
+          const ids = conversations.map((c) => c.id);
+          imported.push(...ids.filter((id) => !imported.includes(id)));
+          update(index, { status: 'done', conversations: ids });
+        } catch (error) {
+          update(index, { status: 'failed', error: { code: codeOf(error), message: message(error) } });
+        }
+      }
+      const failed = list.filter((f) => f.status === 'failed');
+      if (failed.length === list.length) {
+        set({ importStatus: 'failed', imported, error: failed.length === 1 ? (failed[0]!.error?.message ?? null) : null });
+        return;
+      }
+      set({ importStatus: 'done', imported });
+      await get().refresh();
+      const first = imported[0];
+      if (first) await get().open(first);
     },
 
     async open(id) {

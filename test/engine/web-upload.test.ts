@@ -13,7 +13,7 @@ import type { EngineConnection } from '../../main/host/engine-connection.js';
 import { createUploads, uploadSegments } from '../../main/host/upload.js';
 import { startWebHost, type WebHost } from '../../main/host/web-host.js';
 import { CairnError } from '../../shared/errors.js';
-import { uploadFolder, UploadError, type UploadProgress } from '../../renderer/features/home/upload-client.js';
+import { uploadFolder, UploadError, type UploadProgress } from '../../renderer/features/upload/upload-client.js';
 
 const TOKEN = 'upload-token-0123456789abcdefghijklmnopqrst';
 const MAX_FILE = 64 * 1024;

@@ -1,7 +1,8 @@
 import { useCallback, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
-import { CODE_MODES, pathFromDrop } from './drop';
-import { entriesOfDrop, fallbackFolderName, folderOfInput, walkEntries } from './upload';
-import { UploadPanel, useFolderUpload } from './UploadPanel';
+import { CODE_MODES } from './drop';
+import { pathFromDrop } from '../upload/drop-path';
+import { entriesOfDrop, fallbackFolderName, folderOfInput, walkEntries } from '../upload/upload';
+import { UploadPanel, useFolderUpload } from '../upload/UploadPanel';
 import { SkipGroups } from '../../components/SkipGroups';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri';
 import type { CodeSummaryMode, IngestResult } from '../../../shared/types/ingest';

@@ -1,10 +1,12 @@
 /**
  * Conversations and their dual-track analysis: the list of imported conversations, importing one
- * by path (a path on the engine's machine: uploading dropped files is not built), and for the one
- * open, a tab each for its messages, buckets, cluster map, chain graph, fusion (links and
- * validations) and the trigger decision with the Commit button.
+ * by path (a path on the engine's machine) or dropped and chosen files (in a browser they are
+ * uploaded to the host first, as one upload `conversations-<time>`, then each imported from
+ * there; in Electron a drop carries the files' paths), and for the one open, a tab each for its
+ * messages, buckets, cluster map, chain graph, fusion (links and validations) and the trigger
+ * decision with the Commit button.
  */
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState, type ChangeEvent, type DragEvent } from 'react';
 import type { BucketType } from '../../../shared/types/memory';
 import { formatCount } from '../../format';
 import { SESSION_TABS, allMessages, type SessionTab } from '../../stores/sessions-store';
@@ -16,6 +18,13 @@ import { ClusterMap } from './ClusterMap';
 import { BUCKETS } from './cluster-map';
 import { Bar, MessageItem } from './parts';
 import { TriggerPanel } from './TriggerPanel';
+import { pathsFromDrop } from '../upload/drop-path';
+import { entriesOfDrop, fallbackFolderName, filesAsFolder, hostPathsOf, walkEntries } from '../upload/upload';
+import { UploadPanel, useFolderUpload, type UploadTexts } from '../upload/UploadPanel';
+
+/** The one upload name rule: `conversations-20261201-1430`. */
+const uploadName = () => fallbackFolderName(new Date(), 'conversations');
+const UPLOAD_TEXTS: UploadTexts = { reading: 'sessions.upload.reading', cancelled: 'sessions.upload.cancelled', done: 'sessions.upload.done' };
 
 export function SessionsView() {
   const t = useT();
@@ -48,28 +57,131 @@ function ImportForm() {
   const error = useSessions((s) => s.error);
   const setPath = useSessions((s) => s.setImportPath);
   const run = useSessions((s) => s.importPathNow);
+  const importFiles = useSessions((s) => s.importFiles);
+  const browser = useApp((s) => s.transport) === 'websocket';
+  const [dragging, setDragging] = useState(false);
+  const [dropNote, setDropNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
+  // Browser mode: the uploaded files are imported one by one from where the host put them.
+  const upload = useFolderUpload(
+    useCallback(async (_folder: string, { folder, outcome }) => importFiles(hostPathsOf(outcome.path, folder.files, outcome.failures)), [importFiles]),
+  );
+  const busy = upload.state.status === 'uploading' || status === 'loading';
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    if (busy) return;
+    // Electron, or a file manager that names its files: the engine reads them where they are.
+    const paths = pathsFromDrop({ uriList: event.dataTransfer.getData('text/uri-list'), text: event.dataTransfer.getData('text/plain') });
+    if (paths.length > 0) {
+      setDropNote({ kind: 'ok', text: t('sessions.dropTaken', { count: paths.length }) });
+      void importFiles(paths.map((p) => ({ name: p, path: p })));
+      return;
+    }
+    // The entries must be taken now: the browser empties the drop once this handler returns.
+    const entries = browser ? entriesOfDrop(event.dataTransfer.items) : [];
+    // Some drops give files but no entries (a page's own DataTransfer, some apps): take the files.
+    const files = browser && entries.length === 0 ? Array.from(event.dataTransfer.files) : [];
+    if (entries.length > 0 || files.length > 0) {
+      setDropNote(null);
+      const name = uploadName();
+      void upload.run(entries.length > 0 ? walkEntries(entries, name).then((folder) => ({ ...folder, name })) : Promise.resolve(filesAsFolder(files, name)));
+    } else {
+      setDropNote({ kind: 'warn', text: t('sessions.dropNoPath') });
+    }
+  };
+
+  const onPick = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = event.target.files;
+    if (files && files.length > 0) {
+      setDropNote(null);
+      void upload.run(Promise.resolve(filesAsFolder(files, uploadName())));
+    }
+    // The same files can be chosen again.
+    event.target.value = '';
+  };
+
   return (
-    <form
-      className="panel toolbar"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void run();
-      }}
-    >
-      <label className="field grow">
-        <span>{t('sessions.importPath')}</span>
-        <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/chats/export.json" spellCheck={false} data-testid="sessions-import-path" />
-      </label>
-      <button type="submit" className="primary" disabled={!path.trim() || status === 'loading'} data-testid="sessions-import">
-        {status === 'loading' ? t('sessions.importing') : t('sessions.import')}
-      </button>
-      <p className="muted small full-row">{t('sessions.importHint')}</p>
-      {status === 'failed' && (
-        <p className="field-error full-row" role="alert" data-testid="sessions-error">
-          {error}
+    <>
+      <form
+        className={`panel toolbar sessions-import${dragging ? ' dragging' : ''}`}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run();
+        }}
+        onDragOver={(event) => {
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        data-testid="sessions-drop"
+      >
+        <label className="field grow">
+          <span>{t('sessions.importPath')}</span>
+          <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/chats/export.json" spellCheck={false} data-testid="sessions-import-path" />
+        </label>
+        <button type="submit" className="primary" disabled={!path.trim() || busy} data-testid="sessions-import">
+          {status === 'loading' ? t('sessions.importing') : t('sessions.import')}
+        </button>
+        {browser && (
+          <label className={`upload-pick${busy ? ' disabled' : ''}`}>
+            {t('sessions.upload.choose')}
+            <input type="file" multiple accept=".json,.jsonl,.md,.txt" className="sr-only" onChange={onPick} disabled={busy} data-testid="sessions-upload-input" />
+          </label>
+        )}
+        <p className="muted small full-row">
+          <strong>{t('sessions.drop')}</strong> · {t(browser ? 'sessions.importHint.browser' : 'sessions.importHint')}
         </p>
-      )}
-    </form>
+        {dropNote && (
+          <p className={`${dropNote.kind === 'ok' ? 'note-ok' : 'note-warn'} small full-row`} role="status">
+            {dropNote.text}
+          </p>
+        )}
+        {status === 'failed' && error && (
+          <p className="field-error full-row" role="alert" data-testid="sessions-error">
+            {error}
+          </p>
+        )}
+      </form>
+      <UploadPanel upload={upload} texts={UPLOAD_TEXTS} />
+      <FileImports />
+    </>
+  );
+}
+
+/** Each file of a multi-file import: waiting, importing, the conversations it held, or the engine's error. */
+function FileImports() {
+  const t = useT();
+  const locale = useApp((s) => s.locale);
+  const files = useSessions((s) => s.fileImports);
+  if (files.length === 0) return null;
+  const done = files.filter((f) => f.status === 'done').length;
+  return (
+    <section className="panel" aria-labelledby="file-imports-title" data-testid="session-file-imports">
+      <h2 id="file-imports-title">
+        {t('sessions.files.title')} <span className="badge">{t('sessions.files.summary', { done: formatCount(done, locale), total: formatCount(files.length, locale) })}</span>
+      </h2>
+      <ul className="plain-list small">
+        {files.map((f, i) => (
+          <li key={`${i}:${f.path}`} data-testid="session-file-import" data-status={f.status} data-name={f.name}>
+            <code title={f.path}>{f.name}</code>:{' '}
+            {f.status === 'done' ? (
+              <span className="note-ok">
+                {t('sessions.files.done', { count: f.conversations.length })} ({f.conversations.join(', ')})
+              </span>
+            ) : f.status === 'failed' ? (
+              <span className="field-error" data-code={f.error?.code}>
+                {t('sessions.files.failed')}: {f.error?.message}
+              </span>
+            ) : (
+              <span className="muted">{t(f.status === 'importing' ? 'sessions.files.importing' : 'sessions.files.waiting')}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

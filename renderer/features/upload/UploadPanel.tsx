@@ -1,13 +1,15 @@
 /**
- * Browser mode: a dropped or chosen folder is uploaded to the host, then ingested from there
- * (see upload.ts). `useFolderUpload` runs one upload at a time; `UploadPanel` shows its files and
- * bytes as they go and every file the host refused, with the reason.
+ * Browser mode: a dropped or chosen folder (Home) or a few chosen files (Sessions) are uploaded
+ * to the host, then read from there (see upload.ts). `useFolderUpload` runs one upload at a time;
+ * `UploadPanel` shows its files and bytes as they go and every file the host refused, with the
+ * reason. The few lines that say what happens next are the view's own (`UploadTexts`).
  */
 import { useCallback, useRef, useState } from 'react';
 import { formatBytes, formatCount } from '../../format';
+import type { MessageKey } from '../../i18n';
 import { useApp } from '../../stores/stores-context';
 import { useT } from '../../use-t';
-import { pageToken, uploadFolder, UploadError, type PickedFolder, type UploadFailure, type UploadProgress } from './upload-client';
+import { pageToken, uploadFolder, UploadError, type PickedFolder, type UploadFailure, type UploadOutcome, type UploadProgress } from './upload-client';
 
 export type UploadState =
   | { status: 'idle' }
@@ -18,12 +20,12 @@ export type UploadState =
 
 export interface FolderUpload {
   state: UploadState;
-  /** Reads the folder (a drop is walked first), uploads it, then hands its host path to `onUploaded`. */
+  /** Reads the folder (a drop is walked first), uploads it, then hands its host path (and what was sent) to `onUploaded`. */
   run(folder: Promise<PickedFolder>): Promise<void>;
   cancel(): void;
 }
 
-export function useFolderUpload(onUploaded: (path: string) => void | Promise<void>): FolderUpload {
+export function useFolderUpload(onUploaded: (path: string, sent: { folder: PickedFolder; outcome: UploadOutcome }) => void | Promise<void>): FolderUpload {
   const [state, setState] = useState<UploadState>({ status: 'idle' });
   const controller = useRef<AbortController | null>(null);
 
@@ -52,7 +54,7 @@ export function useFolderUpload(onUploaded: (path: string) => void | Promise<voi
         });
         setState({ status: 'done', name: folder.name, path: outcome.path, progress: last ?? { files: outcome.files, failed: 0, totalFiles: outcome.files, bytes: outcome.bytes, totalBytes: outcome.bytes, current: null }, failures: outcome.failures });
         controller.current = null;
-        await onUploaded(outcome.path);
+        await onUploaded(outcome.path, { folder, outcome });
       } catch (error) {
         if (abort.signal.aborted) setState({ status: 'cancelled' });
         else setState({ status: 'failed', name, code: error instanceof UploadError ? error.code : 'IO_ERROR', message: error instanceof Error ? error.message : String(error), failures });
@@ -67,7 +69,16 @@ export function useFolderUpload(onUploaded: (path: string) => void | Promise<voi
   return { state, run, cancel };
 }
 
-export function UploadPanel({ upload }: { upload: FolderUpload }) {
+/** What the panel says while it reads, when it is cancelled and once done (`{files}`, `{path}`). */
+export interface UploadTexts {
+  reading: MessageKey;
+  cancelled: MessageKey;
+  done: MessageKey;
+}
+
+const HOME_TEXTS: UploadTexts = { reading: 'home.upload.reading', cancelled: 'home.upload.cancelled', done: 'home.upload.done' };
+
+export function UploadPanel({ upload, texts = HOME_TEXTS }: { upload: FolderUpload; texts?: UploadTexts }) {
   const t = useT();
   const locale = useApp((s) => s.locale);
   const { state } = upload;
@@ -75,7 +86,7 @@ export function UploadPanel({ upload }: { upload: FolderUpload }) {
   if (state.status === 'cancelled') {
     return (
       <p className="banner banner-warn" role="status" data-testid="upload-cancelled">
-        {t('home.upload.cancelled')}
+        {t(texts.cancelled)}
       </p>
     );
   }
@@ -83,16 +94,16 @@ export function UploadPanel({ upload }: { upload: FolderUpload }) {
   const progress = state.status === 'uploading' || state.status === 'done' ? state.progress : null;
   return (
     <section className="panel progress-panel" aria-labelledby="upload-title" data-testid="upload-panel" data-status={state.status}>
-      <h2 id="upload-title">{!state.name ? t('home.upload.reading') : state.status === 'done' ? t('home.upload.titleDone', { name: state.name }) : t('home.upload.title', { name: state.name })}</h2>
+      <h2 id="upload-title">{!state.name ? t(texts.reading) : state.status === 'done' ? t('upload.titleDone', { name: state.name }) : t('upload.title', { name: state.name })}</h2>
       {progress && (
         <>
           <div className="progress-line">
-            <span data-testid="upload-files">{t('home.upload.files', { done: formatCount(progress.files, locale), total: formatCount(progress.totalFiles, locale) })}</span>
+            <span data-testid="upload-files">{t('upload.files', { done: formatCount(progress.files, locale), total: formatCount(progress.totalFiles, locale) })}</span>
             <span className="muted" data-testid="upload-bytes">
-              {t('home.upload.bytes', { done: formatBytes(progress.bytes), total: formatBytes(progress.totalBytes) })}
+              {t('upload.bytes', { done: formatBytes(progress.bytes), total: formatBytes(progress.totalBytes) })}
             </span>
           </div>
-          <progress max={Math.max(1, progress.totalFiles)} value={progress.files + progress.failed} aria-label={t('home.upload.progress')} />
+          <progress max={Math.max(1, progress.totalFiles)} value={progress.files + progress.failed} aria-label={t('upload.progress')} />
           {progress.current && state.status === 'uploading' && (
             <p className="current" title={progress.current}>
               <span className="muted">{t('home.current')}: </span>
@@ -103,23 +114,23 @@ export function UploadPanel({ upload }: { upload: FolderUpload }) {
       )}
       {state.status === 'uploading' && (
         <button type="button" onClick={upload.cancel} data-testid="upload-cancel">
-          {t('home.upload.cancel')}
+          {t('upload.cancel')}
         </button>
       )}
       {state.status === 'done' && (
         <p className="note-ok" role="status" data-testid="upload-done">
-          {t('home.upload.done', { files: formatCount(progress?.files ?? 0, locale), path: state.path })}
+          {t(texts.done, { files: formatCount(progress?.files ?? 0, locale), path: state.path })}
         </p>
       )}
       {state.status === 'failed' && (
         <div className="banner banner-error" role="alert" data-testid="upload-error">
-          <strong>{t('home.upload.failed')}</strong> <span className="code">{t('error.code', { code: state.code })}</span>
+          <strong>{t('upload.failed')}</strong> <span className="code">{t('error.code', { code: state.code })}</span>
           <p>{state.message}</p>
         </div>
       )}
       {failures.length > 0 && (
         <details className="skip-group" open={failures.length <= 5} data-testid="upload-failures">
-          <summary>{t('home.upload.failedFiles', { count: failures.length })}</summary>
+          <summary>{t('upload.failedFiles', { count: failures.length })}</summary>
           <ul className="plain-list small">
             {failures.map((f) => (
               <li key={f.path} data-testid="upload-failure" data-code={f.code}>

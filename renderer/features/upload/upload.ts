@@ -1,7 +1,8 @@
 /**
- * Browser mode's folder upload (issue 8): a dropped or picked folder is read in the page and sent
- * to the web host file by file (`main/host/upload.ts`), which keeps it under
- * `<workspace>/uploads/<name>/`; the Home view then ingests that path like any other.
+ * Browser mode's uploads (issue 8): a dropped or picked folder (the Home view) or a few files (the
+ * Sessions view) are read in the page and sent to the web host file by file
+ * (`main/host/upload.ts`), which keeps them under `<workspace>/uploads/<name>/`; the view then
+ * hands that path (or each file's path in it) to the engine like any other.
  *
  * A drop gives `FileSystemEntry` objects, which must be taken during the drop event itself
  * (`entriesOfDrop`) and are walked afterwards (`walkEntries`); a directory reader returns its
@@ -72,8 +73,37 @@ export function folderOfInput(list: ArrayLike<File>, fallbackName: string): Pick
   return { name, files };
 }
 
-/** A folder name for loose files: `upload-20261201-1352`. */
-export function fallbackFolderName(now = new Date()): string {
+/** A folder name for loose files: `upload-20261201-1352` (or `<prefix>-20261201-1352`). */
+export function fallbackFolderName(now = new Date(), prefix = 'upload'): string {
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `upload-${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}`;
+  return `${prefix}-${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}`;
+}
+
+/**
+ * Loose files (a multiple `<input type=file>`, or the files of a drop) as one upload named `name`,
+ * each file at the top under its own name. A name seen before gets ` (2)`, ` (3)` before its
+ * extension, so two dropped `export.json` from different folders both arrive.
+ */
+export function filesAsFolder(list: ArrayLike<File>, name: string): PickedFolder {
+  const taken = new Set<string>();
+  const files = Array.from(list).map((file) => {
+    let path = file.name;
+    const dot = path.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [path.slice(0, dot), path.slice(dot)] : [path, ''];
+    for (let n = 2; taken.has(path); n++) path = `${stem} (${n})${ext}`;
+    taken.add(path);
+    return { path, file };
+  });
+  return { name, files };
+}
+
+/**
+ * Where each file of a finished upload sits on the host: the folder the host answered with, then
+ * the file's relative path, in the host's own separator. Files the host refused are left out.
+ */
+export function hostPathsOf(folderPath: string, files: readonly Pick<PickedFile, 'path'>[], refused: readonly { path: string }[] = []): { name: string; path: string }[] {
+  const sep = folderPath.includes('\\') && !folderPath.includes('/') ? '\\' : '/';
+  const root = folderPath.endsWith(sep) ? folderPath.slice(0, -1) : folderPath;
+  const skip = new Set(refused.map((f) => f.path));
+  return files.filter((f) => !skip.has(f.path)).map((f) => ({ name: f.path, path: `${root}${sep}${f.path.split('/').join(sep)}` }));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackFolderName, folderOfInput, walkEntries } from './upload';
+import { fallbackFolderName, filesAsFolder, folderOfInput, hostPathsOf, walkEntries } from './upload';
 
 /** A stand-in for the browser's FileSystemEntry tree; directory readers answer in batches of `batch`. */
 function fakeTree(name: string, children: Record<string, unknown>, batch = 2): FileSystemEntry {
@@ -57,5 +57,28 @@ describe('folderOfInput', () => {
   it('falls back to a dated name for files without a folder', () => {
     const folder = folderOfInput([new File(['a'], 'a.md')], fallbackFolderName(new Date(2026, 11, 1, 9, 5)));
     expect(folder).toMatchObject({ name: 'upload-20261201-0905', files: [{ path: 'a.md' }] });
+  });
+});
+
+describe('filesAsFolder', () => {
+  it('puts loose files at the top of one named upload, renaming a repeated name', async () => {
+    const folder = filesAsFolder([new File(['a'], 'export.json'), new File(['b'], 'chat.jsonl'), new File(['c'], 'export.json'), new File(['d'], 'export.json'), new File(['e'], 'README')], fallbackFolderName(new Date(2026, 11, 1, 14, 30), 'conversations'));
+    expect(folder.name).toBe('conversations-20261201-1430');
+    expect(folder.files.map((f) => f.path)).toEqual(['export.json', 'chat.jsonl', 'export (2).json', 'export (3).json', 'README']);
+    expect(await folder.files[2]!.file.text()).toBe('c');
+  });
+});
+
+describe('hostPathsOf', () => {
+  it('joins each uploaded file to the folder the host answered with, leaving out refused files', () => {
+    const files = [{ path: 'a.json' }, { path: 'sub/b.md' }, { path: 'huge.json' }];
+    expect(hostPathsOf('/ws/uploads/conversations-1', files, [{ path: 'huge.json' }])).toEqual([
+      { name: 'a.json', path: '/ws/uploads/conversations-1/a.json' },
+      { name: 'sub/b.md', path: '/ws/uploads/conversations-1/sub/b.md' },
+    ]);
+  });
+
+  it("uses a Windows host's separator", () => {
+    expect(hostPathsOf('C:\\ws\\uploads\\c\\', [{ path: 'sub/b.md' }])).toEqual([{ name: 'sub/b.md', path: 'C:\\ws\\uploads\\c\\sub\\b.md' }]);
   });
 });
