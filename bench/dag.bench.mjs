@@ -5,11 +5,15 @@
 // its directory, then that directory's parent, ...), read from the prompts the server received.
 // Target: wall time at most 1.05 × that bound.
 //
+// The mock server runs in this (the bench's) process and the CLI in a child process, so the
+// server's CPU never runs on the DAG's main thread; on a 2-core machine the two still share the
+// cores, and so does any other load: `load1` is the 1-minute load average when the run started.
+//
 // Tree: $CAIRN_BENCH_DAG_TREE, else Debian's git documentation, else zod's sources.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -82,6 +86,7 @@ export default async function run() {
   const rows = [];
   try {
     await cli(['ingest', tree, '--workspace', workspace, '--no-summarize', '--no-progress', '--json']);
+    const load1 = +loadavg()[0].toFixed(2);
     const result = await cli(['ingest', tree, '--workspace', workspace, '--no-progress', '--json', '--llm-base-url', server.url, '--llm-model', 'bench-model', '--max-concurrent-llm', String(CONCURRENCY)]);
     const calls = server.chatRequests.length;
     const callsByUri = new Map();
@@ -102,6 +107,7 @@ export default async function run() {
       boundMs: Math.round(bound),
       wallMs: wall,
       ratio: +(wall / bound).toFixed(3),
+      load1,
     });
   } finally {
     await server.close();

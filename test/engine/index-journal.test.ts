@@ -149,4 +149,49 @@ describe('journaled index under concurrency', () => {
     await Promise.all([flushing, searching]);
     expect(searchedAfter).toEqual(['ctx://resources/a.md#2']);
   });
+
+  it('upserts at the same time share journal writes, and each returns once its URIs are in the segment', async () => {
+    const { index, calls } = recordingIndex();
+    const buffered = journaledIndex(index, { fs, journalDir, logger: silentLogger, bufferRecords: 1000 });
+    const uris = Array.from({ length: 40 }, (_, i) => `ctx://resources/n${i}.md`);
+    await Promise.all(uris.map((uri) => buffered.upsert([record(uri), record(uri, 0)])));
+    const [segment] = await readdir(journalDir);
+    expect((await readFile(join(journalDir, segment!), 'utf8')).trim().split('\n').sort()).toEqual([...uris].sort());
+    expect(calls).toEqual([]);
+    await buffered.close!();
+    expect(calls).toHaveLength(1);
+    expect(await readdir(journalDir)).toEqual([]);
+  });
+
+  it('records upserted while a flush is writing stay journaled until their own write, and writes come in slices', async () => {
+    const written: string[][] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const inner: ContextIndex = {
+      async upsert(records) {
+        await held;
+        written.push(records.map((r) => r.uri));
+      },
+      async removeUnder() {},
+    };
+    const buffered = journaledIndex(inner, { fs, journalDir, logger: silentLogger, bufferRecords: 200 });
+    const first = Array.from({ length: 200 }, (_, i) => `ctx://resources/a${i}.md`);
+    const filling = Promise.all(first.map((uri) => buffered.upsert([record(uri)])));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The first 200 are being written (held): a record arriving now goes to a new segment.
+    await buffered.upsert([record('ctx://resources/late.md')]);
+    const segments = await readdir(journalDir);
+    expect(segments).toHaveLength(2);
+    const contents = await Promise.all(segments.map((name) => readFile(join(journalDir, name), 'utf8')));
+    expect(contents.filter((text) => text.includes('ctx://resources/late.md'))).toEqual(['ctx://resources/late.md\n']);
+    release();
+    await filling;
+    // 200 records in slices of 128; the late one's segment is still on disk, owed its write.
+    expect(written.map((batch) => batch.length)).toEqual([128, 72]);
+    expect(await readdir(journalDir)).toHaveLength(1);
+    await buffered.close!();
+    expect(written.at(-1)).toEqual(['ctx://resources/late.md']);
+    expect(await readdir(journalDir)).toEqual([]);
+  });
 });
+

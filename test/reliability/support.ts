@@ -96,7 +96,7 @@ export function runCli(args: string[], options: { killAfterMs?: number; env?: Re
   });
 }
 
-/** Every file under the scope folders with its content; meta timestamps blanked out. */
+/** Every file under the scope folders with its content; meta timestamps (created, updated, ingested at) blanked out. */
 export async function snapshot(workspace: string, scope = 'resources'): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const walk = async (rel: string) => {
@@ -105,7 +105,7 @@ export async function snapshot(workspace: string, scope = 'resources'): Promise<
       if (entry.isDirectory()) await walk(path);
       else {
         let text = await readFile(join(workspace, path), 'utf8');
-        if (path.endsWith('.meta.json')) text = text.replace(/"(created_at|updated_at)": "[^"]*"/g, '"$1": ""');
+        if (path.endsWith('.meta.json')) text = text.replace(/"(created_at|updated_at|at)": "[^"]*"/g, '"$1": ""');
         out.set(path, text);
       }
     }

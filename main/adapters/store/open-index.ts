@@ -73,5 +73,9 @@ export function lazySearchIndex(workspace: string, config: IndexConfig = {}): En
     async close() {
       if (opened) await (await opened).store.close();
     },
+    prepare() {
+      // A failure here is the same failure the first write will report.
+      open().catch(() => undefined);
+    },
   };
 }

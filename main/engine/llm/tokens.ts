@@ -5,8 +5,22 @@
  * @example
  * estimateTokens([{ role: 'user', content: 'Summarize this folder.' }]); // about 12
  */
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 import type { ChatMessage } from '../ports/language-model.js';
+
+type CountTokens = (text: string, options: { disallowedSpecial: Set<string> }) => number;
+
+let countO200kFn: CountTokens | undefined;
+
+/**
+ * The o200k counter, loaded on the first count. Loading it builds the encoder from its rank
+ * table (about 0.1 s of CPU, in the middle of the DAG's first calls when the LLM adapter loads),
+ * and an OpenAI-compatible server reports usage itself, so most runs never count a token.
+ */
+function countO200k(text: string, options: { disallowedSpecial: Set<string> }): number {
+  countO200kFn ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens }).countTokens;
+  return countO200kFn(text, options);
+}
 
 // Special-token text such as "<|endoftext|>" inside a document would make the tokenizer throw.
 const ENCODE_OPTIONS = { disallowedSpecial: new Set<string>() };

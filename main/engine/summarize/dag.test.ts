@@ -99,4 +99,39 @@ describe('DAG summarizer', () => {
     expect(second.dirsReused).toBe(1);
     expect(second.filesSummarized).toBe(0);
   });
+
+  it('starts the deepest chains first, so a deep directory does not climb alone at the end', async () => {
+    for (let i = 0; i < 4; i++) await fs.writeFile(`ctx://resources/t/r${i}.md`, `# R${i}\n\nA top-level note, number ${i}.\n`);
+    await fs.writeFile('ctx://resources/t/a/b/c/deep.md', '# Deep\n\nA note three folders down.\n');
+    const inner = extractiveSummarizer();
+    const order: string[] = [];
+    // The first call (r0) holds the only slot until the whole tree is listed and deep.md queued.
+    let listed!: () => void;
+    const allListed = new Promise<void>((resolve) => (listed = resolve));
+    const summarizer: NodeSummarizer = {
+      id: 'ordered',
+      async summarizeFile(input) {
+        order.push(input.name);
+        if (input.name === 'r0.md') await allListed;
+        return inner.summarizeFile(input);
+      },
+      async summarizeDirectory(input) {
+        order.push(`${input.name}/`);
+        return inner.summarizeDirectory(input);
+      },
+    };
+    const emit = (event: EngineEvent) => {
+      // deep.md's task is queued right after its directory's dispatch event.
+      if (event.type === 'dag/dir-dispatched' && event.uri.endsWith('/c/')) setImmediate(listed);
+    };
+    const dag = new DirectoryEventHandler({ fs, summarizer, fileFallback: inner, index: noopIndex, logger: memoryLogger(), clock, emit, concurrency: 1 });
+    await dag.processDirectoryEvent('ctx://resources/t/');
+    // r0 took the free slot at once; then deep.md, queued after r1..r3, went ahead of them, and
+    // c/ went ahead of r2 and r3 as soon as it was ready (a slot passes on before the finished
+    // task marks its parent ready, so r1 slips in first). Where b/ lands among r2 and r3 depends
+    // on when c/'s writes finish. First come, first served ran r0..r3 first, then the chain.
+    expect(order.slice(0, 4)).toEqual(['r0.md', 'deep.md', 'r1.md', 'c/']);
+    expect(order.slice(4, 7).sort()).toEqual(['b/', 'r2.md', 'r3.md']);
+    expect(order.slice(7)).toEqual(['a/', 't/']);
+  });
 });

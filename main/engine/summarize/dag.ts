@@ -19,7 +19,6 @@
  * result.dirsSummarized; // directories that got a new L0/L1
  */
 import { setMaxListeners } from 'node:events';
-import pLimit from 'p-limit';
 import type { EngineEvent } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { NodeMeta } from '../../../shared/types/node.js';
@@ -30,6 +29,7 @@ import type { Logger } from '../ports/logger.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { sha256 } from '../util/hash.js';
 import { categoriesOf, fallbackSummary } from './fallback.js';
+import { priorityLimit, type PriorityLimit } from './priority-limit.js';
 import { MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, type ChildSummary, type NodeSummarizer, type SummaryOutput } from './types.js';
 
 export interface DagDeps {
@@ -78,6 +78,18 @@ interface DirNode {
   pending: number;
   /** Summaries of the child directories, by their index in children_dirs (null: no summary). */
   children_summaries: (ChildSummary | null)[];
+  /** The files' L0 as this run read or wrote them, so the summary does not read every meta again. */
+  file_summaries: Map<string, ChildSummary>;
+  /** LLM calls from this directory's summary to the root's, both included: its tasks' priority. */
+  rest: number;
+  /** Its meta as listed (null: none yet), which its summary extends. */
+  meta: NodeMeta | null;
+}
+
+/** What a directory's listing already read about a child directory. */
+interface Listed {
+  meta: NodeMeta | null;
+  abstract: string | undefined;
 }
 
 type DagEvent = Extract<EngineEvent, { type: `dag/${string}` }>;
@@ -87,6 +99,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * Summary tasks in flight. Above the LLM's own limit (10 by default) on purpose: a task also
  * reads its file and writes its summary and index rows, and those should overlap the LLM calls
  * of other tasks rather than hold a call slot idle. The LLM limiter still caps calls in flight.
+ * Queued tasks start by priority: the calls still ahead of them up to the root, so the deepest
+ * chains (the critical path) go first and the run does not end on one chain climbing alone.
  */
 export const DEFAULT_SUMMARY_TASKS = 32;
 
@@ -94,7 +108,7 @@ const DEFAULT_CATEGORY: Record<string, string> = { code: 'code', markdown: 'docu
 
 export class DirectoryEventHandler {
   private readonly nodes = new Map<string, DirNode>();
-  private readonly limit: ReturnType<typeof pLimit>;
+  private readonly limit: PriorityLimit;
   private readonly counts: DagCounts = { dirs_total: 0, dirs_done: 0, files_total: 0, files_done: 0, llm_calls: 0 };
   private stats = { dirsSummarized: 0, dirsReused: 0, filesSummarized: 0, fallbacks: 0, failed: 0, tokens: 0 };
   private rootUri = '';
@@ -103,7 +117,7 @@ export class DirectoryEventHandler {
   private readonly maxInputChars: number;
 
   constructor(private readonly deps: DagDeps) {
-    this.limit = pLimit(deps.concurrency ?? DEFAULT_SUMMARY_TASKS);
+    this.limit = priorityLimit(deps.concurrency ?? DEFAULT_SUMMARY_TASKS);
     this.maxChildren = deps.maxChildren ?? 50;
     this.maxInputChars = deps.maxInputChars ?? 24_000;
     // Every summary in flight (and every LLM call waiting for a slot) listens to the run's signal;
@@ -143,13 +157,16 @@ export class DirectoryEventHandler {
     if (this.deps.signal?.aborted) throw new CairnError('CANCELLED', `Summarizing ${this.rootUri} was cancelled`);
   }
 
-  /** `_dispatch_dir`: list, build the DirNode, start file tasks, recurse into sub-directories. */
-  private async dispatchDir(uri: string, parent: string | null): Promise<void> {
+  /**
+   * `_dispatch_dir`: list, build the DirNode, start file tasks, recurse into sub-directories.
+   * `listed` is what the parent's listing read about this directory (the root reads its own).
+   */
+  private async dispatchDir(uri: string, parent: string | null, listed?: Listed): Promise<void> {
     this.checkCancelled();
     this.counts.dirs_total += 1;
-    const meta = await this.deps.fs.readMeta(uri).catch(() => null);
+    const meta = listed ? listed.meta : await this.deps.fs.readMeta(uri).catch(() => null);
     if (isCurrent(meta)) {
-      const abstract = await this.deps.fs.read(uri, 0).catch(() => null);
+      const abstract = listed?.abstract ?? (await this.deps.fs.read(uri, 0).catch(() => null));
       if (abstract !== null) {
         this.counts.dirs_done += 1;
         this.stats.dirsReused += 1;
@@ -161,7 +178,7 @@ export class DirectoryEventHandler {
 
     let entries;
     try {
-      entries = await this.deps.fs.ls(uri);
+      entries = await this.deps.fs.lsWithMeta(uri);
     } catch (error) {
       this.deps.logger.warn(`Skipping ${uri}: cannot list it (${errorMessage(error)})`);
       this.stats.failed += 1;
@@ -169,13 +186,20 @@ export class DirectoryEventHandler {
       this.childDone(parent, uri, null);
       return;
     }
+    const files = entries.filter((e) => e.entry.kind === 'file');
+    const dirs = entries.filter((e) => e.entry.kind === 'dir');
+    const maxChildren = this.deps.summarizer.maxChildren ?? this.maxChildren;
     const node: DirNode = {
       uri,
       parentUri: parent,
-      children_dirs: entries.filter((e) => e.kind === 'dir').map((e) => e.uri),
-      file_children: entries.filter((e) => e.kind === 'file').map((e) => e.uri),
+      children_dirs: dirs.map((e) => e.entry.uri),
+      file_children: files.map((e) => e.entry.uri),
       pending: entries.length,
       children_summaries: [],
+      file_summaries: new Map(),
+      // A directory above max_children costs two calls on the chain (its batches, then the merge).
+      rest: (entries.length > maxChildren ? 2 : 1) + (parent === null ? 0 : (this.nodes.get(parent)?.rest ?? 0)),
+      meta,
     };
     node.children_summaries = node.children_dirs.map(() => null);
     this.nodes.set(uri, node);
@@ -186,11 +210,11 @@ export class DirectoryEventHandler {
       this.scheduleSummary(uri);
       return;
     }
-    for (const file of node.file_children) {
-      void this.fileTask(uri, file);
+    for (const { entry, meta, metaError } of files) {
+      void this.fileTask(node, entry.uri, meta, metaError);
     }
-    for (const child of node.children_dirs) {
-      this.dispatchDir(child, uri).catch((error) => this.rootDone.reject(error));
+    for (const { entry, meta: childMeta } of dirs) {
+      this.dispatchDir(entry.uri, uri, { meta: childMeta, abstract: entry.abstract }).catch((error) => this.rootDone.reject(error));
     }
   }
 
@@ -199,11 +223,16 @@ export class DirectoryEventHandler {
     else this.onChildDone(parent, uri, summary);
   }
 
-  /** A file task: make sure the file has its L0/L1, then `_on_file_done`. */
-  private async fileTask(parent: string, uri: string): Promise<void> {
+  /**
+   * A file task: make sure the file has its L0/L1, then `_on_file_done`. `meta` is the one its
+   * directory's listing read; its priority is its own call plus every summary above it.
+   */
+  private async fileTask(parent: DirNode, uri: string, meta: NodeMeta | null, metaError?: unknown): Promise<void> {
     try {
-      const meta = await this.deps.fs.readMeta(uri);
-      if (!meta?.abstract) await this.limit(() => this.summarizeFile(uri, meta));
+      // An unreadable meta skips the file, as reading it here did before the listing passed it on.
+      if (metaError !== undefined) throw metaError;
+      const done = meta?.abstract ? meta : await this.limit(parent.rest + 1, () => this.summarizeFile(uri, meta));
+      if (done?.abstract) parent.file_summaries.set(uri, fileSummaryOf(uri, done));
     } catch (error) {
       if (CairnError.is(error, 'CANCELLED')) return;
       // The seed's first error rule: an unreadable child is skipped with a warning.
@@ -212,10 +241,11 @@ export class DirectoryEventHandler {
       this.emit({ type: 'dag/failed', uri, reason: errorMessage(error) });
     }
     this.counts.files_done += 1;
-    this.onFileDone(parent, uri);
+    this.onFileDone(parent.uri, uri);
   }
 
-  private async summarizeFile(uri: string, meta: NodeMeta | null): Promise<void> {
+  /** Summarizes one file and writes its L0/L1; returns the meta written. */
+  private async summarizeFile(uri: string, meta: NodeMeta | null): Promise<NodeMeta> {
     this.checkCancelled();
     const text = await this.deps.fs.readFileContent(uri);
     const input = {
@@ -256,6 +286,7 @@ export class DirectoryEventHandler {
     await this.index(uri, updated, updated.abstract!, updated.overview!);
     await this.deps.fs.writeMeta(uri, updated);
     this.stats.filesSummarized += 1;
+    return updated;
   }
 
   /** `_on_file_done`. */
@@ -288,7 +319,7 @@ export class DirectoryEventHandler {
   private async summaryTask(uri: string): Promise<void> {
     const node = this.nodes.get(uri)!;
     this.nodes.delete(uri);
-    const files = await this.collectFileSummaries(node);
+    const files = this.collectFileSummaries(node);
     const dirs = node.children_summaries.filter((s): s is ChildSummary => s !== null);
     const children = [...dirs, ...files];
     this.counts.dirs_done += 1;
@@ -303,8 +334,9 @@ export class DirectoryEventHandler {
     }
 
     this.emit({ type: 'dag/summary-started', uri, children: children.length });
-    const summary = await this.limit(() => this.generateSummaryWithFallback(uri, children));
-    const meta = await this.deps.fs.readMeta(uri).catch(() => null);
+    const summary = await this.limit(node.rest, () => this.generateSummaryWithFallback(uri, children));
+    // The meta as listed: its tree_hash is the tree these children were read from.
+    const meta = node.meta;
     const now = this.deps.clock.now().toISOString();
     const updated: NodeMeta = {
       ...(meta ?? { uri, kind: 'dir', context_type: 'resource', created_at: now }),
@@ -325,22 +357,12 @@ export class DirectoryEventHandler {
     this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true });
   }
 
-  /** `_collect_file_summaries`: the abstracts of the directory's files, as they are now on disk. */
-  private async collectFileSummaries(node: DirNode): Promise<ChildSummary[]> {
-    const summaries: ChildSummary[] = [];
-    for (const file of node.file_children) {
-      const meta = await this.deps.fs.readMeta(file).catch(() => null);
-      if (!meta?.abstract) continue;
-      summaries.push({
-        uri: file,
-        name: uriName(file),
-        abstract: meta.abstract,
-        category: meta.category ?? DEFAULT_CATEGORY[meta.source_format ?? ''] ?? 'document',
-        is_directory: false,
-        has_abstract: true,
-      });
-    }
-    return summaries;
+  /**
+   * `_collect_file_summaries`: the abstracts of the directory's files, in listing order, as its
+   * listing read them or its file tasks wrote them (what is on disk: this run is their writer).
+   */
+  private collectFileSummaries(node: DirNode): ChildSummary[] {
+    return node.file_children.flatMap((file) => node.file_summaries.get(file) ?? []);
   }
 
   /** `_generate_summary_with_fallback`: the summarizer, in batches above max_children, else the seed fallback. */
@@ -401,6 +423,17 @@ export class DirectoryEventHandler {
       { ...base, id: `${uri}#1`, level: 1, text: overview, tokens: 0 },
     ]);
   }
+}
+
+function fileSummaryOf(uri: string, meta: NodeMeta): ChildSummary {
+  return {
+    uri,
+    name: uriName(uri),
+    abstract: meta.abstract!,
+    category: meta.category ?? DEFAULT_CATEGORY[meta.source_format ?? ''] ?? 'document',
+    is_directory: false,
+    has_abstract: true,
+  };
 }
 
 /** A directory's summary is current when it was made (or fell back) and nothing below changed since. */

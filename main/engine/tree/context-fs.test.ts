@@ -147,4 +147,29 @@ describe('ContextFS', () => {
     await fs.writeDirSummary('ctx://resources/docs/', { abstract: 'a2', overview: 'o2' });
     expect((await readdir(docs)).filter((n) => n.startsWith('.cairn-tmp-'))).toEqual(['.cairn-tmp-live00000001']);
   });
+
+  it('lsWithMeta gives each entry with the meta read for it, and a corrupt meta as an error, not a meta', async () => {
+    await fs.writeFile('ctx://resources/m/a.md', 'A', meta('ctx://resources/m/a.md', 'file', { abstract: 'About A' }));
+    await fs.writeFile('ctx://resources/m/b.md', 'B');
+    await writeFile(join(dir, 'resources/m/b.md.meta.json'), '{ not json');
+    await fs.writeDirSummary('ctx://resources/m/sub/', { abstract: 'Sub', overview: 'Sub overview' }, meta('ctx://resources/m/sub/', 'dir', { summary_status: 'done' }));
+    const listed = await fs.lsWithMeta('ctx://resources/m/');
+    expect(listed.map(({ entry, meta: m, metaError }) => [entry.name, m?.abstract ?? m?.summary_status ?? null, metaError instanceof CairnError ? metaError.code : null])).toEqual([
+      ['a.md', 'About A', null],
+      ['b.md', null, 'PARSE_FAILED'],
+      ['sub', 'done', null],
+    ]);
+    expect(listed.map(({ entry }) => entry)).toEqual(await fs.ls('ctx://resources/m/'));
+  });
+
+  it('readFileContent refuses a directory, a missing node and a sidecar', async () => {
+    await fs.writeFile('ctx://resources/r/a.md', 'A', meta('ctx://resources/r/a.md', 'file'));
+    expect(await fs.readFileContent('ctx://resources/r/a.md')).toBe('A');
+    const code = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e as CairnError).code);
+    expect(await code(fs.readFileContent('ctx://resources/r/'))).toBe('IS_A_DIRECTORY');
+    expect(await code(fs.readFileContent('ctx://resources/r/missing.md'))).toBe('NOT_FOUND');
+    expect(await code(fs.readFileContent('ctx://resources/r/a.md/deeper.md'))).toBe('NOT_FOUND');
+    expect(await code(fs.readFileContent('ctx://resources/r/a.md.meta.json'))).toBe('NOT_FOUND');
+  });
 });
+

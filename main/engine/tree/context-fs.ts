@@ -108,9 +108,24 @@ export class ContextFS {
   }
 
   async readFileContent(uri: string): Promise<string> {
-    const { kind } = await this.canonicalUri(uri);
-    if (kind === 'dir') throw new CairnError('IS_A_DIRECTORY', `${uri} is a directory: read its L0 (level 0) or L1 (level 1), or list it`);
-    return readFile(await this.safePathOf(uri), 'utf8');
+    // One realpath, one stat, the read: the DAG reads every file, and resolving the path twice
+    // (kindOf, then safePathOf) cost a syscall per file for nothing. The stat stays: a FIFO or a
+    // socket planted in the workspace must be refused, not opened (an open would wait forever).
+    const parsed = parseCtxUri(uri);
+    if (parsed.segments.length > 0 && isSidecarName(parsed.segments.at(-1)!)) throw notFound(uri);
+    let path: string;
+    let info;
+    try {
+      path = await this.safePathOf(parsed);
+      info = await stat(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw notFound(uri);
+      throw error;
+    }
+    if (info.isDirectory()) throw new CairnError('IS_A_DIRECTORY', `${uri} is a directory: read its L0 (level 0) or L1 (level 1), or list it`);
+    if (!info.isFile()) throw notFound(uri);
+    return readFile(path, 'utf8');
   }
 
   /** The meta file of a node: `.meta.json` inside a directory, `{name}.meta.json` beside a file. */
@@ -122,6 +137,11 @@ export class ContextFS {
   async readMeta(uri: string): Promise<NodeMeta | null> {
     const kind = await this.kindOf(uri);
     if (!kind) return null;
+    return this.readMetaOf(uri, kind);
+  }
+
+  /** readMeta for a node whose kind is already known (from a listing of its real parent folder). */
+  private async readMetaOf(uri: string, kind: NodeKind): Promise<NodeMeta | null> {
     let text: string;
     try {
       text = await readFile(this.metaPathOf(uri, kind), 'utf8');
@@ -137,16 +157,14 @@ export class ContextFS {
   }
 
   async writeMeta(uri: string, meta: NodeMeta, options: WriteOptions = {}): Promise<void> {
-    const parsed = parseCtxUri(uri);
-    const kind: NodeKind = meta.kind;
-    if (kind === 'dir') await mkdir(this.pathOf(parsed), { recursive: true });
-    await writeFileAtomic(this.metaPathOf(uri, kind), JSON.stringify(meta, null, 2) + '\n', options);
+    // writeFileAtomic makes a missing directory itself (only when the write finds it missing).
+    await writeFileAtomic(this.metaPathOf(uri, meta.kind), JSON.stringify(meta, null, 2) + '\n', options);
   }
 
   /** Writes a directory's L0 and L1 sidecars (and meta when given). */
   async writeDirSummary(uri: string, summary: { abstract: string; overview: string }, meta?: NodeMeta, options: WriteOptions = {}): Promise<void> {
     const path = this.pathOf(uri);
-    await mkdir(path, { recursive: true });
+    // No mkdir first: a missing directory has nothing to sweep, and writeFileAtomic makes it.
     await sweepDeadTempFiles(path);
     await writeFileAtomic(join(path, ABSTRACT_FILE), summary.abstract, options);
     await writeFileAtomic(join(path, OVERVIEW_FILE), summary.overview, options);
@@ -182,6 +200,15 @@ export class ContextFS {
 
   /** Lists a directory's children, sidecars hidden, in a stable order (by name, code points). */
   async ls(uri: string): Promise<NodeEntry[]> {
+    return (await this.lsWithMeta(uri)).map(({ entry }) => entry);
+  }
+
+  /**
+   * ls, with each child's meta as read for its entry (null when it has none; when it cannot be
+   * read or parsed, null with the error), so a caller that needs both (the DAG) does not read
+   * every meta a second time.
+   */
+  async lsWithMeta(uri: string): Promise<{ entry: NodeEntry; meta: NodeMeta | null; metaError?: unknown }[]> {
     const { uri: dirUri, kind } = await this.canonicalUri(uri);
     if (kind !== 'dir') throw new CairnError('NOT_A_DIRECTORY', `${uri} is a file, not a directory`);
     const parsed = parseCtxUri(dirUri);
@@ -189,11 +216,19 @@ export class ContextFS {
     const dirents = await readdir(path, { withFileTypes: true });
     const names = dirents.filter((d) => !isSidecarName(d.name) && (d.isDirectory() || d.isFile())).sort(byName);
     return Promise.all(
-      names.map(async (d): Promise<NodeEntry> => {
+      names.map(async (d) => {
         const isDir = d.isDirectory();
         const childUri = formatCtxUri({ scope: parsed.scope, segments: [...parsed.segments, d.name], isDir });
         const entry: NodeEntry = { uri: childUri, name: d.name, kind: isDir ? 'dir' : 'file' };
-        const meta = await this.readMeta(childUri).catch(() => null);
+        // The dirent is the child itself, not a link (links are not listed), inside a folder
+        // already resolved within the workspace: its kind is known without a realpath and a stat.
+        let meta: NodeMeta | null = null;
+        let metaError: unknown;
+        try {
+          meta = await this.readMetaOf(childUri, isDir ? 'dir' : 'file');
+        } catch (error) {
+          metaError = error;
+        }
         if (meta) {
           if (meta.tokens !== undefined) entry.tokens = meta.tokens;
           if (meta.bytes !== undefined) entry.bytes = meta.bytes;
@@ -204,7 +239,7 @@ export class ContextFS {
           const abstract = await readFile(join(path, d.name, ABSTRACT_FILE), 'utf8').catch(() => undefined);
           if (abstract) entry.abstract = abstract;
         }
-        return entry;
+        return metaError === undefined ? { entry, meta } : { entry, meta, metaError };
       }),
     );
   }

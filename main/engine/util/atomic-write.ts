@@ -2,6 +2,11 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
+// Temp names are unique by a random prefix per process and a counter: random bytes per write
+// were a synchronous crypto call on every write of the DAG's path, for no better uniqueness.
+const TEMP_PREFIX = `${randomBytes(6).toString('hex')}-`;
+let tempCount = 0;
+
 /**
  * Writes a file so that readers see the old content or the new one, never half of it:
  * write a temp file beside the target, optionally fsync it, rename it over the target.
@@ -9,9 +14,14 @@ import { randomBytes } from 'node:crypto';
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.cairn-tmp-${randomBytes(6).toString('hex')}`);
-  const handle = await open(temp, 'w');
+  const temp = join(dir, `.cairn-tmp-${TEMP_PREFIX}${(tempCount++).toString(36)}`);
+  // The folder nearly always exists (a meta beside its file, a sidecar in its directory): it is
+  // made only when the open says it is missing, which saves a syscall per write on the DAG's path.
+  const handle = await open(temp, 'w').catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
+    return open(temp, 'w');
+  });
   try {
     await handle.writeFile(data);
     if (options.durable) await handle.sync();
