@@ -28,3 +28,23 @@ export function formatCount(n: number, locale = 'en'): string {
 export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
+
+const whenFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A moment (ISO string) as a short local date and time; the string itself when it is not a date. */
+export function formatWhen(iso: string, locale = 'en'): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const tag = locale === 'zh' ? 'zh-CN' : 'en-US';
+  let format = whenFormats.get(tag);
+  if (!format) {
+    format = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' });
+    whenFormats.set(tag, format);
+  }
+  return format.format(date);
+}
+
+/** US dollars at list price: four decimals under a dollar, so small runs do not read as $0.00. */
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+}

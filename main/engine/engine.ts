@@ -37,6 +37,8 @@ import { Outbox } from './queue/outbox.js';
 import { DirectoryEventHandler } from './summarize/dag.js';
 import { extractiveSummarizer } from './summarize/extractive-summarizer.js';
 import { estimateSummaries } from './summarize/estimate.js';
+import { estimateCostUsd } from './llm/prices.js';
+import { recentIngests, noteIngest } from './ingest/recent.js';
 import { compressHandlers } from './compress/handlers.js';
 import { portabilityHandlers } from './portability/handlers.js';
 import { memoryHandlers } from './memory/long-term/handlers.js';
@@ -156,9 +158,12 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     const results: DagRunResult[] = [];
     for (;;) {
       if (signal.aborted) break;
-      const message = await queue.claim(onlyUri === undefined ? undefined : (m) => m.uri === onlyUri);
+      // A background run (no uri) leaves the held roots queued: they wait for a summarize:run naming them.
+      const message = await queue.claim(onlyUri === undefined ? (held.size > 0 ? (m) => !held.has(m.uri) : undefined) : (m) => m.uri === onlyUri);
       if (!message) break;
       emit({ type: 'dag/started', root: message.uri, messageId: message.id });
+      // The first summaries' records should not wait for LanceDB and the embedder to load.
+      index?.prepare?.();
       try {
         const summarizer = summarizerForRun();
         const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
@@ -184,6 +189,8 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     return results;
   };
 
+  /** Roots ingested with `summarize: false`: queued, but not for the background runs. */
+  const held = new Set<string>();
   let background: Promise<unknown> | null = null;
   let again = false;
   const kickBackground = () => {
@@ -217,6 +224,9 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
         ).then(
           async (result) => {
             if (result.changed > 0) await optimizeIndex();
+            if (request.summarize === false) held.add(result.root);
+            else held.delete(result.root);
+            await noteIngest(fs, result, clock, logger);
             ctx.emit({ type: 'ingest/finished', jobId: result.jobId, result });
             if (deps.autoSummarize) kickBackground();
             return result;
@@ -237,6 +247,13 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       controller?.abort();
       return { cancelled: controller !== undefined };
     },
+    'ingest:recent': async (request) => {
+      // The outbox says what is queued or running; without it (another process holds it) the metas still answer.
+      const queued = await outbox()
+        .then((queue) => queue.list({ status: ['pending', 'processing', 'failed'] }))
+        .catch(() => []);
+      return { items: await recentIngests(fs, queued, request.limit) };
+    },
     'fs:ls': async (request) => {
       const { uri } = await fs.canonicalUri(request.uri);
       return { uri, entries: await fs.ls(uri) };
@@ -249,6 +266,8 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     'fs:tree': async (request) => ({ root: await fs.tree(request.uri, request.depth, request.maxChildren) }),
     'summarize:run': async (request, ctx) => {
       const signal = AbortSignal.any([ctx.signal, lifetime.signal]);
+      if (request.uri === undefined) held.clear();
+      else held.delete(request.uri);
       return { runs: await drain(signal, ctx.emit, request.uri) };
     },
     'summarize:estimate': async (request) => {
@@ -256,7 +275,13 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       const maxChildren = summarizerForRun().maxChildren ?? 50;
       // An extractive summarizer takes every child at once; the LLM one is what is being estimated.
       const options = { maxChildren: Number.isFinite(maxChildren) ? maxChildren : 50 };
-      return { estimates: await Promise.all(roots.map((uri) => estimateSummaries(fs, uri, options))) };
+      const estimates = await Promise.all(roots.map((uri) => estimateSummaries(fs, uri, options)));
+      const model = settings.current().model;
+      return {
+        estimates: estimates.map((e) => ({ ...e, cost_usd: estimateCostUsd({ inputTokens: e.input_tokens, outputTokens: e.output_tokens }, model) })),
+        model,
+        llm: deps.summarizer === undefined && llm.active,
+      };
     },
     'search:query': async (request, ctx) => {
       const hits = await searchIndex().search({

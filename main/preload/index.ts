@@ -17,6 +17,7 @@ const invoke =
 export const bridge: CairnBridge = {
   'ingest:start': invoke('ingest:start'),
   'ingest:cancel': invoke('ingest:cancel'),
+  'ingest:recent': invoke('ingest:recent'),
   'fs:ls': invoke('fs:ls'),
   'fs:read': invoke('fs:read'),
   'fs:stat': invoke('fs:stat'),

@@ -81,3 +81,90 @@ describe('the ingest store', () => {
     expect(calls[1]).toEqual(['ingest:cancel', { jobId: 'job-9' }]);
   });
 });
+
+describe('the ingest store: estimate first and recent folders', () => {
+  const estimate = { root: result.root, files: 9, directories: 3, reused_directories: 0, calls: 12, input_tokens: 9000, output_tokens: 1200, cost_usd: 0.00207 };
+  const run = { root: result.root, dirs_total: 3, dirs_done: 3, files_total: 9, files_done: 9, llm_calls: 0, dirsSummarized: 3, dirsReused: 0, filesSummarized: 9, fallbacks: 0, failed: 0, tokens: 0, ms: 5 };
+  const recentItem = { root: result.root, scope: 'agent', name: 'sample', source: '/data/sample', kind: 'dir' as const, at: '2026-01-01T00:00:00.000Z', files: 9, state: 'queued' as const };
+
+  function scripted() {
+    const calls: [string, unknown][] = [];
+    const answers: Record<string, (request: unknown) => Promise<unknown>> = {
+      'ingest:start': async () => result,
+      'ingest:recent': async () => ({ items: [recentItem] }),
+      'summarize:estimate': async () => ({ estimates: [estimate], model: 'gpt-4o-mini', llm: true }),
+      'summarize:run': async () => ({ runs: [run] }),
+    };
+    const client = {
+      transport: 'websocket',
+      call: async (command: string, request: unknown) => {
+        calls.push([command, request]);
+        return answers[command]!(request);
+      },
+      onEvents: () => () => {},
+      onStatus: () => () => {},
+    } as unknown as CairnClient;
+    return { client, calls, answers };
+  }
+
+  it('builds without summarizing, estimates, then summarizes now', async () => {
+    const { client, calls } = scripted();
+    const store = createIngestStore(client, () => 'job-1');
+    store.getState().setForm({ path: '/data/sample', estimateFirst: true });
+    await store.getState().start();
+    expect(calls[0]).toEqual(['ingest:start', { path: '/data/sample', options: { scope: 'resources', codeSummaryMode: 'ast' }, jobId: 'job-1', summarize: false }]);
+    expect(calls.map(([c]) => c)).toEqual(['ingest:start', 'ingest:recent', 'summarize:estimate']);
+    expect(calls[2]![1]).toEqual({ uri: result.root });
+    expect(store.getState().estimate).toEqual({ phase: 'ready', root: result.root, estimate, model: 'gpt-4o-mini', llm: true, run: null, error: null });
+
+    const running = store.getState().summarizeNow();
+    expect(store.getState().estimate?.phase).toBe('running');
+    // A second click while it runs starts nothing.
+    await store.getState().summarizeNow();
+    await running;
+    expect(calls.filter(([c]) => c === 'summarize:run')).toEqual([['summarize:run', { uri: result.root }]]);
+    expect(store.getState().estimate).toMatchObject({ phase: 'done', run });
+  });
+
+  it('leaves the summaries queued on "not now", and an ordinary ingest asks for no estimate', async () => {
+    const { client, calls } = scripted();
+    const store = createIngestStore(client, () => 'job-2');
+    store.getState().setForm({ path: '/data/sample', estimateFirst: true });
+    await store.getState().start();
+    store.getState().dismissEstimate();
+    expect(store.getState().estimate?.phase).toBe('dismissed');
+    expect(calls.some(([c]) => c === 'summarize:run')).toBe(false);
+
+    store.getState().setForm({ estimateFirst: false });
+    await store.getState().start();
+    expect(calls.at(-2)).toEqual(['ingest:start', { path: '/data/sample', options: { scope: 'resources', codeSummaryMode: 'ast' }, jobId: 'job-2' }]);
+    expect(store.getState().estimate).toBeNull();
+  });
+
+  it('says why an estimate failed and lets it be tried by running', async () => {
+    const { client, answers } = scripted();
+    answers['summarize:estimate'] = async () => {
+      throw new CairnError('INTERNAL', 'estimate broke');
+    };
+    const store = createIngestStore(client, () => 'job-3');
+    store.getState().setForm({ path: '/data/sample', estimateFirst: true });
+    await store.getState().start();
+    expect(store.getState().estimate).toMatchObject({ phase: 'failed', error: 'estimate broke' });
+  });
+
+  it('loads the recent folders, reloads them when a summary run ends, and ingests one again into its scope', async () => {
+    const { client, calls } = scripted();
+    const store = createIngestStore(client, () => 'job-4');
+    await store.getState().loadRecent();
+    expect(store.getState().recent).toEqual({ phase: 'ready', items: [recentItem], error: null });
+
+    store.getState().applyEvents([{ type: 'dag/finished', root: result.root, messageId: 'm1', result: run }]);
+    await Promise.resolve();
+    expect(calls.filter(([c]) => c === 'ingest:recent')).toHaveLength(2);
+
+    await store.getState().reingest(recentItem);
+    expect(store.getState().form).toMatchObject({ path: '/data/sample', scope: 'agent' });
+    expect(calls.find(([c]) => c === 'ingest:start')![1]).toMatchObject({ path: '/data/sample', options: { scope: 'agent' } });
+    expect(store.getState().status).toBe('done');
+  });
+});

@@ -1,18 +1,43 @@
 /**
  * The Home view's ingest: the form, the live progress of the running job (from `ingest/*`
- * events of its job id) and the result or error it ended with.
+ * events of its job id) and the result or error it ended with; with "estimate first", the
+ * estimate of the summaries the tree still owes and the run started from it; and the list of
+ * folders recently ingested into the workspace.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { EngineEvent, IngestPhase } from '../../shared/contracts/api';
+import type { DagRunResult, EngineEvent, IngestPhase, PricedEstimate, RecentIngest } from '../../shared/contracts/api';
 import { CairnError } from '../../shared/errors';
 import type { CodeSummaryMode, IngestResult } from '../../shared/types/ingest';
-import type { IngestScope } from '../../shared/uri';
+import { INGEST_SCOPES, type IngestScope } from '../../shared/uri';
 import type { CairnClient } from '../api/client';
 
 export interface IngestForm {
   path: string;
   scope: IngestScope;
   codeMode: CodeSummaryMode;
+  /** Build the tree without summarizing, then show what summarizing it would take. */
+  estimateFirst: boolean;
+}
+
+/**
+ * After an "estimate first" ingest: loading the estimate, showing it, summarizing, done, or
+ * dismissed ("not now": the summaries stay queued).
+ */
+export interface EstimateState {
+  phase: 'loading' | 'ready' | 'running' | 'done' | 'dismissed' | 'failed';
+  root: string;
+  estimate: PricedEstimate | null;
+  /** The model a run would use, and whether it would use it (false: extractive, offline). */
+  model: string | null;
+  llm: boolean;
+  run: DagRunResult | null;
+  error: string | null;
+}
+
+export interface RecentState {
+  phase: 'idle' | 'loading' | 'ready' | 'failed';
+  items: RecentIngest[];
+  error: string | null;
 }
 
 export type IngestStatus = 'idle' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -34,72 +59,140 @@ export interface IngestState {
   progress: IngestProgress;
   result: IngestResult | null;
   error: { code: string; message: string } | null;
+  estimate: EstimateState | null;
+  recent: RecentState;
   setForm(patch: Partial<IngestForm>): void;
   start(): Promise<void>;
   cancel(): Promise<void>;
+  /** Runs the summaries the estimated tree owes ("Summarize now"). */
+  summarizeNow(): Promise<void>;
+  /** "Not now": hides the estimate; the summaries stay queued. */
+  dismissEstimate(): void;
+  loadRecent(): Promise<void>;
+  /** Ingests a recent folder again, into the same root (only what changed is updated). */
+  reingest(item: RecentIngest): Promise<void>;
   applyEvents(events: readonly EngineEvent[]): void;
 }
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const idleProgress: IngestProgress = { phase: null, done: 0, total: null, bytes: 0, current: null, skipped: 0 };
 
 export function createIngestStore(client: CairnClient, newJobId: () => string = () => crypto.randomUUID()): StoreApi<IngestState> {
-  return createStore<IngestState>()((set, get) => ({
-    form: { path: '', scope: 'resources', codeMode: 'ast' },
-    status: 'idle',
-    jobId: null,
-    root: null,
-    progress: idleProgress,
-    result: null,
-    error: null,
-    setForm: (patch) => set({ form: { ...get().form, ...patch } }),
-
-    async start() {
-      const { form, status } = get();
-      if (status === 'running') return;
-      const jobId = newJobId();
-      set({ status: 'running', jobId, root: null, progress: idleProgress, result: null, error: null });
+  return createStore<IngestState>()((set, get) => {
+    const estimateFor = async (root: string) => {
+      set({ estimate: { phase: 'loading', root, estimate: null, model: null, llm: false, run: null, error: null } });
       try {
-        const result = await client.call('ingest:start', {
-          path: form.path.trim(),
-          options: { scope: form.scope, codeSummaryMode: form.codeMode },
-          jobId,
-        });
-        if (get().jobId === jobId) set({ status: 'done', result, root: result.root });
+        const answer = await client.call('summarize:estimate', { uri: root });
+        if (get().estimate?.root !== root) return;
+        set({ estimate: { ...get().estimate!, phase: 'ready', estimate: answer.estimates[0] ?? null, model: answer.model ?? null, llm: answer.llm ?? false } });
       } catch (error) {
-        if (get().jobId !== jobId) return;
-        if (CairnError.is(error, 'CANCELLED')) set({ status: 'cancelled' });
-        else set({ status: 'failed', error: { code: CairnError.is(error) ? error.code : 'INTERNAL', message: error instanceof Error ? error.message : String(error) } });
+        if (get().estimate?.root === root) set({ estimate: { ...get().estimate!, phase: 'failed', error: message(error) } });
       }
-    },
+    };
+    return {
+      form: { path: '', scope: 'resources', codeMode: 'ast', estimateFirst: false },
+      status: 'idle',
+      jobId: null,
+      root: null,
+      progress: idleProgress,
+      result: null,
+      error: null,
+      estimate: null,
+      recent: { phase: 'idle', items: [], error: null },
+      setForm: (patch) => set({ form: { ...get().form, ...patch } }),
 
-    async cancel() {
-      const { jobId, status } = get();
-      if (status !== 'running' || !jobId) return;
-      await client.call('ingest:cancel', { jobId });
-    },
-
-    applyEvents(events) {
-      const state = get();
-      if (state.status !== 'running' || !state.jobId) return;
-      let progress = state.progress;
-      let root = state.root;
-      for (const event of events) {
-        if (!('jobId' in event) || event.jobId !== state.jobId) continue;
-        switch (event.type) {
-          case 'ingest/started':
-            root = event.root;
-            break;
-          case 'ingest/progressed':
-            progress = { ...progress, phase: event.phase, done: event.done, total: event.total, bytes: event.bytes, current: event.current ?? progress.current };
-            break;
-          case 'ingest/skipped':
-            progress = { ...progress, skipped: progress.skipped + 1 };
-            break;
-          default:
-            break;
+      async start() {
+        const { form, status } = get();
+        if (status === 'running') return;
+        const jobId = newJobId();
+        set({ status: 'running', jobId, root: null, progress: idleProgress, result: null, error: null, estimate: null });
+        try {
+          const result = await client.call('ingest:start', {
+            path: form.path.trim(),
+            options: { scope: form.scope, codeSummaryMode: form.codeMode },
+            jobId,
+            ...(form.estimateFirst ? { summarize: false } : {}),
+          });
+          if (get().jobId !== jobId) return;
+          set({ status: 'done', result, root: result.root });
+          void get().loadRecent();
+          if (form.estimateFirst) await estimateFor(result.root);
+        } catch (error) {
+          if (get().jobId !== jobId) return;
+          if (CairnError.is(error, 'CANCELLED')) set({ status: 'cancelled' });
+          else set({ status: 'failed', error: { code: CairnError.is(error) ? error.code : 'INTERNAL', message: error instanceof Error ? error.message : String(error) } });
         }
-      }
-      if (progress !== state.progress || root !== state.root) set({ progress, root });
-    },
-  }));
+      },
+
+      async summarizeNow() {
+        const estimate = get().estimate;
+        if (!estimate || estimate.phase === 'running' || estimate.phase === 'loading') return;
+        set({ estimate: { ...estimate, phase: 'running', error: null } });
+        try {
+          const { runs } = await client.call('summarize:run', { uri: estimate.root });
+          const run = runs.find((r) => r.root === estimate.root) ?? runs[0] ?? null;
+          if (get().estimate?.root === estimate.root) set({ estimate: { ...get().estimate!, phase: 'done', run } });
+        } catch (error) {
+          if (get().estimate?.root === estimate.root) set({ estimate: { ...get().estimate!, phase: 'failed', error: message(error) } });
+        }
+        void get().loadRecent();
+      },
+
+      dismissEstimate() {
+        const estimate = get().estimate;
+        if (estimate && estimate.phase !== 'running') set({ estimate: { ...estimate, phase: 'dismissed' } });
+      },
+
+      async loadRecent() {
+        const recent = get().recent;
+        set({ recent: { ...recent, phase: recent.phase === 'ready' ? 'ready' : 'loading' } });
+        try {
+          const { items } = await client.call('ingest:recent', {});
+          set({ recent: { phase: 'ready', items, error: null } });
+        } catch (error) {
+          set({ recent: { ...get().recent, phase: 'failed', error: message(error) } });
+        }
+      },
+
+      async reingest(item) {
+        if (get().status === 'running') return;
+        const scope = (INGEST_SCOPES as readonly string[]).includes(item.scope) ? (item.scope as IngestScope) : get().form.scope;
+        set({ form: { ...get().form, path: item.source, scope } });
+        await get().start();
+      },
+
+      async cancel() {
+        const { jobId, status } = get();
+        if (status !== 'running' || !jobId) return;
+        await client.call('ingest:cancel', { jobId });
+      },
+
+      applyEvents(events) {
+        // A summary run starting or ending changes a recent folder's state.
+        if (get().recent.phase === 'ready' && events.some((e) => e.type === 'dag/started' || e.type === 'dag/finished' || e.type === 'dag/run-failed')) void get().loadRecent();
+        const state = get();
+        if (state.status !== 'running' || !state.jobId) return;
+        let progress = state.progress;
+        let root = state.root;
+        for (const event of events) {
+          if (!('jobId' in event) || event.jobId !== state.jobId) continue;
+          switch (event.type) {
+            case 'ingest/started':
+              root = event.root;
+              break;
+            case 'ingest/progressed':
+              progress = { ...progress, phase: event.phase, done: event.done, total: event.total, bytes: event.bytes, current: event.current ?? progress.current };
+              break;
+            case 'ingest/skipped':
+              progress = { ...progress, skipped: progress.skipped + 1 };
+              break;
+            default:
+              break;
+          }
+        }
+        if (progress !== state.progress || root !== state.root) set({ progress, root });
+      },
+    };
+  });
 }

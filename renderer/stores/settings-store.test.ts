@@ -3,7 +3,7 @@ import type { LlmStatsView, SettingsView } from '../../shared/contracts/api';
 import { DEFAULT_LLM_SETTINGS } from '../../shared/contracts/api';
 import { CairnError } from '../../shared/errors';
 import { createMonitorStore } from './monitor-store';
-import { createSettingsStore, formOf, validateForm } from './settings-store';
+import { createSettingsStore, formOf, parseBudget, validateForm } from './settings-store';
 import { pendingClient } from './view-stores.fixtures';
 
 const view = (patch: Partial<SettingsView> = {}): SettingsView => ({ llm: { ...DEFAULT_LLM_SETTINGS }, apiKey: { set: false, last4: null, storage: 'memory' }, summarizer: 'extractive', ...patch });
@@ -81,5 +81,35 @@ describe('the monitor store', () => {
     expect(store.getState().stats?.calls).toBe(5);
     store.getState().applyEvents([{ type: 'dag/started', root: 'ctx://resources/r/', messageId: 'y' }]);
     expect(store.getState().stats?.calls).toBe(5);
+  });
+});
+
+describe('the settings the Home view changes', () => {
+  it('saves the LLM switch or the budget alone, keeping unsaved edits of the other fields', async () => {
+    const { client, next } = pendingClient();
+    const store = createSettingsStore(client);
+    const loading = store.getState().load();
+    next('settings:get').resolve(view());
+    await loading;
+    store.getState().setField('model', 'llama3');
+    const saving = store.getState().quickSet({ tokenBudget: 5000 });
+    const call = next('settings:set');
+    expect(call.request).toEqual({ llm: { tokenBudget: 5000 } });
+    call.resolve(view({ llm: { ...DEFAULT_LLM_SETTINGS, tokenBudget: 5000 } }));
+    await saving;
+    expect(store.getState().form).toMatchObject({ model: 'llama3', tokenBudget: '5000' });
+    expect(store.getState().view?.llm.tokenBudget).toBe(5000);
+
+    const failing = store.getState().quickSet({ enabled: true });
+    next('settings:set').reject(new CairnError('INVALID_INPUT', 'bad'));
+    await expect(failing).rejects.toThrow('bad');
+    expect(store.getState().form.enabled).toBe(false);
+  });
+
+  it('reads a budget as typed', () => {
+    expect(parseBudget(' ')).toBeNull();
+    expect(parseBudget('1200')).toBe(1200);
+    expect(parseBudget('0')).toBeUndefined();
+    expect(parseBudget('1.5')).toBeUndefined();
   });
 });

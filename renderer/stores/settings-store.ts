@@ -40,6 +40,20 @@ export interface SettingsState {
   save(): Promise<void>;
   clearKey(): Promise<void>;
   testConnection(): Promise<void>;
+  /**
+   * Saves the LLM switch or the token budget at once (the Home view's ingest options), leaving
+   * the other settings and any unsaved edits of the Settings form as they are.
+   */
+  quickSet(patch: QuickPatch): Promise<void>;
+}
+
+export type QuickPatch = Partial<Pick<LlmSettings, 'enabled' | 'tokenBudget'>>;
+
+/** A budget as typed ('' for no limit): the number of tokens, null for no limit, or undefined when it does not pass. */
+export function parseBudget(text: string): number | null | undefined {
+  if (text.trim() === '') return null;
+  const n = wholeIn(text, 1, 1_000_000_000);
+  return n === null ? undefined : n;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -132,6 +146,21 @@ export function createSettingsStore(client: Pick<CairnClient, 'call'>): StoreApi
         set({ view, apiKeyInput: '', saveResult: { ok: true, message: 'cleared' } });
       } catch (error) {
         set({ saveResult: { ok: false, message: message(error) } });
+      }
+    },
+    async quickSet(patch) {
+      try {
+        const view = await client.call('settings:set', { llm: patch });
+        const saved = formOf(view.llm);
+        const form = { ...get().form };
+        if (patch.enabled !== undefined) form.enabled = saved.enabled;
+        if (patch.tokenBudget !== undefined) form.tokenBudget = saved.tokenBudget;
+        const errors = { ...get().errors };
+        if (patch.tokenBudget !== undefined) delete errors.tokenBudget;
+        set({ phase: 'ready', view, form: get().phase === 'ready' ? form : saved, errors, saveResult: null });
+      } catch (error) {
+        set({ saveResult: { ok: false, message: message(error) } });
+        throw error;
       }
     },
     async testConnection() {

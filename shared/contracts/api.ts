@@ -70,6 +70,42 @@ export const SummaryEstimate = z.object({
 });
 export type SummaryEstimate = z.infer<typeof SummaryEstimate>;
 
+/** summarize:estimate's answer per tree: the estimate, priced when the model's list price is known. */
+export const PricedEstimate = SummaryEstimate.extend({
+  /** USD at list price for the settings' model; null when its price is unknown. */
+  cost_usd: z.number().nullable().optional(),
+});
+export type PricedEstimate = z.infer<typeof PricedEstimate>;
+
+/** What the engine notes on an ingest root's meta (`last_ingest`) each time it is ingested. */
+export const LastIngest = z.object({
+  at: z.string(),
+  files: z.number().int(),
+  bytes: z.number(),
+  skipped: z.number().int(),
+});
+export type LastIngest = z.infer<typeof LastIngest>;
+
+/** Where an ingested tree's summaries stand: from the outbox while queued, else from the root's meta. */
+export const RecentIngestState = z.enum(['queued', 'summarizing', 'summarized', 'failed', 'unsummarized']);
+export type RecentIngestState = z.infer<typeof RecentIngestState>;
+
+/** One folder (or file) ingested into this workspace, for the Home view's "Recent" list. */
+export const RecentIngest = z.object({
+  root: z.string(),
+  scope: z.string(),
+  name: z.string(),
+  /** The absolute path it was ingested from (on the engine's machine). */
+  source: z.string(),
+  kind: z.enum(['file', 'dir']),
+  /** When it was last ingested (or, for trees ingested before this was noted, last changed). */
+  at: z.string(),
+  /** Files kept by the last ingest; null when not noted. */
+  files: z.number().int().nullable(),
+  state: RecentIngestState,
+});
+export type RecentIngest = z.infer<typeof RecentIngest>;
+
 const MemoryId = z.string().min(1).max(200);
 
 /** What the sessions processor (and `cairn mcp remember`) proposes; main/engine/memory/long-term/types.ts MemoryCandidate. */
@@ -247,8 +283,18 @@ export const commands = {
       options: IngestOptions.partial().optional(),
       /** Client-chosen job id, so the caller can cancel before the response arrives. */
       jobId: z.string().min(1).max(128).optional(),
+      /**
+       * false: build the tree only and hold its summaries queued (no background run takes them)
+       * until summarize:run names it (the CLI's --no-summarize / --estimate). Default true.
+       */
+      summarize: z.boolean().optional(),
     }),
     response: IngestResult,
+  },
+  'ingest:recent': {
+    request: z.object({ limit: z.number().int().min(1).max(200).default(20) }),
+    /** Ingested roots of every ingest scope, most recently ingested first. */
+    response: z.object({ items: z.array(RecentIngest) }),
   },
   'ingest:cancel': {
     request: z.object({ jobId: z.string().min(1).max(128) }),
@@ -287,7 +333,12 @@ export const commands = {
       /** The tree to estimate; every queued tree when absent. */
       uri: Uri.optional(),
     }),
-    response: z.object({ estimates: z.array(SummaryEstimate) }),
+    response: z.object({
+      estimates: z.array(PricedEstimate),
+      /** The model new runs would use, and whether they would use it (false: extractive, offline). */
+      model: z.string().optional(),
+      llm: z.boolean().optional(),
+    }),
   },
   'compress:run': {
     request: z.object({

@@ -9,6 +9,7 @@ import type { CodeSummaryMode, IngestResult } from '../../../shared/types/ingest
 import { formatBytes, formatCount, formatMs } from '../../format';
 import { useApp, useIngest } from '../../stores/stores-context';
 import { useT } from '../../use-t';
+import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
 
 export function HomeView() {
   const t = useT();
@@ -160,6 +161,7 @@ export function HomeView() {
             ))}
           </select>
         </label>
+        <IngestOptionsFields />
         <div className="form-actions">
           <button type="submit" className="primary" disabled={status === 'running'} data-testid="ingest-start">
             {t('home.start')}
@@ -181,6 +183,8 @@ export function HomeView() {
       )}
       {status === 'failed' && <IngestError />}
       {status === 'done' && <IngestResultPanel />}
+      {status === 'done' && <EstimatePanel />}
+      <RecentPanel />
     </section>
   );
 }
