@@ -96,7 +96,28 @@ export function runCli(args: string[], options: { killAfterMs?: number; env?: Re
   });
 }
 
-/** Every file under the scope folders with its content; meta timestamps (created, updated, ingested at) blanked out. */
+const TIMESTAMPS = new Set(['created_at', 'updated_at', 'at']);
+
+/**
+ * A meta file as data: keys sorted and timestamps blanked. Which writer touched a meta last (the
+ * summarizer, the ingest's record of the run) decides its key order, and the clock its times;
+ * neither is content.
+ */
+function canonicalMeta(text: string): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value === null || typeof value !== 'object') return value;
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(entries.map(([key, inner]) => [key, TIMESTAMPS.has(key) && typeof inner === 'string' ? '' : canonical(inner)]));
+  };
+  try {
+    return JSON.stringify(canonical(JSON.parse(text)), null, 2);
+  } catch {
+    return text; // A broken meta stays as it is, so the comparison shows it.
+  }
+}
+
+/** Every file under the scope folders with its content; metas compared as data (canonicalMeta). */
 export async function snapshot(workspace: string, scope = 'resources'): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const walk = async (rel: string) => {
@@ -104,9 +125,8 @@ export async function snapshot(workspace: string, scope = 'resources'): Promise<
       const path = `${rel}/${entry.name}`;
       if (entry.isDirectory()) await walk(path);
       else {
-        let text = await readFile(join(workspace, path), 'utf8');
-        if (path.endsWith('.meta.json')) text = text.replace(/"(created_at|updated_at|at)": "[^"]*"/g, '"$1": ""');
-        out.set(path, text);
+        const text = await readFile(join(workspace, path), 'utf8');
+        out.set(path, path.endsWith('.meta.json') ? canonicalMeta(text) : text);
       }
     }
   };
