@@ -17,6 +17,7 @@ export function IngestOptionsFields() {
   const setForm = useIngest((s) => s.setForm);
   const running = useIngest((s) => s.status === 'running');
   const view = useSettings((s) => s.view);
+  const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
   const phase = useSettings((s) => s.phase);
   const load = useSettings((s) => s.load);
   const quickSet = useSettings((s) => s.quickSet);
@@ -63,7 +64,12 @@ export function IngestOptionsFields() {
     }
   };
 
-  const enabled = view?.llm.enabled ?? false;
+  // The switch moves at once; the saved setting follows when settings:set answers (or it moves back).
+  const enabled = pendingEnabled ?? view?.llm.enabled ?? false;
+  const toggleLlm = (checked: boolean) => {
+    setPendingEnabled(checked);
+    void save({ enabled: checked }).finally(() => setPendingEnabled(null));
+  };
   const llmState = !view ? null : !enabled ? 'off' : view.summarizer === 'llm' ? 'on' : 'unconfigured';
   return (
     <fieldset className="ingest-options" aria-describedby="home-llm-note">
@@ -74,7 +80,7 @@ export function IngestOptionsFields() {
           <span>{t('home.estimateFirst')}</span>
         </label>
         <label className="check-row">
-          <input type="checkbox" checked={enabled} disabled={!view} onChange={(e) => void save({ enabled: e.target.checked })} data-testid="home-llm-enabled" />
+          <input type="checkbox" checked={enabled} disabled={!view} onChange={(e) => toggleLlm(e.target.checked)} data-testid="home-llm-enabled" />
           <span>{t('home.llmEnabled')}</span>
         </label>
         <label className="field budget-field">
