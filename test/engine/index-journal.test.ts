@@ -120,6 +120,25 @@ describe('journaled index', () => {
     ]);
     expect(await readdir(journalDir)).toEqual([live]);
   });
+
+  it('replays many nodes in a few large writes, not one write per node', async () => {
+    await mkdir(join(workspace, 'resources/log'), { recursive: true });
+    const uris: string[] = [];
+    for (let i = 0; i < 1200; i++) {
+      const uri = `ctx://resources/log/day-${i}.md`;
+      await writeFile(join(workspace, `resources/log/day-${i}.md`), `Day ${i}: the gauge read ${i} cm.\n`);
+      await fs.writeMeta(uri, { uri, kind: 'file', context_type: 'resource', created_at: '2026-12-01T00:00:00Z', updated_at: '2026-12-01T00:00:00Z' });
+      uris.push(uri);
+    }
+    await mkdir(journalDir, { recursive: true });
+    await writeFile(join(journalDir, `${hostname()}~${deadPid()}~0b1c2d3e-2222-4000-8000-000000000000.log`), uris.join('\n') + '\n');
+    const { index, calls } = recordingIndex();
+    const buffered = journaledIndex(index, { fs, journalDir, logger: silentLogger });
+    expect(await buffered.replayed()).toBe(1200);
+    const upserts = calls.filter((c) => c.op === 'upsert');
+    expect(upserts.length).toBe(3);
+    expect(new Set(upserts.flatMap((c) => c.ids))).toEqual(new Set(uris.map((uri) => `${uri}#2`)));
+  });
 });
 
 describe('journaled index under concurrency', () => {

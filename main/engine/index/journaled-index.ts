@@ -179,6 +179,9 @@ export function journaledIndex(inner: EngineIndex, options: JournaledIndexOption
   };
 }
 
+/** Records per store write while replaying a dead process's journal. */
+const REPLAY_BATCH = 512;
+
 /** Re-indexes the nodes named in segments whose process is gone; returns how many records it wrote. */
 async function replayDeadSegments(inner: ContextIndex, options: JournaledIndexOptions): Promise<number> {
   const names = await readdir(options.journalDir).catch(() => [] as string[]);
@@ -188,16 +191,25 @@ async function replayDeadSegments(inner: ContextIndex, options: JournaledIndexOp
     if (!owner || (owner.pid === process.pid && owner.hostname === hostname()) || isOwnerAlive(owner)) continue;
     const path = join(options.journalDir, name);
     const uris = new Set((await readFile(path, 'utf8').catch(() => '')).split('\n').filter(Boolean));
+    // Written in batches: one store write per node made a resume after kills spend most of its
+    // time in hundreds of one-record writes (the crash soak's resumes took 2–7× a clean run).
+    let batch: IndexInput[] = [];
+    const writeBatch = async () => {
+      if (batch.length > 0) await inner.upsert(batch);
+      written += batch.length;
+      batch = [];
+    };
     for (const uri of uris) {
       const kind = await options.fs.kindOf(uri);
       if (kind === null) {
+        await writeBatch();
         await inner.removeUnder(uri);
         continue;
       }
-      const records = await nodeRecords(options.fs, uri, kind);
-      if (records.length > 0) await inner.upsert(records);
-      written += records.length;
+      batch.push(...(await nodeRecords(options.fs, uri, kind)));
+      if (batch.length >= REPLAY_BATCH) await writeBatch();
     }
+    await writeBatch();
     await rm(path, { force: true });
     options.logger.info(`Index: replayed ${uris.size} node(s) a stopped process had not yet written (${name})`);
   }
