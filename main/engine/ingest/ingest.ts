@@ -181,11 +181,15 @@ interface PrepareInput {
 async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileOutcome | null> {
   const { file, job } = input;
   const existing = await deps.fs.readMeta(input.target).catch(() => null);
+  // Parsed by a killed run of this very ingest and already in place: that run may have died
+  // between the move and the index write (crash soak, issue 10), so its records go again
+  // (unchanged texts keep their vectors).
+  const movedByKilledRun = existing?.source_hash !== undefined && input.alreadyParsed.get(file.relPath)?.sourceHash === existing.source_hash;
   // Same size and mtime as when it was last read: trust its hash rather than read it again, so
   // re-ingesting (and `cairn watch`) costs a stat per unchanged file, not a read.
   if (existing?.source_hash && existing.source_mtime_ms === file.mtimeMs && existing.bytes === file.size) {
     const base = { relPath: file.relPath, target: input.target, staging: input.staging, sourceHash: existing.source_hash, bytes: file.size };
-    return { ...base, state: 'unchanged', kind: existing.kind, tokens: existing.tokens ?? 0, nodeCount: existing.node_count ?? 1 };
+    return { ...base, state: 'unchanged', reindex: movedByKilledRun, kind: existing.kind, tokens: existing.tokens ?? 0, nodeCount: existing.node_count ?? 1 };
   }
   let bytes: Buffer;
   try {
@@ -200,7 +204,7 @@ async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileO
   if (existing?.source_hash === sourceHash) {
     // Touched but not changed: remember the new mtime so the next run need not read it.
     if (existing.source_mtime_ms !== file.mtimeMs) await deps.fs.writeMeta(input.target, { ...existing, source_mtime_ms: file.mtimeMs }).catch(() => undefined);
-    return { ...base, state: 'unchanged', kind: existing.kind, tokens: existing.tokens ?? 0, nodeCount: existing.node_count ?? 1 };
+    return { ...base, state: 'unchanged', reindex: movedByKilledRun, kind: existing.kind, tokens: existing.tokens ?? 0, nodeCount: existing.node_count ?? 1 };
   }
   const earlier = input.alreadyParsed.get(file.relPath);
   if (earlier?.sourceHash === sourceHash && (await deps.fs.kindOf(input.staging)) === earlier.kind) {

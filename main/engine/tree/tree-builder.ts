@@ -20,6 +20,11 @@ export interface FileOutcome {
   target: string;
   staging: string;
   state: 'unchanged' | 'staged';
+  /**
+   * An unchanged node to hand to the index again: a killed run of this ingest moved it into
+   * place, and may have died before its records reached the index journal.
+   */
+  reindex?: boolean;
   kind: 'file' | 'dir';
   sourceHash: string;
   bytes: number;
@@ -75,6 +80,8 @@ export async function buildTree(input: BuildInput): Promise<BuildResult> {
       await fs.mv(file.staging, file.target);
       await indexSubtree(fs, index, withKind(file.target, file.kind));
       changed += 1;
+    } else if (file.reindex) {
+      await indexSubtree(fs, index, withKind(file.target, file.kind));
     }
     done += 1;
     input.onProgress(done, total, file.relPath);
