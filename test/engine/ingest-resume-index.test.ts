@@ -31,7 +31,7 @@ describe('resuming an ingest', () => {
     await writeFile(join(workspace, '.cairn/index-journal'), 'not a folder');
     const nothing: ContextIndex = { async upsert() {}, async removeUnder() {} };
     const first = await createEngine({ workspace, parser: inProcessParseRunner(), index: nothing });
-    await expect(first.call('ingest:start', { path: SAMPLE, options: { summarize: false } })).rejects.toThrow();
+    await expect(first.call('ingest:start', { path: SAMPLE, summarize: false })).rejects.toThrow();
     await first.dispose().catch(() => undefined);
     await rm(join(workspace, '.cairn/index-journal'), { force: true });
 
@@ -43,7 +43,7 @@ describe('resuming an ingest', () => {
       async removeUnder() {},
     };
     const second = await createEngine({ workspace, parser: inProcessParseRunner(), index: recording });
-    await second.call('ingest:start', { path: SAMPLE, options: { summarize: false } });
+    await second.call('ingest:start', { path: SAMPLE, summarize: false });
     await second.dispose();
     // Every leaf of the tree reached the index, the ones the first run moved included.
     const wanted = new Set<string>();
@@ -54,7 +54,7 @@ describe('resuming an ingest', () => {
     // A later ingest of the unchanged folder (a new job) writes nothing again.
     written.clear();
     const third = await createEngine({ workspace, parser: inProcessParseRunner(), index: recording });
-    await third.call('ingest:start', { path: SAMPLE, options: { summarize: false } });
+    await third.call('ingest:start', { path: SAMPLE, summarize: false });
     await third.dispose();
     expect([...written]).toEqual([]);
   });
