@@ -9,15 +9,13 @@
 // Needs `npx vite build` (dist/renderer) and /usr/bin/chromium (CAIRN_CHROMIUM overrides).
 // Run alone (`node bench/dag-view.bench.mjs`) or from bench/run.mjs (`npm run bench -- dag-view`).
 /* global document, window -- the page-side checks below run in Chromium */
-import { build } from 'esbuild';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { importTs } from './lib/bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CACHE = join(ROOT, 'node_modules/.cache/cairn-bench');
-const BUNDLE = join(CACHE, 'web-host.bundle.mjs');
 const RENDERER = process.env.CAIRN_BENCH_RENDERER ?? join(ROOT, 'dist', 'renderer');
 const CHROMIUM = process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium';
 const RUN_ROOT = 'ctx://resources/big/';
@@ -25,23 +23,11 @@ const FILES_PER_DIR = 4;
 /** How long the run's progress takes to stream (the dispatches come first, in about 0.5 s). */
 const UPDATE_SECONDS = Number(process.env.CAIRN_BENCH_UPDATE_SECONDS ?? 10);
 
-async function bundle() {
-  mkdirSync(CACHE, { recursive: true });
-  await build({
-    stdin: {
-      contents: "export { startWebHost } from './main/host/web-host.ts'; export { CairnError } from './shared/errors.ts';",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile: BUNDLE,
-    logLevel: 'warning',
-  });
-  return import(pathToFileURL(BUNDLE).href);
+function bundle() {
+  return importTs('dag-view-web-host', [
+    { from: './main/host/web-host.ts', names: ['startWebHost'] },
+    { from: './shared/errors.ts', names: ['CairnError'] },
+  ]);
 }
 
 /** 1 root, 50 areas, 500 topics, 4,449 leaves: 5,000 directories, each with FILES_PER_DIR files. */

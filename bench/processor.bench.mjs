@@ -5,13 +5,13 @@
 // TypeScript and the track worker are bundled with esbuild first, as the other benches do.
 // Run alone (`node bench/processor.bench.mjs`) or from bench/run.mjs.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { importTs } from './lib/bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/cairn-bench');
-const BUNDLE = join(CACHE, 'processor.bundle.mjs');
 const WORKER = join(CACHE, 'track.worker.mjs');
 const FIXTURES = ['deploy-staging-failing', 'choosing-a-database', 'yunnan-trip', 'linear-algebra-review'];
 
@@ -27,24 +27,14 @@ function conversationOf(count) {
 }
 
 async function bundle() {
-  mkdirSync(CACHE, { recursive: true });
-  const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' };
-  await build({
-    ...common,
-    stdin: {
-      contents: [
-        "export { DualTrackProcessor } from './main/engine/memory/processor/dual-track-processor.ts';",
-        "export { runTrackARules } from './main/engine/memory/buckets/track-a.ts';",
-        "export { extractChainsWithRules } from './main/engine/memory/chains/track-b.ts';",
-        "export { createTrackWorkers } from './main/workers/track-workers.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    outfile: BUNDLE,
-  });
-  await build({ ...common, entryPoints: [join(ROOT, 'main/workers/track.worker.ts')], outfile: WORKER });
-  return import(pathToFileURL(BUNDLE).href);
+  // The track worker is an entry point of its own: the pool starts it from WORKER.
+  await build({ entryPoints: [join(ROOT, 'main/workers/track.worker.ts')], outfile: WORKER, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
+  return importTs('processor', [
+    { from: './main/engine/memory/processor/dual-track-processor.ts', names: ['DualTrackProcessor'] },
+    { from: './main/engine/memory/buckets/track-a.ts', names: ['runTrackARules'] },
+    { from: './main/engine/memory/chains/track-b.ts', names: ['extractChainsWithRules'] },
+    { from: './main/workers/track-workers.ts', names: ['createTrackWorkers'] },
+  ]);
 }
 
 async function median(runs, work) {

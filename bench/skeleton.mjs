@@ -8,18 +8,15 @@
 // peak RSS is its own: the main thread lists the .go files and hands batches of paths to one
 // worker thread per core; each worker loads the runtime and the Go grammar once, reads, extracts
 // and renders each file. repomix runs with `--include "**/*.go"` so both handle the same files.
-import { build } from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { bundlePath, bundleTs } from './lib/bundle.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-// Inside node_modules so that the bundle resolves web-tree-sitter and the grammars like the app does.
-const CACHE = join(ROOT, 'node_modules/.cache/cairn-skeleton');
-const BUNDLE = join(CACHE, 'bench-skeleton.bundle.mjs');
+const BUNDLE = bundlePath('bench-skeleton');
 const BATCH = 32;
 
 function goTree() {
@@ -38,22 +35,8 @@ function listGoFiles(dir, out = []) {
   return out;
 }
 
-async function bundleSkeleton() {
-  mkdirSync(CACHE, { recursive: true });
-  await build({
-    stdin: {
-      contents: "export { extractSkeleton, renderSkeleton, countLines } from './main/engine/parse/skeleton/index.ts';",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile: BUNDLE,
-    logLevel: 'warning',
-  });
+function bundleSkeleton() {
+  return bundleTs('bench-skeleton', [{ from: './main/engine/parse/skeleton/index.ts', names: ['extractSkeleton', 'renderSkeleton', 'countLines'] }]);
 }
 
 /** Worker thread: extracts and renders each file of each batch it is sent. */

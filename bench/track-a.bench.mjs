@@ -1,14 +1,8 @@
 // Track A (issue 6) on a synthetic 1,000-message conversation: rule classification, TF-IDF,
 // HAC and layout, in ms per message. The engine's TypeScript is bundled with esbuild first, as
 // bench/skeleton.mjs does. Run alone (`node bench/track-a.bench.mjs`) or from bench/run.mjs.
-import { build } from 'esbuild';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CACHE = join(ROOT, 'node_modules/.cache/cairn-bench');
-const BUNDLE = join(CACHE, 'track-a.bundle.mjs');
+import { pathToFileURL } from 'node:url';
+import { importTs } from './lib/bundle.mjs';
 
 // Ten topics, each with a few English and Chinese sentence templates; {n} varies the wording.
 const TOPICS = [
@@ -35,19 +29,8 @@ function syntheticConversation(count) {
   return { id: 'bench', sessions: [{ id: 's1', messages }] };
 }
 
-async function bundle() {
-  mkdirSync(CACHE, { recursive: true });
-  await build({
-    stdin: { contents: "export { runTrackA } from './main/engine/memory/buckets/index.ts';", resolveDir: ROOT, loader: 'ts' },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile: BUNDLE,
-    logLevel: 'warning',
-  });
-  return import(pathToFileURL(BUNDLE).href);
+function bundle() {
+  return importTs('track-a', [{ from: './main/engine/memory/buckets/index.ts', names: ['runTrackA'] }]);
 }
 
 export default async function run() {

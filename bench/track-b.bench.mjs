@@ -4,42 +4,25 @@
 // Track A is not run: its clusters are made here, one per 25 messages, so the figure is fusion's own.
 //
 // Run alone (`node bench/track-b.bench.mjs`) or from bench/run.mjs (default export).
-import { build } from 'esbuild';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { importTs } from './lib/bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-// Inside node_modules so that the bundle resolves zod like the app does.
-const CACHE = join(ROOT, 'node_modules/.cache/cairn-track-b');
-const BUNDLE = join(CACHE, 'bench-track-b.bundle.mjs');
 const MESSAGES = 1000;
 const RUNS = 5;
 const FIXTURES = ['en-memory-leak', 'en-architecture-argument', 'zh-braised-pork', 'zh-kansai-trip'];
 
-async function bundle() {
-  mkdirSync(CACHE, { recursive: true });
-  await build({
-    stdin: {
-      contents: [
-        "export { extractChainsWithRules } from './main/engine/memory/chains/track-b.ts';",
-        "export { BucketChainIndexer } from './main/engine/memory/fusion/bucket-chain-indexer.ts';",
-        "export { CrossValidator } from './main/engine/memory/fusion/cross-validator.ts';",
-        "export { buildMultiDimensionSummary } from './main/engine/memory/fusion/multi-dimension-summary.ts';",
-        "export { messageOrder } from './main/engine/memory/fusion/signals.ts';",
-        "export { CoordinatedExtractionTrigger } from './main/engine/memory/trigger/coordinated-trigger.ts';",
-      ].join('\n'),
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    outfile: BUNDLE,
-    logLevel: 'warning',
-  });
+function bundle() {
+  return importTs('track-b', [
+    { from: './main/engine/memory/chains/track-b.ts', names: ['extractChainsWithRules'] },
+    { from: './main/engine/memory/fusion/bucket-chain-indexer.ts', names: ['BucketChainIndexer'] },
+    { from: './main/engine/memory/fusion/cross-validator.ts', names: ['CrossValidator'] },
+    { from: './main/engine/memory/fusion/multi-dimension-summary.ts', names: ['buildMultiDimensionSummary'] },
+    { from: './main/engine/memory/fusion/signals.ts', names: ['messageOrder'] },
+    { from: './main/engine/memory/trigger/coordinated-trigger.ts', names: ['CoordinatedExtractionTrigger'] },
+  ]);
 }
 
 function syntheticConversation() {
@@ -79,8 +62,7 @@ function median(values) {
 }
 
 export default async function run() {
-  await bundle();
-  const lib = await import(`${pathToFileURL(BUNDLE).href}?t=${Date.now()}`);
+  const lib = await bundle();
   const conversation = syntheticConversation();
   const clusters = syntheticClusters(conversation);
   const trackB = [];

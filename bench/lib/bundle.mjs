@@ -7,19 +7,24 @@
 // const { createLocalEmbedder } = await importTs('eval-retrieval', ['./main/adapters/embed/local.ts']);
 import { build } from 'esbuild';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Where `bundleTs(name, ...)` writes: known in advance, so another process or thread can load it. */
+export function bundlePath(name) {
+  return join(ROOT, 'node_modules/.cache/cairn-scripts', `${name}.bundle.mjs`);
+}
+
 /**
- * Bundles `modules` (paths from the repository root, `./main/...ts`) and imports them as one
- * module. `modules` may also name single exports: `{ from: './x.ts', names: ['a', 'b'] }`.
+ * Bundles `modules` (paths from the repository root, `./main/...ts`) to one ESM file and returns
+ * its path (for a worker thread to load). `modules` may also name single exports:
+ * `{ from: './x.ts', names: ['a', 'b'] }`.
  */
-export async function importTs(name, modules) {
-  const cache = join(ROOT, 'node_modules/.cache/cairn-scripts');
-  mkdirSync(cache, { recursive: true });
-  const outfile = join(cache, `${name}.bundle.mjs`);
+export async function bundleTs(name, modules) {
+  const outfile = bundlePath(name);
+  mkdirSync(dirname(outfile), { recursive: true });
   const contents = modules
     .map((m) => (typeof m === 'string' ? `export * from '${m}';` : `export { ${m.names.join(', ')} } from '${m.from}';`))
     .join('\n');
@@ -33,7 +38,12 @@ export async function importTs(name, modules) {
     outfile,
     logLevel: 'warning',
   });
-  return import(pathToFileURL(outfile).href);
+  return outfile;
+}
+
+/** `bundleTs`, then imports the bundle as one module. */
+export async function importTs(name, modules) {
+  return import(pathToFileURL(await bundleTs(name, modules)).href);
 }
 
 /**
