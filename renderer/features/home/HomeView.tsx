@@ -10,6 +10,7 @@ import { formatBytes, formatCount, formatMs } from '../../format';
 import { useApp, useIngest } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
+import { useDropTarget } from '../upload/use-drop-target';
 
 export function HomeView() {
   const t = useT();
@@ -20,7 +21,6 @@ export function HomeView() {
   const cancel = useIngest((s) => s.cancel);
   const transport = useApp((s) => s.transport);
   const [dropNote, setDropNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
-  const [dragging, setDragging] = useState(false);
   const [invalid, setInvalid] = useState(false);
   // Browser mode: an uploaded folder is ingested from where the host put it, as Electron ingests a real path.
   const upload = useFolderUpload(
@@ -44,9 +44,7 @@ export function HomeView() {
     void start();
   };
 
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
+  const drop = useDropTarget((event: DragEvent) => {
     const path = pathFromDrop({
       uriList: event.dataTransfer.getData('text/uri-list'),
       text: event.dataTransfer.getData('text/plain'),
@@ -64,7 +62,7 @@ export function HomeView() {
     } else {
       setDropNote({ kind: 'warn', text: t('home.dropNoPath') });
     }
-  };
+  });
 
   const onPick = (event: ChangeEvent<HTMLInputElement>) => {
     const files = event.target.files;
@@ -84,15 +82,9 @@ export function HomeView() {
       </header>
 
       <div
-        className={`drop-zone${dragging ? ' dragging' : ''}`}
+        className={`drop-zone${drop.dragging ? ' dragging' : ''}`}
         data-testid="drop-zone"
-        onDragOver={(event) => {
-          event.preventDefault();
-          event.dataTransfer.dropEffect = 'copy';
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
+        {...drop.handlers}
       >
         <strong>{t('home.drop')}</strong>
         {transport === 'websocket' && (

@@ -21,6 +21,7 @@ import { TriggerPanel } from './TriggerPanel';
 import { pathsFromDrop } from '../upload/drop-path';
 import { entriesOfDrop, fallbackFolderName, filesAsFolder, hostPathsOf, walkEntries } from '../upload/upload';
 import { UploadPanel, useFolderUpload, type UploadTexts } from '../upload/UploadPanel';
+import { useDropTarget } from '../upload/use-drop-target';
 
 /** The one upload name rule: `conversations-20261201-1430`. */
 const uploadName = () => fallbackFolderName(new Date(), 'conversations');
@@ -59,7 +60,6 @@ function ImportForm() {
   const run = useSessions((s) => s.importPathNow);
   const importFiles = useSessions((s) => s.importFiles);
   const browser = useApp((s) => s.transport) === 'websocket';
-  const [dragging, setDragging] = useState(false);
   const [dropNote, setDropNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
   // Browser mode: the uploaded files are imported one by one from where the host put them.
   const upload = useFolderUpload(
@@ -67,9 +67,7 @@ function ImportForm() {
   );
   const busy = upload.state.status === 'uploading' || status === 'loading';
 
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
+  const drop = useDropTarget((event: DragEvent) => {
     if (busy) return;
     // Electron, or a file manager that names its files: the engine reads them where they are.
     const paths = pathsFromDrop({ uriList: event.dataTransfer.getData('text/uri-list'), text: event.dataTransfer.getData('text/plain') });
@@ -89,7 +87,7 @@ function ImportForm() {
     } else {
       setDropNote({ kind: 'warn', text: t('sessions.dropNoPath') });
     }
-  };
+  });
 
   const onPick = (event: ChangeEvent<HTMLInputElement>) => {
     const files = event.target.files;
@@ -104,18 +102,12 @@ function ImportForm() {
   return (
     <>
       <form
-        className={`panel toolbar sessions-import${dragging ? ' dragging' : ''}`}
+        className={`panel toolbar sessions-import${drop.dragging ? ' dragging' : ''}`}
         onSubmit={(event) => {
           event.preventDefault();
           void run();
         }}
-        onDragOver={(event) => {
-          event.preventDefault();
-          event.dataTransfer.dropEffect = 'copy';
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
+        {...drop.handlers}
         data-testid="sessions-drop"
       >
         <label className="field grow">
