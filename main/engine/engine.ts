@@ -114,7 +114,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   const jobs = await JobStore.open(stateDir);
   const listeners = new Set<(event: EngineEvent) => void>();
   const running = new Map<string, AbortController>();
-  const fileFallback = extractiveSummarizer();
+  // Writes summaries offline, and stands in for a file the LLM could not summarize.
   const extractive = extractiveSummarizer();
   const settings = await openSettingsStore({ stateDir, apiKey: deps.llm?.apiKey, keyStorage: deps.llm?.keyStorage, overrides: deps.llm?.overrides, logger });
   const llm = createLlmRuntime({ createModel: deps.summarizer ? undefined : deps.llm?.createModel, logger, clock, emit: (event) => broadcast(event), retry: deps.llm?.retry, stream: deps.llm?.stream, cooldownMs: deps.llm?.cooldownMs });
@@ -166,7 +166,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       index?.prepare?.();
       try {
         const summarizer = summarizerForRun();
-        const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
+        const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback: extractive, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
         // The handler's result carries more than the contract's DagRunResult; parsing keeps exactly its fields.
         const result = DagRunResult.parse(await handler.processDirectoryEvent(message.uri));
         await queue.complete(message.id);

@@ -5,11 +5,12 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';
 import { resolveLlmConfig } from '../../main/cli/llm-config.js';
+import { filesUnder } from '../reliability/support.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-main/cli.js');
@@ -31,12 +32,6 @@ function cairn(args: string[], env: Record<string, string> = {}): Promise<{ code
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
-  return out;
 }
 
 beforeAll(() => {

@@ -144,6 +144,13 @@ export async function indexVersusTree(workspace: string): Promise<{ wanted: Set<
   return { wanted, ids };
 }
 
+/** Every file below `dir`, as paths (to search a workspace for a secret, say). */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
+  return out;
+}
+
 /** Entries of a folder, or [] when it does not exist. */
 export async function entries(dir: string): Promise<string[]> {
   return existsSync(dir) ? readdir(dir) : [];
