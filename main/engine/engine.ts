@@ -162,8 +162,9 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       const message = await queue.claim(onlyUri === undefined ? (held.size > 0 ? (m) => !held.has(m.uri) : undefined) : (m) => m.uri === onlyUri);
       if (!message) break;
       emit({ type: 'dag/started', root: message.uri, messageId: message.id });
-      // The first summaries' records should not wait for LanceDB and the embedder to load.
-      index?.prepare?.();
+      // Loaded before the run, not during it: loading LanceDB and the lexicon is ~0.3 s of
+      // synchronous CPU that would hold up every LLM answer in flight (DAG bench, issue 4).
+      await index?.prepare?.();
       try {
         const summarizer = summarizerForRun();
         const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback: extractive, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
@@ -215,6 +216,9 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       const onAbort = () => controller.abort();
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       running.set(jobId, controller);
+      // Opens the index beside the scan, so neither the ingest's first records nor the summary
+      // run after it wait for LanceDB and the embedder to load.
+      void index?.prepare?.();
       try {
         return await ingest(
           { fs, jobs, parser: deps.parser, index: index ?? noopIndex, queue: await outbox(), logger, clock },

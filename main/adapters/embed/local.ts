@@ -325,5 +325,8 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embeddi
       }
       return { vectors };
     },
+    async warmUp() {
+      lexicon ??= useLexicon ? loadLexicon() : null;
+    },
   };
 }

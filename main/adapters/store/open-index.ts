@@ -44,6 +44,7 @@ export function lazySearchIndex(workspace: string, config: IndexConfig = {}): En
   const open = () =>
     (opened ??= (async () => {
       const embedder = await openEmbedder(config, logger);
+      await embedder.warmUp?.();
       // Loaded here, not at the top: a process that never opens the index (cairn ls, tree, cat)
       // never loads LanceDB and Arrow.
       const { openLanceStore } = await import('./lancedb.js');
@@ -73,9 +74,9 @@ export function lazySearchIndex(workspace: string, config: IndexConfig = {}): En
     async close() {
       if (opened) await (await opened).store.close();
     },
-    prepare() {
+    async prepare() {
       // A failure here is the same failure the first write will report.
-      open().catch(() => undefined);
+      await open().catch(() => undefined);
     },
   };
 }

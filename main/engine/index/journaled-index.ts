@@ -40,8 +40,13 @@ export interface EngineIndex extends ContextIndex {
   search?: SearchIndex['search'];
   optimize?(): Promise<void>;
   close?(): Promise<void>;
-  /** Starts opening the index in the background (loading the store and the embedder), so the first write does not wait for it. */
-  prepare?(): void;
+  /**
+   * Opens the index (loads the store and the embedder, with its lexicon) if it is not open yet;
+   * resolves when it is, and never rejects: a failure is the one the first write will report.
+   * Loading is synchronous CPU (native modules, the lexicon): started ahead of a run, it does not
+   * stall the calls of a run in flight.
+   */
+  prepare?(): Promise<void>;
 }
 
 export interface JournaledIndex extends EngineIndex {
@@ -173,7 +178,7 @@ export function journaledIndex(inner: EngineIndex, options: JournaledIndexOption
       await closeSegment(segment);
       await inner.close?.();
     },
-    ...(inner.prepare ? { prepare: () => inner.prepare?.() } : {}),
+    ...(inner.prepare ? { prepare: () => inner.prepare?.() ?? Promise.resolve() } : {}),
     flush,
     replayed: ready,
   };

@@ -19,4 +19,6 @@ export interface EmbeddingModel {
   /** Most texts one `embed` call accepts; callers batch above it. */
   readonly maxBatchSize: number;
   embed(options: EmbedOptions): Promise<EmbedResult>;
+  /** Loads what the first `embed` would (the local embedder's lexicon), so that call is not slow. */
+  warmUp?(): Promise<void>;
 }

@@ -1,0 +1,75 @@
+/**
+ * The engine opens the search index beside an ingest's scan and waits for it before a summary
+ * run: opening it loads LanceDB and the embedder's lexicon, synchronous CPU that would otherwise
+ * land in the middle of a run and hold up every LLM answer in flight (DAG bench, issue 4).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, type Engine, type EngineIndex } from '../../main/engine/engine.js';
+import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
+import type { IndexInput } from '../../main/engine/ports/context-index.js';
+import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+/** An index that opens when the test says so, and records what happened in which order. */
+function indexOpenedByHand() {
+  const log: string[] = [];
+  let open!: () => void;
+  const opening = new Promise<void>((resolve) => (open = resolve)).then(() => void log.push('opened'));
+  const index: EngineIndex = {
+    prepare() {
+      log.push('prepare');
+      return opening;
+    },
+    async upsert(_records: IndexInput[]) {},
+    async removeUnder() {},
+  };
+  return { index, log, open };
+}
+
+async function engineOver(index: EngineIndex): Promise<{ engine: Engine; folder: string }> {
+  const root = await mkdtemp(join(tmpdir(), 'cairn-prepare-'));
+  cleanup.push(() => rm(root, { recursive: true, force: true }));
+  const folder = join(root, 'docs');
+  await mkdir(join(folder, 'guide'), { recursive: true });
+  await writeFile(join(folder, 'readme.md'), '# Readme\n\nHow to install the tool and run it.\n');
+  await writeFile(join(folder, 'guide', 'usage.md'), '# Usage\n\nThe commands and their options.\n');
+  const engine = await createEngine({ workspace: join(root, 'ws'), parser: inProcessParseRunner(), index });
+  cleanup.push(() => engine.dispose());
+  return { engine, folder };
+}
+
+describe('opening the index ahead of the work', () => {
+  it('starts opening the index when an ingest starts, and a summary run begins only once it is open', async () => {
+    const { index, log, open } = indexOpenedByHand();
+    const { engine, folder } = await engineOver(index);
+    const ingest = engine.call('ingest:start', { path: folder, summarize: false });
+    expect(log).toEqual(['prepare']);
+    const { root } = await ingest;
+    const run = engine.call('summarize:run', { uri: root }, { onEvent: (event) => log.push(event.type) });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Claimed, but nothing dispatched while the index is still opening.
+    expect(log).toContain('dag/started');
+    expect(log).not.toContain('dag/dir-dispatched');
+    open();
+    const { runs } = await run;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.dirs_done).toBe(2);
+    expect(log.indexOf('dag/dir-dispatched')).toBeGreaterThan(log.indexOf('opened'));
+  });
+
+  it('warms the local embedder up: its lexicon is loaded before the first embed', async () => {
+    const embedder = createLocalEmbedder();
+    await embedder.warmUp?.();
+    const started = performance.now();
+    await embedder.embed({ texts: ['installing the package'] });
+    // Loading the lexicon is tens of milliseconds; one short text after it is well under that.
+    expect(performance.now() - started).toBeLessThan(25);
+  });
+});
