@@ -9,16 +9,25 @@
 // server's CPU never runs on the DAG's main thread; on a 2-core machine the two still share the
 // cores, and so does any other load: `load1` is the 1-minute load average when the run started.
 //
+// The bound assumes the round trips themselves are free. They are not: the same requests, replayed
+// against the same server at the same concurrency by clients that do nothing else (the floors,
+// bench/lib/llm-floor.ts), show what the machine allows at that moment: `bare` posts the bodies
+// over node:http, `stack` goes through Cairn's LLM stack (the openai SDK adapter and its wrappers).
+// `vsBare` is the DAG's wall time over the bare floor's.
+//
 // Tree: $CAIRN_BENCH_DAG_TREE, else Debian's git documentation, else zod's sources.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundleTs } from './lib/bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/cairn-bench-dag');
+// $CAIRN_BENCH_CLI: another build of the CLI (a copy of dist-main), to compare two builds at the same load.
+const CLI = process.env.CAIRN_BENCH_CLI ?? join(ROOT, 'dist-main/cli.js');
 const LATENCY_MS = 50;
 const CONCURRENCY = 10;
 const candidates = [process.env.CAIRN_BENCH_DAG_TREE, '/usr/share/doc/git', join(ROOT, 'node_modules/zod/src')].filter(Boolean);
@@ -31,10 +40,22 @@ async function mockServerModule() {
   return import(pathToFileURL(outfile).href);
 }
 
+function runScript(script, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`${script} failed (${code}): ${stderr}`))));
+  });
+}
+
 function cli(args) {
   return new Promise((resolve, reject) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|CAIRN_)/.test(k)));
-    const child = spawn(process.execPath, [join(ROOT, 'dist-main/cli.js'), ...args], { env });
+    const child = spawn(process.execPath, [CLI, ...args], { env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -101,10 +122,12 @@ export default async function run() {
     // Calls in flight over time, from the first request to the last answer: below the limit
     // while work remains means the client did not start calls fast enough.
     const changes = [];
-    server.on('request', () => changes.push([performance.now(), 1]));
-    server.on('settled', () => changes.push([performance.now(), -1]));
+    const offRequest = server.on('request', () => changes.push([performance.now(), 1]));
+    const offSettled = server.on('settled', () => changes.push([performance.now(), -1]));
     const load1 = +loadavg()[0].toFixed(2);
     const result = await cli(['ingest', tree, '--workspace', workspace, '--no-progress', '--json', '--llm-base-url', server.url, '--llm-model', 'bench-model', '--max-concurrent-llm', String(CONCURRENCY)]);
+    offRequest();
+    offSettled();
     const calls = server.chatRequests.length;
     const callsByUri = new Map();
     for (const request of server.chatRequests) {
@@ -114,6 +137,11 @@ export default async function run() {
     const path = criticalPath(callsByUri);
     const bound = Math.max(path * LATENCY_MS, (calls * LATENCY_MS) / CONCURRENCY);
     const wall = result.summary.ms;
+    const requestsFile = join(workspace, 'requests.json');
+    writeFileSync(requestsFile, JSON.stringify(server.chatRequests.map((r) => r.rawBody)));
+    const floor = await bundleTs('llm-floor', ['./bench/lib/llm-floor.ts']);
+    const bare = (await runScript(floor, ['bare', server.url, requestsFile, String(CONCURRENCY)])).ms;
+    const stack = (await runScript(floor, ['stack', server.url, requestsFile, String(CONCURRENCY)])).ms;
     rows.push({
       files: result.files,
       calls,
@@ -124,6 +152,11 @@ export default async function run() {
       boundMs: Math.round(bound),
       wallMs: wall,
       ratio: +(wall / bound).toFixed(3),
+      bareMs: bare,
+      bareRatio: +(bare / bound).toFixed(3),
+      stackMs: stack,
+      stackRatio: +(stack / bound).toFixed(3),
+      vsBare: +(wall / bare).toFixed(3),
       meanInFlight: meanInFlight(changes),
       load1,
     });
@@ -131,7 +164,7 @@ export default async function run() {
     await server.close();
     rmSync(workspace, { recursive: true, force: true });
   }
-  return { name: 'dag', tree, rows, note: `mock server adds ${LATENCY_MS} ms per call, --max-concurrent-llm ${CONCURRENCY}; wall = the DAG run's own time (result.summary.ms); meanInFlight = time-weighted calls in flight (limit 10); target ratio ≤ 1.05` };
+  return { name: 'dag', tree, rows, note: `mock server adds ${LATENCY_MS} ms per call, --max-concurrent-llm ${CONCURRENCY}; wall = the DAG run's own time (result.summary.ms); meanInFlight = time-weighted calls in flight (limit 10) during the DAG; bare/stack = the floors (the same requests replayed by clients doing nothing else); target ratio ≤ 1.05` };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
