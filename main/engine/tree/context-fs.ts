@@ -12,6 +12,7 @@
  * await fs.writeFile('ctx://resources/notes/todo.md', '# Todo\n');
  * await fs.ls('ctx://resources/notes/'); // [{ uri: 'ctx://resources/notes/todo.md', kind: 'file', ... }]
  */
+import { readFileSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, realpath } from 'node:fs/promises';
 import { join, relative, isAbsolute, sep } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
@@ -125,7 +126,7 @@ export class ContextFS {
     }
     if (info.isDirectory()) throw new CairnError('IS_A_DIRECTORY', `${uri} is a directory: read its L0 (level 0) or L1 (level 1), or list it`);
     if (!info.isFile()) throw notFound(uri);
-    return readFile(path, 'utf8');
+    return info.size <= SMALL_FILE_BYTES ? readSmallFile(path) : readFile(path, 'utf8');
   }
 
   /** The meta file of a node: `.meta.json` inside a directory, `{name}.meta.json` beside a file. */
@@ -144,7 +145,8 @@ export class ContextFS {
   private async readMetaOf(uri: string, kind: NodeKind): Promise<NodeMeta | null> {
     let text: string;
     try {
-      text = await readFile(this.metaPathOf(uri, kind), 'utf8');
+      // Synchronous on purpose: a meta is a few KB, and the DAG reads hundreds at once (see readSmallFile).
+      text = readSmallFile(this.metaPathOf(uri, kind));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
@@ -236,7 +238,7 @@ export class ContextFS {
           if (!isDir && meta.abstract) entry.abstract = meta.abstract;
         }
         if (isDir) {
-          const abstract = await readFile(join(path, d.name, ABSTRACT_FILE), 'utf8').catch(() => undefined);
+          const abstract = readSmallFileIfAny(join(path, d.name, ABSTRACT_FILE));
           if (abstract) entry.abstract = abstract;
         }
         return metaError === undefined ? { entry, meta } : { entry, meta, metaError };
@@ -329,6 +331,29 @@ export class ContextFS {
 }
 
 /** A node's summary state for `tree()`: drawn by the DAG view when it rebuilds from the workspace. */
+/**
+ * Files up to this size are read synchronously. Reading a small file through the thread pool
+ * is four round trips (open, stat, read, close), each a promise and a turn of the event loop:
+ * about ten times the CPU of one synchronous read, which takes microseconds. The DAG reads a
+ * meta per node and hundreds at once when it lists a directory, and that CPU on the engine's
+ * thread delays every LLM answer in flight (issue 4). The engine runs in a worker in the app
+ * and the web host, so a synchronous read never blocks a window.
+ */
+const SMALL_FILE_BYTES = 256 * 1024;
+
+function readSmallFile(path: string): string {
+  return readFileSync(path, 'utf8');
+}
+
+/** The file's text, or undefined when it cannot be read (a sidecar that is not there yet). */
+function readSmallFileIfAny(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 function summaryOf(meta: NodeMeta | null): Pick<TreeNode, 'summary_status' | 'summary_reason'> {
   if (!meta?.summary_status) return {};
   return meta.summary_reason ? { summary_status: meta.summary_status, summary_reason: meta.summary_reason } : { summary_status: meta.summary_status };

@@ -33,4 +33,16 @@ describe('writeFileAtomic', () => {
     await expect(writeFileAtomic(join(dir, 'taken'), 'y')).rejects.toThrow();
     expect((await readdir(dir)).filter((n) => n.startsWith('.cairn-tmp-'))).toEqual([]);
   });
+
+  // Small writes are synchronous, larger ones go through the thread pool: both keep the guarantees.
+  it('keeps the same guarantees for a write too large to make synchronously', async () => {
+    const large = 'x'.repeat(200_000);
+    const path = join(dir, 'new', 'content.txt');
+    await writeFileAtomic(path, large);
+    expect(await readFile(path, 'utf8')).toBe(large);
+    await writeFileAtomic(join(dir, 'taken', 'x'), 'x');
+    await expect(writeFileAtomic(join(dir, 'taken'), large)).rejects.toThrow();
+    expect((await readdir(dir)).filter((n) => n.startsWith('.cairn-tmp-'))).toEqual([]);
+    expect(await readdir(join(dir, 'new'))).toEqual(['content.txt']);
+  });
 });
