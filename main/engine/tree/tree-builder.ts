@@ -74,8 +74,10 @@ export async function buildTree(input: BuildInput): Promise<BuildResult> {
     if (file.state === 'staged') {
       const kind = await fs.kindOf(file.target);
       if (kind) {
-        await fs.rm(file.target, { recursive: true });
+        // The index first: a run that dies between the two still finds the old node on resume
+        // and removes both. The tree first would leave its records with nothing to find them by.
         await index.removeUnder(file.target);
+        await fs.rm(file.target, { recursive: true });
       }
       await fs.mv(file.staging, file.target);
       await indexSubtree(fs, index, withKind(file.target, file.kind));
@@ -119,8 +121,9 @@ async function removeVanished(input: BuildInput): Promise<number> {
         await walk(entry.uri);
         continue;
       }
-      await input.fs.rm(entry.uri, { recursive: true });
+      // The index first, as for a replaced node (see buildTree).
       await input.index.removeUnder(entry.uri);
+      await input.fs.rm(entry.uri, { recursive: true });
       input.logger.info(`Removed ${entry.uri}: its source is gone or now skipped`);
       removed += 1;
     }
