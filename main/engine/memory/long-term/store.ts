@@ -325,8 +325,8 @@ export class ContextFsMemoryStore implements MemoryStore {
     const { before, after } = change;
     if (before && (!after || before.category !== after.category)) {
       const uri = memoryUri(before.category, before.id);
-      if (await this.deps.fs.kindOf(uri)) await this.deps.fs.rm(uri);
       await this.index.removeUnder(uri);
+      if (await this.deps.fs.kindOf(uri)) await this.deps.fs.rm(uri);
     }
     if (after) {
       const uri = memoryUri(after.category, after.id);
@@ -363,16 +363,17 @@ export class ContextFsMemoryStore implements MemoryStore {
       const uri = categoryUri(category);
       if ((await fs.kindOf(uri)) !== 'dir') continue;
       if ((await fs.ls(uri)).length === 0) {
-        await fs.rm(uri, { recursive: true });
+        // The index first: a kill between the two leaves the folder, which the next change finds again.
         await this.index.removeUnder(uri);
+        await fs.rm(uri, { recursive: true });
       } else {
         await this.markOwed(uri, category);
       }
     }
     if ((await fs.kindOf(MEMORIES_ROOT)) !== 'dir') return;
     if ((await fs.ls(MEMORIES_ROOT)).length === 0) {
-      await fs.rm(MEMORIES_ROOT, { recursive: true });
       await this.index.removeUnder(MEMORIES_ROOT);
+      await fs.rm(MEMORIES_ROOT, { recursive: true });
       return;
     }
     await this.markOwed(MEMORIES_ROOT, 'memory');
