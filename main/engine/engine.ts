@@ -34,6 +34,7 @@ import { ingest } from './ingest/ingest.js';
 import { JobStore } from './ingest/job-store.js';
 import { ContextFS } from './tree/context-fs.js';
 import { Outbox } from './queue/outbox.js';
+import { HeldRoots } from './queue/held-roots.js';
 import { DirectoryEventHandler } from './summarize/dag.js';
 import { extractiveSummarizer } from './summarize/extractive-summarizer.js';
 import { estimateSummaries } from './summarize/estimate.js';
@@ -190,8 +191,8 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     return results;
   };
 
-  /** Roots ingested with `summarize: false`: queued, but not for the background runs. */
-  const held = new Set<string>();
+  /** Roots ingested with `summarize: false`: queued, but not for the background runs (kept across restarts). */
+  const held = await HeldRoots.open(join(stateDir, 'held-roots.json'), logger);
   let background: Promise<unknown> | null = null;
   let again = false;
   const kickBackground = () => {
@@ -228,8 +229,8 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
         ).then(
           async (result) => {
             if (result.changed > 0) await optimizeIndex();
-            if (request.summarize === false) held.add(result.root);
-            else held.delete(result.root);
+            if (request.summarize === false) await held.add(result.root);
+            else await held.delete(result.root);
             await noteIngest(fs, result, clock, logger);
             ctx.emit({ type: 'ingest/finished', jobId: result.jobId, result });
             if (deps.autoSummarize) kickBackground();
@@ -270,8 +271,8 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     'fs:tree': async (request) => ({ root: await fs.tree(request.uri, request.depth, request.maxChildren) }),
     'summarize:run': async (request, ctx) => {
       const signal = AbortSignal.any([ctx.signal, lifetime.signal]);
-      if (request.uri === undefined) held.clear();
-      else held.delete(request.uri);
+      if (request.uri === undefined) await held.clear();
+      else await held.delete(request.uri);
       return { runs: await drain(signal, ctx.emit, request.uri) };
     },
     'summarize:estimate': async (request) => {

@@ -87,6 +87,22 @@ describe('Home: estimate first and recent folders', () => {
     expect(recent).toHaveLength(2);
   });
 
+  it('keeps a hold across a restart: the next background run still leaves the held tree alone', async () => {
+    const held = await engine!.call('ingest:start', { path: join(SAMPLE, 'docs'), summarize: false });
+    await engine!.dispose();
+    engine = await createEngine({ workspace, parser: inProcessParseRunner(), logger: silentLogger, autoSummarize: true, clock });
+    const e = engine;
+    const otherDone = backgroundIdle(e, 'ctx://resources/notes/');
+    await e.call('ingest:start', { path: join(SAMPLE, 'notes') });
+    await otherDone;
+    expect((await e.call('fs:stat', { uri: held.root })).meta?.summary_status).not.toBe('done');
+    expect((await e.call('ingest:recent', {})).items.find((r) => r.root === held.root)?.state).toBe('queued');
+
+    // Released by a run that names it.
+    await e.call('summarize:run', { uri: held.root });
+    expect((await e.call('fs:stat', { uri: held.root })).meta?.summary_status).toBe('done');
+  });
+
   it('lists nothing for a fresh workspace and validates the new options', async () => {
     expect((await engine!.call('ingest:recent', {})).items).toEqual([]);
     expect(() => parseRequest('ingest:start', { path: '/x', summarize: 'no' })).toThrow(/summarize/);
