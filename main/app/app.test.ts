@@ -35,6 +35,7 @@ const electron = vi.hoisted(() => {
     appListeners,
     exposed: new Map<string, unknown>(),
     ipcRenderer: { invoke: vi.fn(async () => ({ ok: true, result: null })), on: vi.fn(), removeListener: vi.fn() },
+    webUtils: { getPathForFile: vi.fn((file: { name: string }) => `/home/me/${file.name}`) },
     module: {
       app: {
         isPackaged: false,
@@ -63,6 +64,7 @@ vi.mock('electron', () => ({
   ...electron.module,
   contextBridge: { exposeInMainWorld: (key: string, api: unknown) => electron.exposed.set(key, api) },
   ipcRenderer: electron.ipcRenderer,
+  webUtils: electron.webUtils,
 }));
 
 vi.mock('../host/engine-host.js', () => ({
@@ -215,11 +217,14 @@ describe('the IPC handlers', () => {
 });
 
 describe('the preload', () => {
-  it('exposes exactly one function per command plus onEvent, on the contract channels', async () => {
+  it('exposes exactly one function per command plus onEvent and pathForFile, on the contract channels', async () => {
     await import('../preload/index.js');
     expect([...electron.exposed.keys()]).toEqual(['cairn']);
     const api = electron.exposed.get('cairn') as Record<string, unknown>;
-    expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES, 'onEvent'].sort());
+    expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES, 'onEvent', 'pathForFile'].sort());
+    // A dropped folder's path comes from Electron's webUtils, not from the File (it has no path since Electron 32).
+    expect((api.pathForFile as (file: unknown) => string)({ name: 'notes' })).toBe('/home/me/notes');
+    expect(electron.webUtils.getPathForFile).toHaveBeenCalledOnce();
     for (const value of Object.values(api)) expect(typeof value).toBe('function');
     expect(api).not.toHaveProperty('invoke');
     for (const command of COMMAND_NAMES) {

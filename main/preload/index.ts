@@ -5,7 +5,7 @@
  * makes a command added to the contract a type error until it is added below, and a test checks
  * the channels against `ipcChannel`.
  */
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { CommandName, CommandRequest } from '../../shared/contracts/api.js';
 import type { CairnBridge, WireResult } from '../../shared/contracts/wire.js';
 
@@ -46,6 +46,7 @@ export const bridge: CairnBridge = {
   'settings:set': invoke('settings:set'),
   'settings:test': invoke('settings:test'),
   'llm:stats': invoke('llm:stats'),
+  pathForFile: (file) => webUtils.getPathForFile(file),
   onEvent(listener) {
     const handler = (_event: IpcRendererEvent, batch: unknown) => listener(Array.isArray(batch) ? batch : []);
     ipcRenderer.on('cairn:events', handler);

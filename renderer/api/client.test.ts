@@ -44,6 +44,7 @@ describe('the Electron client', () => {
       'summarize:run': handler('summarize:run'),
       'search:query': handler('search:query'),
       'index:rebuild': handler('index:rebuild'),
+      pathForFile: (file: File) => (file.name === 'notes' ? '/home/me/notes' : ''),
       onEvent: (l: (batch: unknown[]) => void) => {
         listener = l;
         return () => (listener = null);
@@ -66,6 +67,12 @@ describe('the Electron client', () => {
     expect(CairnError.is(error, 'NOT_FOUND')).toBe(true);
     await expect(client.call('fs:stat', { uri: 'ctx://resources/a' })).rejects.toMatchObject({ code: 'INTERNAL' });
     expect(b.calls[0]).toEqual(['fs:ls', { uri: 'ctx://resources/' }]);
+  });
+
+  it('tells where a dropped file lives through the bridge, and null for one made in the page', () => {
+    const client = createClient({ cairn: bridge({}).api } as unknown as Window);
+    expect(client.localPathOf(new File([''], 'notes'))).toBe('/home/me/notes');
+    expect(client.localPathOf(new File([''], 'pasted.txt'))).toBeNull();
   });
 
   it('delivers validated event batches until unsubscribed', () => {

@@ -25,6 +25,8 @@ export interface CairnClient {
   /** Each batch of events, validated; returns the unsubscribe function. */
   onEvents(listener: (events: EngineEvent[]) => void): () => void;
   onStatus(listener: (status: ClientStatus) => void): () => void;
+  /** Where a dropped file or folder lives on disk, when this client can know (Electron); null otherwise. */
+  localPathOf(file: File): string | null;
   dispose(): void;
 }
 
@@ -98,6 +100,10 @@ class ElectronClient extends BaseClient implements CairnClient {
     const outcome = WireResult.parse(await invoke(request));
     if (!outcome.ok) throw errorFromWire(outcome.error);
     return checkResponse(command, outcome.result);
+  }
+
+  localPathOf(file: File): string | null {
+    return this.bridge.pathForFile(file) || null;
   }
 
   dispose(): void {
@@ -211,6 +217,11 @@ class WebSocketClient extends BaseClient implements CairnClient {
         { once: true },
       );
     });
+  }
+
+  /** A page never learns where a dropped file lives: browser mode uploads it instead. */
+  localPathOf(): string | null {
+    return null;
   }
 
   dispose(): void {

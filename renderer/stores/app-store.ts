@@ -32,6 +32,8 @@ export interface ConnectionSlice {
   status: ClientStatus;
   problem: string | null;
   transport: CairnClient['transport'];
+  /** Where a dropped file or folder lives on disk, when the client can tell (Electron). */
+  localPathOf(file: File): string | null;
 }
 
 export type AppState = PrefsSlice &
@@ -68,6 +70,7 @@ export function createAppStore(client: CairnClient, initialLocale: Locale = 'en'
     status: client.status,
     problem: client.problem,
     transport: client.transport,
+    localPathOf: (file) => client.localPathOf(file),
     init(storage) {
       const theme = storage?.getItem(THEME_KEY);
       const locale = storage?.getItem(LOCALE_KEY);

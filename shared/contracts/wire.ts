@@ -61,6 +61,12 @@ export type HostMessage = z.infer<typeof HostMessage>;
 export type CairnBridge = { readonly [K in CommandName]: (request: CommandRequest<K>) => Promise<WireResult> } & {
   /** Receives each batch of events; returns the unsubscribe function. */
   readonly onEvent: (listener: (batch: unknown[]) => void) => () => void;
+  /**
+   * Where a dropped file or folder lives on disk ('' for a file made in the page). Electron's
+   * `webUtils.getPathForFile`: since Electron 32 a File carries no `path`, and on macOS and
+   * Windows a drop from the file manager may carry no `text/uri-list` either.
+   */
+  readonly pathForFile: (file: File) => string;
 };
 
 /** The IPC channel of a command (`cairn:ingest:start`) and of the event batches. */

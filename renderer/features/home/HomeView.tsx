@@ -1,6 +1,6 @@
 import { useCallback, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import { CODE_MODES } from './drop';
-import { pathFromDrop } from '../upload/drop-path';
+import { localPathsOfFiles, pathFromDrop } from '../upload/drop-path';
 import { entriesOfDrop, fallbackFolderName, folderOfInput, walkEntries } from '../upload/upload';
 import { UploadPanel, useFolderUpload } from '../upload/UploadPanel';
 import { SkipGroups } from '../../components/SkipGroups';
@@ -20,6 +20,7 @@ export function HomeView() {
   const start = useIngest((s) => s.start);
   const cancel = useIngest((s) => s.cancel);
   const transport = useApp((s) => s.transport);
+  const localPathOf = useApp((s) => s.localPathOf);
   const [dropNote, setDropNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
   const [invalid, setInvalid] = useState(false);
   // Browser mode: an uploaded folder is ingested from where the host put it, as Electron ingests a real path.
@@ -45,10 +46,13 @@ export function HomeView() {
   };
 
   const drop = useDropTarget((event: DragEvent) => {
-    const path = pathFromDrop({
-      uriList: event.dataTransfer.getData('text/uri-list'),
-      text: event.dataTransfer.getData('text/plain'),
-    });
+    const path =
+      pathFromDrop({
+        uriList: event.dataTransfer.getData('text/uri-list'),
+        text: event.dataTransfer.getData('text/plain'),
+      }) ??
+      localPathsOfFiles(event.dataTransfer.files, localPathOf)[0] ??
+      null;
     if (path) {
       setForm({ path });
       setDropNote({ kind: 'ok', text: t('home.dropTaken', { path }) });

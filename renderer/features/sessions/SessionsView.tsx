@@ -18,7 +18,7 @@ import { ClusterMap } from './ClusterMap';
 import { BUCKETS } from './cluster-map';
 import { Bar, MessageItem } from './parts';
 import { TriggerPanel } from './TriggerPanel';
-import { pathsFromDrop } from '../upload/drop-path';
+import { localPathsOfFiles, pathsFromDrop } from '../upload/drop-path';
 import { entriesOfDrop, fallbackFolderName, filesAsFolder, hostPathsOf, walkEntries } from '../upload/upload';
 import { UploadPanel, useFolderUpload, type UploadTexts } from '../upload/UploadPanel';
 import { useDropTarget } from '../upload/use-drop-target';
@@ -60,6 +60,7 @@ function ImportForm() {
   const run = useSessions((s) => s.importPathNow);
   const importFiles = useSessions((s) => s.importFiles);
   const browser = useApp((s) => s.transport) === 'websocket';
+  const localPathOf = useApp((s) => s.localPathOf);
   const [dropNote, setDropNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
   // Browser mode: the uploaded files are imported one by one from where the host put them.
   const upload = useFolderUpload(
@@ -70,7 +71,8 @@ function ImportForm() {
   const drop = useDropTarget((event: DragEvent) => {
     if (busy) return;
     // Electron, or a file manager that names its files: the engine reads them where they are.
-    const paths = pathsFromDrop({ uriList: event.dataTransfer.getData('text/uri-list'), text: event.dataTransfer.getData('text/plain') });
+    const named = pathsFromDrop({ uriList: event.dataTransfer.getData('text/uri-list'), text: event.dataTransfer.getData('text/plain') });
+    const paths = named.length > 0 ? named : localPathsOfFiles(event.dataTransfer.files, localPathOf);
     if (paths.length > 0) {
       setDropNote({ kind: 'ok', text: t('sessions.dropTaken', { count: paths.length }) });
       void importFiles(paths.map((p) => ({ name: p, path: p })));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathFromDrop, pathsFromDrop } from './drop-path';
+import { localPathsOfFiles, pathFromDrop, pathsFromDrop } from './drop-path';
 
 describe('pathFromDrop', () => {
   it('takes a local file:// URI from a file manager', () => {
@@ -38,5 +38,16 @@ describe('pathsFromDrop', () => {
     expect(pathsFromDrop({ text: '/tmp/a.json\nnotes/b.md\nC:\\chats\\c.txt' })).toEqual(['/tmp/a.json', 'C:\\chats\\c.txt']);
     expect(pathsFromDrop({})).toEqual([]);
     expect(pathsFromDrop({ uriList: '', text: 'hello' })).toEqual([]);
+  });
+});
+
+describe('localPathsOfFiles', () => {
+  it('takes the paths the client can tell, in order, without repeats or blanks', () => {
+    const file = (name: string) => new File(['x'], name);
+    const known: Record<string, string> = { a: '/home/me/a', b: '/home/me/b' };
+    const pathOf = (f: File) => (f.name in known ? known[f.name]! : f.name === 'blank' ? '' : null);
+    expect(localPathsOfFiles([file('b'), file('a'), file('b'), file('blank'), file('made-in-page')], pathOf)).toEqual(['/home/me/b', '/home/me/a']);
+    // Browser mode: the client can tell none.
+    expect(localPathsOfFiles([file('a')], () => null)).toEqual([]);
   });
 });

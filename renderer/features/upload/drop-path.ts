@@ -52,3 +52,12 @@ export function pathsFromDrop(data: DropData): string[] {
   const paths = lines.map((line) => (line.toLowerCase().startsWith('file://') ? pathOfFileUri(line) : isAbsolutePath(line) ? line : null));
   return [...new Set(paths.filter((p): p is string => p !== null))];
 }
+
+/**
+ * The paths on disk of dropped files, as the client can tell them (Electron; see
+ * CairnClient.localPathOf), in order and without repeats; [] when it cannot.
+ */
+export function localPathsOfFiles(files: ArrayLike<File>, pathOf: (file: File) => string | null): string[] {
+  const paths = Array.from(files, (file) => pathOf(file));
+  return [...new Set(paths.filter((p): p is string => p !== null && p !== ''))];
+}
