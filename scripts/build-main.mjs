@@ -8,6 +8,7 @@ const entries = {
   'engine.worker': 'main/workers/engine.worker.ts',
   'parse.worker': 'main/workers/parse.worker.ts',
   'track.worker': 'main/workers/track.worker.ts',
+  'index.worker': 'main/workers/index.worker.ts',
   app: 'main/app/index.ts',
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));

@@ -13,6 +13,7 @@ import { createTrackWorkers } from '../workers/track-workers.js';
 import { resolveWorkspace } from '../host/app-paths.js';
 import { bundledFile } from '../host/bundled-file.js';
 import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
+import { workerSearchIndex } from '../workers/index-worker-client.js';
 import { indexConfig } from './index-config.js';
 
 export interface ComposeOptions {
@@ -31,7 +32,10 @@ export async function openEngine(options: ComposeOptions): Promise<Engine> {
   const workers = options.workers ?? availableParallelism();
   const parser: ParseRunner =
     workers > 0 ? createParsePool({ workerUrl: bundledFile('parse.worker.js'), size: workers, logger: options.logger }) : inProcessParseRunner();
-  const index = lazySearchIndex(workspace, options.index ?? indexConfig({}, options.logger));
+  const config = options.index ?? indexConfig({}, options.logger);
+  // With worker threads, the index embeds and writes in its own: a flush then costs the engine's
+  // thread nothing, and the LLM calls of a summary run in flight are not held up by it.
+  const index = workers > 0 ? workerSearchIndex(workspace, config, { workerUrl: bundledFile('index.worker.js') }) : lazySearchIndex(workspace, config);
   // The dual-track processor runs its two tracks in worker threads too (started only when a session is analyzed).
   const trackRunner = workers > 0 ? createTrackWorkers({ workerUrl: bundledFile('track.worker.js') }) : undefined;
   return createEngine({ workspace, parser, logger: options.logger, index, ...(trackRunner ? { trackRunner } : {}), ...(options.summarizer ? { summarizer: options.summarizer } : {}) });

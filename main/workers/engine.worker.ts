@@ -6,7 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { createEngine } from '../engine/engine.js';
-import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
+import type { IndexConfig } from '../adapters/store/open-index.js';
+import { workerSearchIndex } from './index-worker-client.js';
 import { createParsePool } from './parse-pool.js';
 import { createTrackWorkers } from './track-workers.js';
 import { serveEngine, workerLogger } from './rpc-server.js';
@@ -33,7 +34,8 @@ const engine = await createEngine({
   parser: createParsePool({ workerUrl: bundledFile('parse.worker.js'), size: data.parseWorkers ?? Math.max(1, availableParallelism() - 1), logger }),
   autoSummarize: true,
   trackRunner: createTrackWorkers({ workerUrl: bundledFile('track.worker.js') }),
-  index: lazySearchIndex(data.workspace, { ...data.index, logger }),
+  // Embedding and index writes run in a worker of their own, so a flush does not stall this thread's LLM calls.
+  index: workerSearchIndex(data.workspace, { ...data.index, logger }, { workerUrl: bundledFile('index.worker.js') }),
   logger,
   // Summaries follow the settings: the OpenAI-compatible adapter when the LLM is on, extractive otherwise.
   llm: { createModel: createOpenAIModel, ...data.llm },

@@ -34,7 +34,7 @@ export function registerIngest(program: Command): void {
     .option('-w, --workspace <dir>', 'workspace folder (default: $CAIRN_WORKSPACE, else the app-data folder)')
     .option('--scope <scope>', `where the tree goes: ${INGEST_SCOPES.join('|')}`, 'resources')
     .option('--name <name>', 'node name under the scope (default: the folder or file name)')
-    .option('--workers <n>', 'parse worker threads (0 = parse in this thread; default: one per core)')
+    .option('--workers <n>', 'parse worker threads (0 = parse, and embed and index, in this thread; default: one per core)')
     .option('--max-file-size <bytes>', 'skip files larger than this', String(10 * 1024 * 1024))
     .option('--max-tokens <n>', 'documents up to this many tokens stay one node', '1024')
     .option('--min-tokens <n>', 'sections under this many tokens merge with neighbours', '512')
