@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextFS } from '../tree/context-fs.js';
-import { DirectoryEventHandler } from './dag.js';
+import { DirectoryEventHandler, isCurrent } from './dag.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
 import { noopIndex } from '../ports/context-index.js';
 import { memoryLogger } from '../ports/logger.js';
@@ -133,5 +133,56 @@ describe('DAG summarizer', () => {
     expect(order.slice(0, 4)).toEqual(['r0.md', 'deep.md', 'r1.md', 'c/']);
     expect(order.slice(4, 7).sort()).toEqual(['b/', 'r2.md', 'r3.md']);
     expect(order.slice(7)).toEqual(['a/', 't/']);
+  });
+
+  describe('while an ingest changes the tree under a run', () => {
+    const owedFile = (uri: string, source_hash: string): NodeMeta => ({
+      uri, kind: 'file', context_type: 'resource', source_hash, summary_status: 'owed',
+      created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+    });
+    const dirMeta = (uri: string, tree_hash: string): NodeMeta => ({
+      uri, kind: 'dir', context_type: 'resource', tree_hash, summary_status: 'owed',
+      created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+    });
+
+    it('does not give a file replaced mid-summary the old version\'s L0/L1', async () => {
+      await fs.writeFile('ctx://resources/docs/a.md', 'Old text about installing.', owedFile('ctx://resources/docs/a.md', 'old'));
+      await fs.writeMeta('ctx://resources/docs/', dirMeta('ctx://resources/docs/', 't1'));
+      const inner = extractiveSummarizer();
+      const summarizer: NodeSummarizer = {
+        ...inner,
+        async summarizeFile(input) {
+          // The ingest replaces the file while the summary call is out.
+          await fs.writeFile('ctx://resources/docs/a.md', 'New text about upgrading.', owedFile('ctx://resources/docs/a.md', 'new'));
+          return inner.summarizeFile(input);
+        },
+      };
+      await handler(summarizer).processDirectoryEvent('ctx://resources/docs/');
+      const meta = await fs.readMeta('ctx://resources/docs/a.md');
+      expect(meta?.source_hash).toBe('new');
+      expect(meta?.abstract).toBeUndefined();
+      expect(meta?.summary_status).toBe('owed');
+    });
+
+    it('keeps what an ingest wrote on a folder meta meanwhile, and leaves a changed folder owed', async () => {
+      await fs.writeFile('ctx://resources/docs/a.md', 'Text.', fileMeta('ctx://resources/docs/a.md', 'How to install', 'document'));
+      await fs.writeMeta('ctx://resources/docs/', dirMeta('ctx://resources/docs/', 't1'));
+      const inner = extractiveSummarizer();
+      const summarizer: NodeSummarizer = {
+        ...inner,
+        async summarizeDirectory(input) {
+          // The ingest notes itself on the root and finds the folder changed (a new tree hash).
+          const current = (await fs.readMeta('ctx://resources/docs/'))!;
+          await fs.writeMeta('ctx://resources/docs/', { ...current, tree_hash: 't2', last_ingest: { at: '2026-01-02T00:00:00Z', files: 2, bytes: 10, skipped: 0 } } as NodeMeta);
+          return inner.summarizeDirectory(input);
+        },
+      };
+      await handler(summarizer).processDirectoryEvent('ctx://resources/docs/');
+      const meta = (await fs.readMeta('ctx://resources/docs/')) as NodeMeta & { last_ingest?: unknown };
+      expect(meta.last_ingest).toMatchObject({ files: 2 });
+      expect(meta.tree_hash).toBe('t2');
+      expect(meta.summarized_tree_hash).toBe('t1');
+      expect(isCurrent(meta)).toBe(false);
+    });
   });
 });

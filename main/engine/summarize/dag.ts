@@ -271,9 +271,17 @@ export class DirectoryEventHandler {
       this.emit({ type: 'dag/fallback-used', uri, reason: errorMessage(error) });
     }
     this.account(output);
+    // An ingest may have replaced the file while it was being summarized (the app ingests while a
+    // background run goes on): its meta then names another source, whose summary is still owed.
+    // Writing this one over it would give the new version the old version's L0/L1.
+    const current = await this.deps.fs.readMetaOf(uri, 'file').catch(() => null);
+    if (meta && current && current.source_hash !== meta.source_hash) {
+      this.deps.logger.info(`Not writing the summary of ${uri}: the file changed while it was summarized; the next run summarizes the new version`);
+      return current;
+    }
     const now = this.deps.clock.now().toISOString();
     const updated: NodeMeta = {
-      ...(meta ?? { uri, kind: 'file', context_type: 'resource', created_at: now }),
+      ...(current ?? meta ?? { uri, kind: 'file', context_type: 'resource', created_at: now }),
       abstract: clip(output.abstract, MAX_ABSTRACT_CHARS),
       overview: clip(output.overview, MAX_OVERVIEW_CHARS),
       summary_status: status,
@@ -335,13 +343,16 @@ export class DirectoryEventHandler {
 
     this.emit({ type: 'dag/summary-started', uri, children: children.length });
     const summary = await this.limit(node.rest, () => this.generateSummaryWithFallback(uri, children));
-    // The meta as listed: its tree_hash is the tree these children were read from.
+    // The meta as listed holds the tree these children were read from (its tree_hash); the meta
+    // as it is now keeps what was written since: an ingest's notes (last_ingest), or a new
+    // tree_hash when the folder changed meanwhile, which leaves this summary stale and owed.
     const meta = node.meta;
+    const current = (await this.deps.fs.readMetaOf(uri, 'dir').catch(() => null)) ?? meta;
     const now = this.deps.clock.now().toISOString();
     const updated: NodeMeta = {
-      ...(meta ?? { uri, kind: 'dir', context_type: 'resource', created_at: now }),
+      ...(current ?? { uri, kind: 'dir', context_type: 'resource', created_at: now }),
       kind: 'dir',
-      category: meta?.category ?? 'directory',
+      category: current?.category ?? 'directory',
       categories: summary.categories,
       child_count: summary.child_count,
       summary_status: summary.status,

@@ -141,8 +141,11 @@ export class ContextFS {
     return this.readMetaOf(uri, kind);
   }
 
-  /** readMeta for a node whose kind is already known (from a listing of its real parent folder). */
-  private async readMetaOf(uri: string, kind: NodeKind): Promise<NodeMeta | null> {
+  /**
+   * readMeta for a node whose kind is already known (from a listing of its real parent folder):
+   * no realpath and no stat, which the DAG cannot afford per node on its way to the LLM.
+   */
+  async readMetaOf(uri: string, kind: NodeKind): Promise<NodeMeta | null> {
     let text: string;
     try {
       // Synchronous on purpose: a meta is a few KB, and the DAG reads hundreds at once (see readSmallFile).
