@@ -157,13 +157,18 @@ describe('ingest', () => {
     const source = join(tmp, 'mixed');
     await mkdir(source);
     await writeFile(join(source, 'good.md'), '# Fine\n\nAll good.\n');
+    await writeFile(join(source, 'damaged.txt'), Buffer.concat([Buffer.from('café '), Buffer.from([0xe9, 0x0a])]));
     await writeFile(join(source, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
     await writeFile(join(source, 'broken.pdf'), '%PDF-1.7\nthis is not really a pdf\n');
     const result = await engine.call('ingest:start', { path: source });
-    expect(result.files).toBe(1);
+    expect(result.files).toBe(2);
     const reasons = Object.fromEntries(result.skipped.map((s) => [s.path, s]));
-    expect(reasons['latin1.txt']?.reason).toBe('unsupported-encoding');
-    expect(reasons['latin1.txt']?.detail).toContain('latin1.txt');
+    expect(reasons['damaged.txt']?.reason).toBe('unsupported-encoding');
+    expect(reasons['damaged.txt']?.detail).toContain('damaged.txt');
+    // Latin-1 is kept, read as Windows-1252, and the node says so.
+    const latin1 = await engine.call('fs:stat', { uri: `${result.root}latin1.txt` });
+    expect(latin1.meta?.warnings?.join('\n')).toMatch(/Windows-1252/);
+    expect(await engine.call('fs:read', { uri: `${result.root}latin1.txt`, level: 2 })).toMatchObject({ content: 'café\n' });
     expect(reasons['broken.pdf']?.reason).toBe('parse-error');
     expect(await engine.fs.kindOf(`${result.root}good.md`)).toBe('file');
   });

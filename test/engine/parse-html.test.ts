@@ -79,3 +79,28 @@ describe('HTML parser on the Python documentation', () => {
     for (const text of BOILERPLATE) expect(markdown).not.toContain(text);
   });
 });
+
+describe('HTML in a legacy encoding', () => {
+  const latin1Page = (declaration: string) =>
+    Buffer.concat([
+      Buffer.from(`<html><head>${declaration}<title>Caf\xe9</title></head><body><h1>Caf\xe9 cr\xe8me</h1><p>Cr\xe8me br\xfbl\xe9e \x96 na\xefve fa\xe7ade, \x80 5.</p></body></html>`, 'latin1'),
+    ]);
+
+  it("follows the page's declared charset, from a meta tag or its http-equiv form", async () => {
+    for (const declaration of ['<meta charset="ISO-8859-1">', '<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">']) {
+      const bytes = new Uint8Array(latin1Page(declaration));
+      const parsed = await parseFile({ path: '/x/news.html', relPath: 'news.html', bytes, split: { maxTokens: 1024, minTokens: 512 }, codeSummaryMode: 'ast' });
+      const markdown = leaves(parsed.node).map((leaf) => leaf.content).join('');
+      // ISO-8859-1 is read as browsers read it, as Windows-1252: 0x96 is an en dash, 0x80 the euro sign.
+      expect(markdown).toContain('Crème brûlée – naïve façade, € 5.');
+      expect(parsed.warnings.join('\n')).not.toMatch(/Windows-1252/);
+    }
+  });
+
+  it('reads an undeclared Latin-1 page as Windows-1252 and says so', async () => {
+    const bytes = new Uint8Array(latin1Page(''));
+    const parsed = await parseFile({ path: '/x/news.html', relPath: 'news.html', bytes, split: { maxTokens: 1024, minTokens: 512 }, codeSummaryMode: 'ast' });
+    expect(leaves(parsed.node).map((leaf) => leaf.content).join('')).toContain('Crème brûlée');
+    expect(parsed.warnings.join('\n')).toMatch(/Windows-1252/);
+  });
+});

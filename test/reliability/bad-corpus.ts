@@ -40,8 +40,8 @@ export async function writeBadCorpus(root: string, options: { maxFileBytes: numb
   await file('binary/notes.md', noise(4096, 1), 'binary', 'binary bytes named .md');
   await file('binary/data.txt', Buffer.concat([Buffer.from('starts like text\n'), noise(2048, 2)]), 'binary', 'text head, binary body, named .txt');
   await file('huge/big.md', '# Big\n\n' + 'x'.repeat(options.maxFileBytes + 1024), 'too-large', 'larger than the size limit');
-  await file('encoding/latin1.txt', Buffer.from('Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade.\n'.repeat(20), 'latin1'), 'unsupported-encoding', 'Latin-1 text (refused with the byte offset: only UTF-8 and UTF-16 are read)');
-  await file('encoding/broken-utf8.md', Buffer.concat([Buffer.from('# Broken\n\nvalid start '), Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1]), Buffer.from(' valid end\n')]), 'unsupported-encoding', 'invalid UTF-8 sequences inside text');
+  await file('encoding/latin1.txt', Buffer.from('Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade.\n'.repeat(20), 'latin1'), 'kept', 'Latin-1 text (read as Windows-1252, with a warning naming the first byte that is not UTF-8)');
+  await file('encoding/broken-utf8.md', Buffer.concat([Buffer.from('# Broken\n\nvalid start, déjà vu '), Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1]), Buffer.from(' valid end\n')]), 'unsupported-encoding', 'invalid UTF-8 sequences among valid UTF-8 characters (damaged UTF-8, refused with the byte offset)');
   await file('encoding/utf16le-bom.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('UTF-16 with a byte order mark.\n'.repeat(10), 'utf16le')]), 'kept', 'UTF-16LE with BOM');
   await file('encoding/utf16be-bom.md', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('# UTF-16BE\n\nBig-endian text.\n'.repeat(10), 'utf16le').swap16()]), 'kept', 'UTF-16BE with BOM');
   await file('empty/nothing.md', '', 'kept', 'an empty file (an empty node)');

@@ -44,7 +44,7 @@ export const codeParser: Parser = {
   format: 'code',
   extensions: CODE_EXTENSIONS,
   async parse(input): Promise<ParsedFile> {
-    const { text } = decodeText(input.bytes, input.relPath);
+    const { text, warning } = decodeText(input.bytes, input.relPath);
     const tokens = countTokens(text);
     const summary = await summarizeCode({ relPath: input.relPath, text, mode: input.codeSummaryMode });
     const lines = new LineIndex(text).range(0, text.length);
@@ -55,7 +55,7 @@ export const codeParser: Parser = {
       ...(summary.language ? { language: summary.language } : {}),
       tokens,
       parseMs: 0,
-      warnings: [],
+      warnings: warning ? [warning] : [],
       ...(summary.summary ? { summary: summary.summary } : {}),
       ...(summary.summaryOwed ? { summaryOwed: summary.summaryOwed } : {}),
       ...(summary.skeletonText ? { skeletonText: summary.skeletonText } : {}),

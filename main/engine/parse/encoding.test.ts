@@ -44,13 +44,38 @@ describe('decodeText', () => {
     expect(decodeText(new Uint8Array(0), 'empty.md')).toEqual({ text: '', encoding: 'utf-8' });
   });
 
-  it('refuses Latin-1 naming the file and the offset of the first bad byte', () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('caf'), 0xe9, 0x20, 0x6f, 0x6b]);
+  it('reads Latin-1 text as Windows-1252, with a warning naming the first byte that was not UTF-8', () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('caf'), 0xe9, 0x20, 0x6f, 0x6b, 0x20, 0x80, 0x0a]);
+    const decoded = decodeText(bytes, 'docs/notes.txt');
+    expect(decoded.text).toBe('café ok €\n');
+    expect(decoded.encoding).toBe('windows-1252');
+    expect(decoded.warning).toMatch(/byte 3.*Windows-1252/);
+    // UTF-8 text carries no warning.
+    expect(decodeText(new TextEncoder().encode('café'), 'a.txt').warning).toBeUndefined();
+  });
+
+  it('refuses UTF-8 damaged among valid characters, naming the file and the offset of the first bad byte', () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('café '), 0xe9, 0x20, 0x6f, 0x6b]);
     const error = refusal(bytes);
     expect(error.code).toBe('UNSUPPORTED_ENCODING');
     expect(error.message).toContain('docs/notes.txt');
-    expect(error.message).toContain('at byte 3');
-    expect(error.details).toEqual({ path: 'docs/notes.txt', offset: 3 });
+    expect(error.message).toContain('at byte 6');
+    expect(error.details).toEqual({ path: 'docs/notes.txt', offset: 6 });
+  });
+
+  it('refuses 8-bit bytes among control characters: binary data, not legacy text', () => {
+    const bytes = new Uint8Array([0x68, 0x69, 0x01, 0x02, 0xe9, 0x03]);
+    expect(refusal(bytes).code).toBe('UNSUPPORTED_ENCODING');
+  });
+
+  it('follows an encoding the file declares when its bytes are not UTF-8, and UTF-8 when they are', () => {
+    // "Grüße" in ISO-8859-2 (Central European): ü is 0xfc, ß is 0xdf.
+    const latin2 = new Uint8Array([0x47, 0x72, 0xfc, 0xdf, 0x65]);
+    expect(decodeText(latin2, 'page.html', { declared: 'iso-8859-2' })).toEqual({ text: 'Grüße', encoding: 'iso-8859-2' });
+    const utf8 = new TextEncoder().encode('Grüße');
+    expect(decodeText(utf8, 'page.html', { declared: 'iso-8859-1' })).toEqual({ text: 'Grüße', encoding: 'utf-8' });
+    // An unknown label is ignored: the bytes decide.
+    expect(decodeText(latin2, 'page.html', { declared: 'no-such-charset' }).encoding).toBe('windows-1252');
   });
 
   it('counts the offset past a byte-order mark and valid multi-byte characters', () => {

@@ -1,15 +1,27 @@
 /**
- * Decoding source bytes into text. Cairn reads UTF-8 (with or without a byte-order mark) and
- * UTF-16 with a byte-order mark; everything else is refused with the byte offset of the first
- * sequence that does not decode, so a person can find and fix it.
+ * Decoding source bytes into text. Cairn reads UTF-8 (with or without a byte-order mark), UTF-16
+ * with a byte-order mark, an encoding the file declares (an HTML page's charset), and legacy 8-bit
+ * text: a file that is not UTF-8 and holds no UTF-8 multi-byte character at all is read as
+ * Windows-1252 (which covers Latin-1), with a warning naming the first byte that was not UTF-8.
+ * Old READMEs, AUTHORS files and changelogs are often Latin-1, and refusing them lost the whole
+ * file for an accented name. What is refused, with the byte offset of the first sequence that does
+ * not decode: UTF-8 with broken sequences among valid ones (corrupt, and Windows-1252 would garble
+ * its real characters), NUL bytes or control characters (binary), UTF-32.
  */
 import { CairnError } from '../../../shared/errors.js';
 
-export type TextEncodingName = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be';
+export type TextEncodingName = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'windows-1252' | (string & {});
 
 export interface DecodedText {
   text: string;
   encoding: TextEncodingName;
+  /** Set when the text was not read as UTF-8 or UTF-16: what was assumed, for the file's warnings. */
+  warning?: string;
+}
+
+export interface DecodeOptions {
+  /** The encoding the file itself declares (an HTML `<meta charset>`), a WHATWG label. */
+  declared?: string | null;
 }
 
 /**
@@ -19,7 +31,7 @@ export interface DecodedText {
  * decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]), 'notes.txt') // { text: 'hi', encoding: 'utf-8-bom' }
  * decodeText(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), 'latin1.txt') // throws UNSUPPORTED_ENCODING at byte 3
  */
-export function decodeText(bytes: Uint8Array, path: string): DecodedText {
+export function decodeText(bytes: Uint8Array, path: string, options: DecodeOptions = {}): DecodedText {
   const [b0, b1, b2, b3] = bytes;
   if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
     return { text: decodeUtf8(bytes.subarray(3), path, 3), encoding: 'utf-8-bom' };
@@ -32,7 +44,72 @@ export function decodeText(bytes: Uint8Array, path: string): DecodedText {
     return { text: decodeUtf16(bytes, path, 'utf-16be'), encoding: 'utf-16be' };
   }
   if (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) refuse(path, 0, 'UTF-32 (big-endian byte-order mark) is not supported');
+  const invalidAt = firstInvalidUtf8(bytes);
+  // Valid UTF-8 is read as UTF-8 even against a declaration: pages that declare Latin-1 and are
+  // saved as UTF-8 are common, the other way round (Latin-1 text that is valid UTF-8) nearly never.
+  const declared = invalidAt < bytes.length ? declaredDecoder(options.declared) : null;
+  if (declared) {
+    const text = declared.encoding === 'windows-1252' ? decodeWindows1252(bytes) : declared.decode(bytes);
+    return { text: withoutNul(text, path, 0), encoding: declared.encoding };
+  }
+  if (invalidAt < bytes.length && isLegacy8Bit(bytes)) {
+    return {
+      text: decodeWindows1252(bytes),
+      encoding: 'windows-1252',
+      warning: `not UTF-8 (byte ${invalidAt}) and no UTF-8 character in it: read as Windows-1252 (Latin-1)`,
+    };
+  }
   return { text: decodeUtf8(bytes, path, 0), encoding: 'utf-8' };
+}
+
+/** Windows-1252's characters for bytes 0x80–0x9F; the other bytes are their Latin-1 code points. */
+const WINDOWS_1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/**
+ * Windows-1252, by hand: Node 20's TextDecoder('windows-1252') decodes ISO-8859-1, turning the
+ * curly quotes, dashes and euro sign of 0x80–0x9F into invisible C1 control characters.
+ */
+function decodeWindows1252(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
+}
+
+/**
+ * A TextDecoder for a declared encoding other than UTF-8/UTF-16 (those are read as above), or
+ * null when there is none or the label is unknown (then the bytes decide, as without one).
+ */
+function declaredDecoder(label: string | null | undefined): InstanceType<typeof TextDecoder> | null {
+  if (!label) return null;
+  let decoder: InstanceType<typeof TextDecoder>;
+  try {
+    decoder = new TextDecoder(label.trim(), { fatal: false });
+  } catch {
+    return null;
+  }
+  return decoder.encoding === 'utf-8' || decoder.encoding.startsWith('utf-16') ? null : decoder;
+}
+
+/**
+ * True when bytes that are not UTF-8 look like 8-bit text: no NUL or other control character but
+ * tab, line feed, form feed, carriage return and escape, and not one well-formed UTF-8
+ * multi-byte sequence (a file that has some is UTF-8 with damage, not another encoding).
+ */
+function isLegacy8Bit(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d && b !== 0x1b) return false;
+    if (b >= 0xc2 && b <= 0xf4 && wellFormedSequenceAt(bytes, i)) return false;
+  }
+  return true;
+}
+
+function wellFormedSequenceAt(bytes: Uint8Array, i: number): boolean {
+  return firstInvalidUtf8(bytes.subarray(i, i + 4)) >= sequenceLength(bytes[i]!) && sequenceLength(bytes[i]!) <= bytes.length - i;
+}
+
+function sequenceLength(lead: number): number {
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
 }
 
 function refuse(path: string, offset: number, reason: string): never {
@@ -47,6 +124,10 @@ function decodeUtf8(bytes: Uint8Array, path: string, base: number): string {
     const offset = firstInvalidUtf8(bytes);
     refuse(path, base + offset, 'not valid UTF-8 (only UTF-8 and UTF-16 with a byte-order mark are supported)');
   }
+  return withoutNul(text, path, base);
+}
+
+function withoutNul(text: string, path: string, base: number): string {
   const nul = text.indexOf('\0');
   if (nul !== -1) {
     // NUL is valid UTF-8 but never appears in text: this is UTF-16 without a byte-order mark or binary data.

@@ -49,11 +49,23 @@ export const htmlParser: Parser = {
   format: 'html',
   extensions: ['.html', '.htm', '.xhtml', '.shtml'],
   async parse(input) {
-    const { text } = decodeText(input.bytes, input.relPath);
+    const { text, warning } = decodeText(input.bytes, input.relPath, { declared: declaredCharset(input.bytes) });
     const { markdown, title, warnings } = htmlToMarkdown(text);
-    return documentFile({ text: markdown, input, parserName: 'html', sourceFormat: 'html', format: 'markdown', title, warnings });
+    return documentFile({ text: markdown, input, parserName: 'html', sourceFormat: 'html', format: 'markdown', title, warnings: warning ? [warning, ...warnings] : warnings });
   },
 };
+
+/**
+ * The charset a page declares in its first 1024 bytes (`<meta charset>`, `<meta http-equiv
+ * content="…; charset=…">`, or an XML declaration's encoding), as browsers look for it before
+ * parsing; null when it declares none.
+ */
+export function declaredCharset(bytes: Uint8Array): string | null {
+  const head = new TextDecoder('windows-1252').decode(bytes.subarray(0, 1024));
+  const meta = /<meta\b[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)/i.exec(head);
+  if (meta) return meta[1]!;
+  return /<\?xml\b[^>]*?encoding\s*=\s*["']([A-Za-z0-9_.:-]+)/i.exec(head)?.[1] ?? null;
+}
 
 // Page furniture taken out before Readability reads the page (it keeps some of it on short pages).
 // Not <form>: some sites wrap the whole page in one.

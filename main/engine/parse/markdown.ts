@@ -15,7 +15,7 @@ export const markdownParser: Parser = {
   format: 'markdown',
   extensions: ['.md', '.markdown', '.mdx', '.mdown', '.mkd', '.mkdn', '.mdwn'],
   async parse(input) {
-    const { text } = decodeText(input.bytes, input.relPath);
-    return documentFile({ text, input, parserName: 'markdown', sourceFormat: 'markdown', format: 'markdown' });
+    const { text, warning } = decodeText(input.bytes, input.relPath);
+    return documentFile({ text, input, parserName: 'markdown', sourceFormat: 'markdown', format: 'markdown', warnings: warning ? [warning] : [] });
   },
 };

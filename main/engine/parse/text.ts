@@ -21,8 +21,8 @@ export const textParser: Parser = {
     '.tex', '.bib', '.srt', '.vtt', '.nfo', '.me', '.1st', '.textile', '.wiki', '.pod',
   ],
   async parse(input) {
-    const { text } = decodeText(input.bytes, input.relPath);
+    const { text, warning } = decodeText(input.bytes, input.relPath);
     const paragraphCuts = LINE_RECORDS.has(extensionOf(input.relPath)) ? 'lines' : 'sentences';
-    return documentFile({ text, input, parserName: 'text', sourceFormat: 'text', format: 'text', paragraphCuts });
+    return documentFile({ text, input, parserName: 'text', sourceFormat: 'text', format: 'text', paragraphCuts, warnings: warning ? [warning] : [] });
   },
 };
