@@ -1,7 +1,23 @@
 /**
  * Token counting with o200k_base (gpt-tokenizer), the tokenizer of current OpenAI models.
  */
-import { clearMergeCache, countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+
+interface O200k {
+  countTokens(text: string, options: { disallowedSpecial: Set<string> }): number;
+  clearMergeCache(): void;
+}
+
+let o200k: O200k | undefined;
+
+/**
+ * The tokenizer, loaded on the first count: building its encoder from the rank table is ~0.45 s
+ * of CPU, which every start of the engine (the app's worker, each CLI command) paid even when it
+ * counted nothing.
+ */
+function tokenizer(): O200k {
+  return (o200k ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as O200k);
+}
 
 // Text like "<|endoftext|>" inside a document is ordinary text, not a control token (STACK 4.9).
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -75,10 +91,10 @@ function pieceEnd(text: string, from: number): number {
 
 function countPiece(piece: string): number {
   if (tokensSinceClear + piece.length > CACHE_BOUND) {
-    clearMergeCache();
+    tokenizer().clearMergeCache();
     tokensSinceClear = 0;
   }
-  const tokens = countO200k(piece, AS_PLAIN_TEXT);
+  const tokens = tokenizer().countTokens(piece, AS_PLAIN_TEXT);
   tokensSinceClear += tokens;
   return tokens;
 }
