@@ -130,6 +130,14 @@ describe('session import', () => {
     expect(forced?.sessions[0]?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 
+  it('reads a chat saved in Latin-1, and says what it assumed', async () => {
+    const bytes = new Uint8Array(Buffer.from('**User:** Caf\xe9 ou th\xe9 ?\n\n**Assistant:** Un caf\xe9, merci.\n', 'latin1'));
+    const warnings: string[] = [];
+    const [conversation] = await importConversations({ bytes, name: 'chat.md' }, { onWarning: (message) => warnings.push(message) });
+    expect(conversation?.sessions[0]?.messages.map((m) => m.text)).toEqual(['Café ou thé ?', 'Un café, merci.']);
+    expect(warnings).toEqual([expect.stringMatching(/^chat\.md: .*Windows-1252/)]);
+  });
+
   it('refuses bad input with a code and a message naming the file and the reason', async () => {
     const broken = await importError(join(FORMATS, 'bad/broken-line.jsonl'));
     expect(broken.code).toBe('PARSE_FAILED');

@@ -75,7 +75,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
 
   return {
     'sessions:import': async (request, ctx) => {
-      const conversations = await importConversations(request.path);
+      const conversations = await importConversations(request.path, { onWarning: (message) => deps.logger.warn(message) });
       const imported = [];
       for (const conversation of conversations) imported.push(await storeConversation(deps.fs, deps.index ?? noIndex, conversation, deps.clock));
       const commits = [];
@@ -91,7 +91,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
         const { analysis, cached } = await analyzeStored(uri, conversation, options);
         return { ...analysis, cached, uri };
       }
-      const conversation = pick(await importConversations(request.path as string), request.path as string, request.conversation);
+      const conversation = pick(await importConversations(request.path as string, { onWarning: (message) => deps.logger.warn(message) }), request.path as string, request.conversation);
       const { analysis, cached } = await adapter.analyze(conversation, options);
       return { ...analysis, cached, uri: null };
     },

@@ -23,6 +23,8 @@ export type ImportInput = string | { bytes: Uint8Array | string; name: string };
 export interface ImportOptions {
   /** Skip detection and read the input as this format. */
   format?: ImportFormat;
+  /** Told what was assumed about the file (a legacy encoding), with the file named. */
+  onWarning?(message: string): void;
 }
 
 function parseJson(text: string, file: string): unknown {
@@ -72,8 +74,14 @@ export async function importConversations(input: ImportInput, options: ImportOpt
       const code = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'NOT_FOUND' : 'IO_ERROR';
       throw new CairnError(code, `${path}: cannot read the file (${(error as Error).message})`, { cause: error, details: { file: path } });
     }
-    return parseConversations(decodeText(bytes, path).text, path, options, path);
+    return parseConversations(decoded(bytes, path, options), path, options, path);
   }
-  const text = typeof input.bytes === 'string' ? input.bytes : decodeText(input.bytes, input.name).text;
+  const text = typeof input.bytes === 'string' ? input.bytes : decoded(input.bytes, input.name, options);
   return parseConversations(text, input.name, options);
+}
+
+function decoded(bytes: Uint8Array, file: string, options: ImportOptions): string {
+  const { text, warning } = decodeText(bytes, file);
+  if (warning) options.onWarning?.(`${file}: ${warning}`);
+  return text;
 }
