@@ -13,7 +13,8 @@
 // against the same server at the same concurrency by clients that do nothing else (the floors,
 // bench/lib/llm-floor.ts), show what the machine allows at that moment: `bare` posts the bodies
 // over node:http, `stack` goes through Cairn's LLM stack (the openai SDK adapter and its wrappers).
-// `vsBare` is the DAG's wall time over the bare floor's.
+// `vsBare` is the DAG's wall time over the bare floor's. `tightBoundMs` is a lower bound that also
+// sees the DAG's tail (levelBound below); `tightRatio` is the wall time over it.
 //
 // Tree: $CAIRN_BENCH_DAG_TREE, else Debian's git documentation, else zod's sources.
 import { build } from 'esbuild';
@@ -98,6 +99,36 @@ function criticalPath(callsByUri) {
   return Math.max(...[...callsByUri.keys()].map((uri) => height(uri)));
 }
 
+/**
+ * A tighter lower bound, in rounds of one call per slot: a call with h − 1 calls after it on the
+ * way to the root (its height h) must end h − 1 rounds before the run does, so for every k the
+ * calls of height > k need ceil(n_{>k} / slots) rounds before the last k:
+ * T ≥ max_k (k + ceil(n_{>k} / slots)). k = 0 is the calls bound and the largest k the path
+ * bound; the ones between see the tail, where the last calls (a big directory's merge, then the
+ * root) run with slots idle. A directory's batches run at once and its merge after them, as the
+ * DAG runs them; its summary starts when all its children are done (the seed's pending counter).
+ */
+function levelBound(callsByUri, slots) {
+  const levels = (uri) => Math.min(2, callsByUri.get(uri) ?? 0);
+  const memo = new Map();
+  // Rounds from the end of a node's last call to the end of the root's: its ancestors' levels.
+  const after = (uri) => {
+    if (!memo.has(uri)) {
+      const parent = parentOf(uri);
+      memo.set(uri, parent ? levels(parent) + after(parent) : 0);
+    }
+    return memo.get(uri);
+  };
+  const heights = [];
+  for (const [uri, calls] of callsByUri) {
+    heights.push(1 + after(uri));
+    for (let batch = 1; batch < calls; batch++) heights.push(2 + after(uri));
+  }
+  let rounds = 0;
+  for (let k = 0; k < Math.max(...heights); k++) rounds = Math.max(rounds, k + Math.ceil(heights.filter((h) => h > k).length / slots));
+  return rounds;
+}
+
 /** Time-weighted mean of the calls in flight between the first request and the last answer. */
 function meanInFlight(changes) {
   if (changes.length < 2) return 0;
@@ -136,6 +167,7 @@ export default async function run() {
     }
     const path = criticalPath(callsByUri);
     const bound = Math.max(path * LATENCY_MS, (calls * LATENCY_MS) / CONCURRENCY);
+    const tightBound = levelBound(callsByUri, CONCURRENCY) * LATENCY_MS;
     const wall = result.summary.ms;
     const requestsFile = join(workspace, 'requests.json');
     writeFileSync(requestsFile, JSON.stringify(server.chatRequests.map((r) => r.rawBody)));
@@ -152,6 +184,8 @@ export default async function run() {
       boundMs: Math.round(bound),
       wallMs: wall,
       ratio: +(wall / bound).toFixed(3),
+      tightBoundMs: tightBound,
+      tightRatio: +(wall / tightBound).toFixed(3),
       bareMs: bare,
       bareRatio: +(bare / bound).toFixed(3),
       stackMs: stack,
