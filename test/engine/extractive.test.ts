@@ -189,15 +189,17 @@ describe('summarizeText at scale', () => {
     ['English', english],
     ['Chinese', chinese],
   ] as const) {
-    it(`summarizes 1 MB of ${name} within the limits, in well under a second of CPU`, () => {
+    it(`summarizes 1 MB of ${name} within the limits, in linear time`, () => {
       const big = grow(source, 1_000_000);
       expect(Buffer.byteLength(big)).toBeGreaterThanOrEqual(1_000_000);
       summarizeText(source, { format: 'markdown' });
-      // CPU time, not wall time: other work on a shared machine must not fail this test.
+      // A guard against super-linear steps (a quadratic one took minutes on 1 MB), not a speed
+      // target: about 0.4–0.6 s here, and CPU time still grows when other work shares the cores
+      // (1.2 s seen), so the bound is wide. Speed is measured in bench/, not asserted.
       const before = process.cpuUsage();
       const result = summarizeText(big, { format: 'markdown' });
       const used = process.cpuUsage(before);
-      expect((used.user + used.system) / 1000).toBeLessThan(1000);
+      expect((used.user + used.system) / 1000).toBeLessThan(5000);
       expect(chars(result.abstract)).toBeLessThanOrEqual(256);
       expect(chars(result.overview)).toBeLessThanOrEqual(4000);
       expect(chars(result.overview)).toBeGreaterThan(3000);
