@@ -209,6 +209,11 @@ export function parseLexicon(text: string, frequencyText = ''): Lexicon {
 
 let shared: Lexicon | undefined;
 
+/** Whether this thread has read the lexicon yet (embedders warm up by loading it ahead of use). */
+export function lexiconLoaded(): boolean {
+  return shared !== undefined;
+}
+
 /** The lexicon, read from disk on first use and kept for the life of the thread. */
 export function loadLexicon(): Lexicon {
   shared ??= parseLexicon(readFileSync(lexiconPath(), 'utf8'), readFileSync(lexiconPath(DF_FILE), 'utf8'));
