@@ -130,7 +130,7 @@ describe('Markdown files', () => {
     const bytes = new Uint8Array([...new TextEncoder().encode('# Café\n\nprix: 5'), 0xa4, 0x0a]);
     await expect(parseBytes('docs/prices.md', bytes)).rejects.toMatchObject({
       code: 'UNSUPPORTED_ENCODING',
-      message: 'docs/prices.md: not valid UTF-8 (only UTF-8 and UTF-16 with a byte-order mark are supported) (at byte 16)',
+      message: 'docs/prices.md: not valid UTF-8, and not 8-bit text either (UTF-8 with broken sequences, or binary data) (at byte 16)',
     });
   });
 });

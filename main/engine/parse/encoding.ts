@@ -29,7 +29,7 @@ export interface DecodeOptions {
  *
  * @example
  * decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]), 'notes.txt') // { text: 'hi', encoding: 'utf-8-bom' }
- * decodeText(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), 'latin1.txt') // throws UNSUPPORTED_ENCODING at byte 3
+ * decodeText(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), 'latin1.txt') // { text: 'café', encoding: 'windows-1252', warning: 'not UTF-8 (byte 3) …' }
  */
 export function decodeText(bytes: Uint8Array, path: string, options: DecodeOptions = {}): DecodedText {
   const [b0, b1, b2, b3] = bytes;
@@ -44,22 +44,35 @@ export function decodeText(bytes: Uint8Array, path: string, options: DecodeOptio
     return { text: decodeUtf16(bytes, path, 'utf-16be'), encoding: 'utf-16be' };
   }
   if (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) refuse(path, 0, 'UTF-32 (big-endian byte-order mark) is not supported');
-  const invalidAt = firstInvalidUtf8(bytes);
   // Valid UTF-8 is read as UTF-8 even against a declaration: pages that declare Latin-1 and are
   // saved as UTF-8 are common, the other way round (Latin-1 text that is valid UTF-8) nearly never.
-  const declared = invalidAt < bytes.length ? declaredDecoder(options.declared) : null;
+  const utf8 = strictUtf8(bytes);
+  if (utf8 !== null) return { text: withoutNul(utf8, path, 0), encoding: 'utf-8' };
+  const invalidAt = firstInvalidUtf8(bytes);
+  const declared = declaredDecoder(options.declared);
   if (declared) {
     const text = declared.encoding === 'windows-1252' ? decodeWindows1252(bytes) : declared.decode(bytes);
     return { text: withoutNul(text, path, 0), encoding: declared.encoding };
   }
-  if (invalidAt < bytes.length && isLegacy8Bit(bytes)) {
+  if (isLegacy8Bit(bytes)) {
     return {
       text: decodeWindows1252(bytes),
       encoding: 'windows-1252',
       warning: `not UTF-8 (byte ${invalidAt}) and no UTF-8 character in it: read as Windows-1252 (Latin-1)`,
     };
   }
-  return { text: decodeUtf8(bytes, path, 0), encoding: 'utf-8' };
+  refuse(path, invalidAt, NOT_UTF8);
+}
+
+const NOT_UTF8 = 'not valid UTF-8, and not 8-bit text either (UTF-8 with broken sequences, or binary data)';
+
+/** The bytes as UTF-8, or null when they are not valid UTF-8. */
+function strictUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
 }
 
 /** Windows-1252's characters for bytes 0x80–0x9F; the other bytes are their Latin-1 code points. */
@@ -116,14 +129,10 @@ function refuse(path: string, offset: number, reason: string): never {
   throw new CairnError('UNSUPPORTED_ENCODING', `${path}: ${reason} (at byte ${offset})`, { details: { path, offset } });
 }
 
+/** UTF-8 after a byte-order mark (which says UTF-8: no other encoding is tried). */
 function decodeUtf8(bytes: Uint8Array, path: string, base: number): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    const offset = firstInvalidUtf8(bytes);
-    refuse(path, base + offset, 'not valid UTF-8 (only UTF-8 and UTF-16 with a byte-order mark are supported)');
-  }
+  const text = strictUtf8(bytes);
+  if (text === null) refuse(path, base + firstInvalidUtf8(bytes), 'not valid UTF-8 after a UTF-8 byte-order mark');
   return withoutNul(text, path, base);
 }
 
