@@ -163,6 +163,29 @@ describe('Cairn in a browser', () => {
     }
   });
 
+  it('reads a Latin-1 file and shows in the explorer what it assumed', async () => {
+    const { page, shot } = await app.start();
+    const fixture = await mkdtemp(join(tmpdir(), 'cairn-e2e-latin1-'));
+    try {
+      await writeFile(join(fixture, 'README.md'), '# Station notes\n\nWho keeps the stations running.\n');
+      await writeFile(join(fixture, 'AUTHORS.txt'), Buffer.from('Ren\xe9 Dupr\xe9 \x96 firmware, caf\xe9 machine.\nJos\xe9 N\xfa\xf1ez \x96 base server.\n', 'latin1'));
+      await ingestThroughUi(page, fixture);
+      // Nothing skipped: the Latin-1 file was read, not refused.
+      await expect(page.getByTestId('ingest-result').textContent()).resolves.toMatch(/Nothing was skipped/);
+      await page.getByTestId('open-explorer').click();
+      const tree = page.getByTestId('context-tree');
+      const uri = `ctx://resources/${fixture.split('/').pop()}/AUTHORS.txt`;
+      await tree.locator(`[data-uri="${uri}"]`).click();
+      await page.locator(`[data-testid="node-details"][data-uri="${uri}"]`).waitFor();
+      await expect(page.getByTestId('node-warnings').textContent()).resolves.toMatch(/Read with warnings \(1\).*Windows-1252/);
+      await page.locator('.monaco-editor .view-lines', { hasText: /René\s+Dupré\s+–\s+firmware/ }).waitFor();
+      await page.getByTestId('node-warnings').scrollIntoViewIfNeeded();
+      await shot('explorer-warnings');
+    } finally {
+      await rm(fixture, { recursive: true, force: true });
+    }
+  });
+
   it('follows a dark OS theme, switches themes, and speaks Chinese', async () => {
     const { page, shot } = await app.start({ colorScheme: 'dark' });
     await expect(page.locator('.app').getAttribute('data-theme')).resolves.toBe('dark');

@@ -119,6 +119,7 @@ function NodeDetails() {
         <h3 id="meta-title">{t('explorer.meta')}</h3>
         <MetaTable meta={meta} kind={stat.kind} bytes={stat.bytes} childCount={stat.children} t={t} />
       </section>
+      {meta?.warnings && meta.warnings.length > 0 && <WarningList warnings={meta.warnings} t={t} />}
       {meta?.skipped && meta.skipped.length > 0 && <SkipList meta={meta} t={t} />}
     </article>
   );
@@ -163,6 +164,20 @@ function MetaTable({ meta, kind, bytes, childCount, t }: { meta: NodeMeta | null
           </div>
         ))}
     </dl>
+  );
+}
+
+/** What the parser assumed or left out while reading the file (a legacy encoding, a page without an article). */
+function WarningList({ warnings, t }: { warnings: string[]; t: Translate }) {
+  return (
+    <section className="panel" aria-labelledby="warnings-title" data-testid="node-warnings">
+      <h3 id="warnings-title">{t('explorer.warnings', { count: warnings.length })}</h3>
+      <ul className="note-warn warning-list">
+        {warnings.map((warning) => (
+          <li key={warning}>{warning}</li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
