@@ -3,6 +3,9 @@ import '../../monaco-setup';
 import Editor from '@monaco-editor/react';
 
 export default function CodeView({ value, language, theme, label }: { value: string; language: string; theme: 'light' | 'dark'; label: string }) {
+  // Prose, not code: dashes, curly quotes and accents are the text itself, not look-alike
+  // characters to flag (Monaco boxes them by default, which is meant for source code).
+  const prose = language === 'markdown' || language === 'plaintext';
   return (
     <div className="code-view" data-testid="code-view" data-language={language}>
       <Editor
@@ -15,7 +18,8 @@ export default function CodeView({ value, language, theme, label }: { value: str
           domReadOnly: true,
           minimap: { enabled: false },
           scrollBeyondLastLine: false,
-          wordWrap: language === 'markdown' || language === 'plaintext' ? 'on' : 'off',
+          wordWrap: prose ? 'on' : 'off',
+          unicodeHighlight: prose ? { ambiguousCharacters: false, invisibleCharacters: false } : {},
           automaticLayout: true,
           fontSize: 13,
           renderWhitespace: 'none',
