@@ -12,6 +12,7 @@ const result: IngestResult = {
   changed: 12,
   removed: 0,
   skipped: [{ path: 'logo.png', reason: 'binary' }],
+  warnings: [],
   bytes: 100,
   tokens: 50,
   llm_calls: 0,

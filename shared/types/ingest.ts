@@ -55,6 +55,10 @@ export const IngestOptions = z.object({
 export type IngestOptions = z.infer<typeof IngestOptions>;
 export type IngestOptionsInput = z.input<typeof IngestOptions>;
 
+/** What a parser assumed or left out while reading a file it kept (a legacy encoding, a page without an article). */
+export const FileWarning = z.object({ path: z.string(), warning: z.string() });
+export type FileWarning = z.infer<typeof FileWarning>;
+
 export const IngestResult = z.object({
   jobId: z.string(),
   /** The URI of the ingested tree's root. */
@@ -65,6 +69,8 @@ export const IngestResult = z.object({
   changed: z.number().int(),
   removed: z.number().int(),
   skipped: z.array(Skip),
+  /** Files kept with a warning, at most MAX_WARNINGS_IN_RESULT (every one is also in its node's meta). */
+  warnings: z.array(FileWarning).default([]),
   bytes: z.number(),
   tokens: z.number().int(),
   llm_calls: z.number().int(),

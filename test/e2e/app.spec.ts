@@ -172,6 +172,9 @@ describe('Cairn in a browser', () => {
       await ingestThroughUi(page, fixture);
       // Nothing skipped: the Latin-1 file was read, not refused.
       await expect(page.getByTestId('ingest-result').textContent()).resolves.toMatch(/Nothing was skipped/);
+      await expect(page.getByTestId('home-warnings').textContent()).resolves.toMatch(/Read with warnings \(1\)AUTHORS\.txt: .*Windows-1252/);
+      await page.getByTestId('home-warnings').scrollIntoViewIfNeeded();
+      await shot('home-warnings');
       await page.getByTestId('open-explorer').click();
       const tree = page.getByTestId('context-tree');
       const uri = `ctx://resources/${fixture.split('/').pop()}/AUTHORS.txt`;

@@ -165,7 +165,8 @@ describe('ingest', () => {
     const reasons = Object.fromEntries(result.skipped.map((s) => [s.path, s]));
     expect(reasons['damaged.txt']?.reason).toBe('unsupported-encoding');
     expect(reasons['damaged.txt']?.detail).toContain('damaged.txt');
-    // Latin-1 is kept, read as Windows-1252, and the node says so.
+    // Latin-1 is kept, read as Windows-1252, and the result and the node say so.
+    expect(result.warnings).toEqual([{ path: 'latin1.txt', warning: expect.stringMatching(/Windows-1252/) }]);
     const latin1 = await engine.call('fs:stat', { uri: `${result.root}latin1.txt` });
     expect(latin1.meta?.warnings?.join('\n')).toMatch(/Windows-1252/);
     expect(await engine.call('fs:read', { uri: `${result.root}latin1.txt`, level: 2 })).toMatchObject({ content: 'café\n' });

@@ -73,7 +73,7 @@ serveEngine(
         }
         emit({ type: 'ingest/progressed', jobId, phase: 'parse', done, total: steps, bytes: done * 10 });
       }
-      return { jobId, root: 'ctx://resources/slow/', files: steps, nodes: steps + 1, changed: steps, removed: 0, skipped: [], bytes: steps * 10, tokens: 0, llm_calls: 0, ms: 1, resumed: false };
+      return { jobId, root: 'ctx://resources/slow/', files: steps, nodes: steps + 1, changed: steps, removed: 0, skipped: [], warnings: [], bytes: steps * 10, tokens: 0, llm_calls: 0, ms: 1, resumed: false };
     },
   },
   {

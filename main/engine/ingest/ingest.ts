@@ -13,7 +13,7 @@ import { basename, dirname, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import type { EngineEvent } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
-import type { IngestOptions, IngestResult, Skip, SkipReason } from '../../../shared/types/ingest.js';
+import type { FileWarning, IngestOptions, IngestResult, Skip, SkipReason } from '../../../shared/types/ingest.js';
 import type { ContextType } from '../../../shared/types/node.js';
 import { formatCtxUri, parseCtxUri, scopeRootUri, type IngestScope } from '../../../shared/uri.js';
 import type { Clock } from '../ports/clock.js';
@@ -49,6 +49,9 @@ export interface IngestRun {
   jobId?: string;
 }
 
+/** Warnings listed in an ingest's result; the rest are in their nodes' metas and the log. */
+export const MAX_WARNINGS_IN_RESULT = 1_000;
+
 export const CONTEXT_TYPE_BY_SCOPE: Record<IngestScope, ContextType> = { resources: 'resource', user: 'memory', agent: 'skill' };
 
 /**
@@ -81,6 +84,10 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
 
   // 1. Scan.
   const skipped: Skip[] = [];
+  const warnings: FileWarning[] = [];
+  const warn = (warning: FileWarning) => {
+    if (warnings.length < MAX_WARNINGS_IN_RESULT) warnings.push(warning);
+  };
   const report = (skip: Skip) => {
     skipped.push(skip);
     run.emit({ type: 'ingest/skipped', jobId, skip });
@@ -114,7 +121,7 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     scan.files.map((file, i) =>
       limit(async () => {
         if (run.signal.aborted) return;
-        const outcome = await prepareFile(deps, { file, job, contextType, target: targetOf(file.relPath), staging: stagingOf(file.relPath), alreadyParsed, signal: run.signal, report });
+        const outcome = await prepareFile(deps, { file, job, contextType, target: targetOf(file.relPath), staging: stagingOf(file.relPath), alreadyParsed, signal: run.signal, report, warn });
         outcomes[i] = outcome;
         parsedDone += 1;
         bytesDone += file.size;
@@ -158,6 +165,7 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     changed: built.changed,
     removed: built.removed,
     skipped,
+    warnings,
     bytes: kept.reduce((sum, o) => sum + o.bytes, 0),
     tokens: kept.reduce((sum, o) => sum + o.tokens, 0),
     llm_calls: 0,
@@ -175,6 +183,7 @@ interface PrepareInput {
   alreadyParsed: Map<string, { sourceHash: string; kind: 'file' | 'dir'; tokens: number; nodeCount: number }>;
   signal: AbortSignal;
   report(skip: Skip): void;
+  warn(warning: FileWarning): void;
 }
 
 /** Decides a file's fate: unchanged since the last ingest, staged earlier by a killed run, or parsed now. */
@@ -223,7 +232,10 @@ async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileO
     input.report({ path: file.relPath, reason, detail: errorMessage(error) });
     return null;
   }
-  for (const warning of parsed.warnings) deps.logger.warn(`${file.relPath}: ${warning}`);
+  for (const warning of parsed.warnings) {
+    deps.logger.warn(`${file.relPath}: ${warning}`);
+    input.warn({ path: file.relPath, warning });
+  }
   // A staging tree left by a killed parse of this same file is replaced whole.
   await deps.fs.rm(input.staging, { recursive: true }).catch(() => undefined);
   const kind = parsed.node.kind;

@@ -5,10 +5,10 @@ import { entriesOfDrop, fallbackFolderName, folderOfInput, walkEntries } from '.
 import { UploadPanel, useFolderUpload } from '../upload/UploadPanel';
 import { SkipGroups } from '../../components/SkipGroups';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri';
-import type { CodeSummaryMode, IngestResult } from '../../../shared/types/ingest';
+import type { CodeSummaryMode, FileWarning, IngestResult } from '../../../shared/types/ingest';
 import { formatBytes, formatCount, formatMs } from '../../format';
 import { useApp, useIngest } from '../../stores/stores-context';
-import { useT } from '../../use-t';
+import { useT, type Translate } from '../../use-t';
 import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
 import { useDropTarget } from '../upload/use-drop-target';
 
@@ -268,6 +268,7 @@ function IngestResultPanel() {
           <SkipGroups skips={result.skipped} />
         </div>
       )}
+      {result.warnings.length > 0 && <IngestWarnings warnings={result.warnings} t={t} />}
       <div className="form-actions">
         <button type="button" className="primary" onClick={() => openInExplorer(result.root)} data-testid="open-explorer">
           {t('home.openExplorer')}
@@ -279,3 +280,23 @@ function IngestResultPanel() {
     </section>
   );
 }
+
+/** Files kept with a warning: what their parser assumed or left out (a legacy encoding, a page without an article). */
+function IngestWarnings({ warnings, t }: { warnings: FileWarning[]; t: Translate }) {
+  const shown = warnings.slice(0, WARNINGS_SHOWN);
+  return (
+    <details className="ingest-warnings" data-testid="home-warnings" open={warnings.length <= WARNINGS_SHOWN}>
+      <summary>{t('home.warnings', { count: warnings.length })}</summary>
+      <ul className="note-warn warning-list">
+        {shown.map(({ path, warning }) => (
+          <li key={`${path}\n${warning}`}>
+            <code>{path}</code>: {warning}
+          </li>
+        ))}
+      </ul>
+      {warnings.length > shown.length && <p className="muted">{t('home.warningsMore', { count: warnings.length - shown.length })}</p>}
+    </details>
+  );
+}
+
+const WARNINGS_SHOWN = 12;
