@@ -26,7 +26,8 @@ import { z } from 'zod';
 import { CairnError } from '../../../shared/errors.js';
 import { repairJson } from '../../engine/llm/json-repair.js';
 import { retryAfterMs } from '../../engine/llm/retry-after.js';
-import { countTextTokens, estimateTokens } from '../../engine/llm/tokens.js';
+import { estimateTokens } from '../../engine/llm/tokens.js';
+import { countTokens } from '../../engine/parse/tokens.js';
 import type {
   ChatMessage,
   CompleteJsonOptions,
@@ -341,7 +342,7 @@ function finishReasonOf(reason: string | null | undefined): CompleteResult['fini
 }
 
 function countedUsage(messages: ChatMessage[], text: string): Usage {
-  return { inputTokens: estimateTokens(messages), outputTokens: countTextTokens(text) };
+  return { inputTokens: estimateTokens(messages), outputTokens: countTokens(text) };
 }
 
 function excerpt(text: string): string {

@@ -178,7 +178,7 @@ export function journaledIndex(inner: EngineIndex, options: JournaledIndexOption
       await closeSegment(segment);
       await inner.close?.();
     },
-    ...(inner.prepare ? { prepare: () => inner.prepare?.() ?? Promise.resolve() } : {}),
+    ...(inner.prepare ? { prepare: inner.prepare.bind(inner) } : {}),
     flush,
     replayed: ready,
   };

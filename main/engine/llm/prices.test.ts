@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateCostUsd, priceFor } from './prices.js';
-import { countTextTokens, estimateTokens } from './tokens.js';
+import { estimateTokens } from './tokens.js';
+import { countTokens } from '../parse/tokens.js';
 
 describe('priceFor', () => {
   it('knows OpenAI models and their dated snapshots', () => {
@@ -28,9 +29,9 @@ describe('priceFor', () => {
 
 describe('token estimates', () => {
   it('counts with a real tokenizer, special-token text included', () => {
-    expect(countTextTokens('')).toBe(0);
-    expect(countTextTokens('hello world')).toBe(2);
-    expect(countTextTokens('text with <|endoftext|> inside')).toBeGreaterThan(5);
+    expect(countTokens('')).toBe(0);
+    expect(countTokens('hello world')).toBe(2);
+    expect(countTokens('text with <|endoftext|> inside')).toBeGreaterThan(5);
   });
 
   it('adds the chat framing per message', () => {

@@ -12,14 +12,9 @@ import { countTokens } from '../parse/tokens.js';
 const TOKENS_PER_MESSAGE = 3;
 const TOKENS_FOR_REPLY = 3;
 
-/** Tokens of a plain text (the tokenizer loads on the first count; servers report usage, so most runs never count). */
-export function countTextTokens(text: string): number {
-  return countTokens(text);
-}
-
 /** Input tokens a chat request will cost: every message's content plus the chat framing. */
 export function estimateTokens(messages: readonly ChatMessage[]): number {
   let total = TOKENS_FOR_REPLY;
-  for (const message of messages) total += TOKENS_PER_MESSAGE + countTextTokens(message.content);
+  for (const message of messages) total += TOKENS_PER_MESSAGE + countTokens(message.content);
   return total;
 }

@@ -118,7 +118,8 @@ function isLegacy8Bit(bytes: Uint8Array): boolean {
 }
 
 function wellFormedSequenceAt(bytes: Uint8Array, i: number): boolean {
-  return firstInvalidUtf8(bytes.subarray(i, i + 4)) >= sequenceLength(bytes[i]!) && sequenceLength(bytes[i]!) <= bytes.length - i;
+  const length = sequenceLength(bytes[i]!);
+  return length <= bytes.length - i && firstInvalidUtf8(bytes.subarray(i, i + length)) === length;
 }
 
 function sequenceLength(lead: number): number {
