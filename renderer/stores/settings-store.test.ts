@@ -45,6 +45,25 @@ describe('the settings form', () => {
     expect(store.getState().view?.apiKey.set).toBe(false);
   });
 
+  it('keeps what was typed while the settings were loading', async () => {
+    const { client, next } = pendingClient();
+    const store = createSettingsStore(client);
+    const first = store.getState().load();
+    next('settings:get').resolve(view());
+    await first;
+    const again = store.getState().load();
+    store.getState().setField('maxConcurrent', '0');
+    next('settings:get').resolve(view({ summarizer: 'llm' }));
+    await again;
+    expect(store.getState().form.maxConcurrent).toBe('0');
+    expect(store.getState().view?.summarizer).toBe('llm');
+    // A load with no typing during it shows what the engine has.
+    const third = store.getState().load();
+    next('settings:get').resolve(view({ llm: { ...DEFAULT_LLM_SETTINGS, maxConcurrent: 7 } }));
+    await third;
+    expect(store.getState().form.maxConcurrent).toBe('7');
+  });
+
   it('shows the engine refusing a save, and the outcome of a connection test', async () => {
     const { client, next } = pendingClient();
     const store = createSettingsStore(client);

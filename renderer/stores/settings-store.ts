@@ -109,9 +109,12 @@ export function createSettingsStore(client: Pick<CairnClient, 'call'>): StoreApi
 
     async load() {
       set({ phase: 'loading' });
+      const form = get().form;
       try {
         const view = await client.call('settings:get', {});
-        set({ phase: 'ready', view, form: formOf(view.llm), errors: {} });
+        // What the person typed while the settings were on their way is kept: the view opens on
+        // settings already loaded (Home reads them too), so typing can start before this answer.
+        set(get().form === form ? { phase: 'ready', view, form: formOf(view.llm), errors: {} } : { phase: 'ready', view });
       } catch (error) {
         set({ phase: 'failed', saveResult: { ok: false, message: message(error) } });
       }
