@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createEngine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { defaultIndexUri, lazySearchIndex } from '../../main/adapters/store/open-index.js';
-import { openLanceStore } from '../../main/adapters/store/lancedb.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
 import type { StoredRecord } from '../../main/engine/ports/vector-store.js';
 

@@ -60,11 +60,11 @@ import {
   type Data,
   type DataType,
 } from 'apache-arrow';
-import { CairnError, errorMessage } from '../../../shared/errors.js';
-import type { ContextType, Provenance } from '../../../shared/types/node.js';
-import { parseCtxUri } from '../../../shared/uri.js';
-import { ftsDocument, ftsQuery } from '../../engine/index/text-analysis.js';
-import { silentLogger, type Logger } from '../../engine/ports/logger.js';
+import { CairnError, errorMessage } from '../../../../shared/errors.js';
+import type { ContextType, Provenance } from '../../../../shared/types/node.js';
+import { parseCtxUri } from '../../../../shared/uri.js';
+import { ftsDocument, ftsQuery } from '../../../engine/index/text-analysis.js';
+import { silentLogger, type Logger } from '../../../engine/ports/logger.js';
 import type {
   FindQuery,
   RecordLevel,
@@ -75,7 +75,7 @@ import type {
   VectorRecord,
   VectorSearchQuery,
   VectorStore,
-} from '../../engine/ports/vector-store.js';
+} from '../../../engine/ports/vector-store.js';
 
 /**
  * ANN index kinds: IVF_PQ (product-quantized codes, 1/64 of the vector), IVF_FLAT (partitions
