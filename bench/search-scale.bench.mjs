@@ -47,7 +47,7 @@ const MODES = ['fts', 'vector', 'hybrid', 'hierarchical'];
 
 export function load() {
   return importTs('search-scale', [
-    { from: './main/adapters/store/lancedb.ts', names: ['openLanceStore'] },
+    { from: './main/adapters/store/lancedb/index.ts', names: ['openLanceStore'] },
     { from: './main/engine/index/search-index.ts', names: ['createSearchIndex'] },
     { from: './main/adapters/embed/local.ts', names: ['createLocalEmbedder'] },
   ]);

@@ -23,7 +23,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { formatMessageRecord, messageEmbedContext } from '../../main/engine/index/message-record.js';
-import { openLanceStore } from '../../main/adapters/store/lancedb.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createSearchIndex, type SearchIndex, type SearchMode } from '../../main/engine/index/search-index.js';
 import type { IndexInput } from '../../main/engine/ports/context-index.js';
 import type { EmbeddingModel } from '../../main/engine/ports/embedding-model.js';

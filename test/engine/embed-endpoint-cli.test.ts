@@ -16,7 +16,7 @@ vi.hoisted(() => {
 });
 
 import { embedText } from '../../main/adapters/embed/local.js';
-import { openLanceStore } from '../../main/adapters/store/lancedb.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';
 import { buildCli, ROOT, runCli } from '../reliability/support.js';
 

@@ -12,7 +12,7 @@ vi.hoisted(() => {
 });
 
 import { createOpenAIEmbedder, retryAfterMs, type OpenAIEmbedderOptions } from '../../main/adapters/embed/openai.js';
-import { openLanceStore } from '../../main/adapters/store/lancedb.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createSearchIndex } from '../../main/engine/index/search-index.js';
 import { memoryLogger } from '../../main/engine/ports/logger.js';
 import { deterministicVector, reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';

@@ -14,7 +14,7 @@ vi.hoisted(() => {
   process.env.LANCEDB_LOG ??= 'error';
 });
 
-import { openLanceStore } from '../../main/adapters/store/lancedb.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import type { VectorRecord, VectorStore } from '../../main/engine/ports/vector-store.js';
 import { bundleForTest, type TestBundle } from '../support/rpc-bundle.js';
 
@@ -154,7 +154,7 @@ let dir: string;
 let store: VectorStore;
 
 beforeAll(async () => {
-  bundle = await bundleForTest('main/adapters/store/lancedb.ts');
+  bundle = await bundleForTest('main/adapters/store/lancedb/index.ts');
 });
 afterAll(async () => {
   await bundle?.dispose();

@@ -15,7 +15,7 @@ vi.hoisted(() => {
 
 import * as lancedb from '@lancedb/lancedb';
 import { embedText } from '../../main/adapters/embed/local.js';
-import { openLanceStore, type LanceStoreOptions } from '../../main/adapters/store/lancedb.js';
+import { openLanceStore, type LanceStoreOptions } from '../../main/adapters/store/lancedb/index.js';
 import { createSearchIndex } from '../../main/engine/index/search-index.js';
 import type { EmbeddingModel } from '../../main/engine/ports/embedding-model.js';
 import type { VectorRecord, VectorStore } from '../../main/engine/ports/vector-store.js';

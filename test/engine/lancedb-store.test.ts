@@ -13,7 +13,7 @@ vi.hoisted(() => {
 });
 
 import * as lancedb from '@lancedb/lancedb';
-import { openLanceStore } from '../../main/adapters/store/lancedb.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { embedText } from '../../main/adapters/embed/local.js';
 import type { VectorRecord, VectorStore } from '../../main/engine/ports/vector-store.js';
 import type { ContextType } from '../../shared/types/node.js';

@@ -13,7 +13,7 @@ vi.hoisted(() => {
 });
 
 import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
-import { openLanceStore } from '../../main/adapters/store/lancedb.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createSearchIndex, reciprocalRankFusion, type SearchIndex } from '../../main/engine/index/search-index.js';
 import type { IndexInput } from '../../main/engine/ports/context-index.js';
 import type { EmbeddingModel } from '../../main/engine/ports/embedding-model.js';

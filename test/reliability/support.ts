@@ -10,7 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rebuildIndex } from '../../main/engine/index/rebuild.js';
 import { ContextFS } from '../../main/engine/tree/context-fs.js';
-import { openLanceStore } from '../../main/adapters/store/lancedb.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 
 export const ROOT = join(import.meta.dirname, '../..');
 /**

@@ -47,7 +47,7 @@ export function lazySearchIndex(workspace: string, config: IndexConfig = {}): En
       await embedder.warmUp?.();
       // Loaded here, not at the top: a process that never opens the index (cairn ls, tree, cat)
       // never loads LanceDB and Arrow.
-      const { openLanceStore } = await import('./lancedb.js');
+      const { openLanceStore } = await import('./lancedb/index.js');
       const store = await openLanceStore({
         uri: config.uri ?? defaultIndexUri(workspace),
         dimensions: embedder.dimensions,

@@ -22,12 +22,12 @@ import { setMaxListeners } from 'node:events';
 import type { EngineEvent } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { NodeMeta } from '../../../shared/types/node.js';
-import { isDirectoryUri, parentUri, uriName } from '../../../shared/uri.js';
+import { uriName } from '../../../shared/uri.js';
 import type { Clock } from '../ports/clock.js';
-import type { ContextIndex, IndexInput } from '../ports/context-index.js';
+import type { ContextIndex } from '../ports/context-index.js';
+import { shapeNodeRecords, type NodeTexts } from '../index/node-records.js';
 import type { Logger } from '../ports/logger.js';
 import type { ContextFS } from '../tree/context-fs.js';
-import { sha256 } from '../util/hash.js';
 import { categoriesOf, fallbackSummary } from './fallback.js';
 import { priorityLimit, type PriorityLimit } from './priority-limit.js';
 import { MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, type ChildSummary, type NodeSummarizer, type SummaryOutput } from './types.js';
@@ -291,7 +291,7 @@ export class DirectoryEventHandler {
     // Index (journaled) before the meta says done: a kill between the two must leave the file
     // owed, so the resumed run summarizes and indexes it again. The other order lost its L0/L1
     // records for good, since a resumed run skips a file whose meta is done (crash soak).
-    await this.index(uri, updated, updated.abstract!, updated.overview!);
+    await this.index(uri, updated, { content: text, abstract: updated.abstract, overview: updated.overview });
     await this.deps.fs.writeMeta(uri, updated);
     this.stats.filesSummarized += 1;
     return updated;
@@ -361,7 +361,7 @@ export class DirectoryEventHandler {
       updated_at: now,
     } as NodeMeta;
     // Indexed first for the same reason as files: the meta marks the directory current.
-    await this.index(uri, updated, summary.abstract, summary.overview);
+    await this.index(uri, updated, { abstract: summary.abstract, overview: summary.overview });
     await this.deps.fs.writeDirSummary(uri, { abstract: summary.abstract, overview: summary.overview }, updated);
     this.stats.dirsSummarized += 1;
     this.emit({ type: 'dag/summary-done', uri, reused: false, abstract: summary.abstract, status: summary.status });
@@ -418,21 +418,12 @@ export class DirectoryEventHandler {
     this.stats.tokens += output.usage.inputTokens + output.usage.outputTokens;
   }
 
-  /** `_vectorize_directory` (and its file counterpart): L0 and L1 records to the index. */
-  private async index(uri: string, meta: NodeMeta, abstract: string, overview: string): Promise<void> {
-    const base: Omit<IndexInput, 'id' | 'level' | 'text' | 'tokens'> = {
-      uri,
-      parent_uri: parentUri(uri),
-      context_type: meta.context_type,
-      category: meta.category ?? (isDirectoryUri(uri) ? 'directory' : 'document'),
-      content_hash: sha256(abstract + '\n' + overview),
-      updated_at: meta.updated_at,
-      provenance: meta.provenance ?? (meta.source_path ? { source: meta.source_path } : {}),
-    };
-    await this.deps.index.upsert([
-      { ...base, id: `${uri}#0`, level: 0, text: abstract, tokens: 0 },
-      { ...base, id: `${uri}#1`, level: 1, text: overview, tokens: 0 },
-    ]);
+  /**
+   * `_vectorize_directory` (and its file counterpart): the node's records to the index, shaped
+   * as a rebuild makes them. A file's L2 goes again with its new L0/L1: its meta (its time) changed.
+   */
+  private async index(uri: string, meta: NodeMeta, texts: NodeTexts): Promise<void> {
+    await this.deps.index.upsert(shapeNodeRecords(uri, meta, texts));
   }
 }
 

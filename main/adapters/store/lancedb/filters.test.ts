@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterToSql, sqlString, subtreePredicate } from './lancedb.js';
+import { filterToSql, sqlString, subtreePredicate } from './filters.js';
 
 describe('LanceDB predicates', () => {
   it('quotes every value as a literal', () => {

@@ -1,0 +1,250 @@
+/**
+ * The table's Arrow schema and the conversion of records to and from Arrow. Kept apart because
+ * it is the hot path of every write and read, written by hand for speed (see toArrowTable and
+ * recordsFromArrow), and because the schema is the one thing an existing table on disk fixes.
+ */
+import {
+  Field,
+  FixedSizeList,
+  Float32,
+  Int32,
+  List,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table as ArrowTable,
+  Utf8,
+  makeData,
+  vectorFromArray,
+  type Data,
+  type DataType,
+} from 'apache-arrow';
+import { CairnError } from '../../../../shared/errors.js';
+import type { ContextType, Provenance } from '../../../../shared/types/node.js';
+import { parseCtxUri } from '../../../../shared/uri.js';
+import { ftsDocument } from '../../../engine/index/text-analysis.js';
+import type { RecordLevel, StoredRecord, VectorRecord } from '../../../engine/ports/vector-store.js';
+
+/** The analysed text full-text search runs on (see the notes in index.ts). */
+export const FTS_COLUMN = 'fts';
+export const VECTOR_COLUMN = 'vector';
+
+/** Columns a caller reads (everything but the analysed text and, unless asked, the vector). */
+export const RECORD_COLUMNS = [
+  'id',
+  'uri',
+  'parent_uri',
+  'level',
+  'context_type',
+  'category',
+  'text',
+  'embed_model',
+  'tokens',
+  'content_hash',
+  'updated_at',
+  'source',
+  'line_start',
+  'line_end',
+  'page_start',
+  'page_end',
+  'message_ids',
+];
+
+export function tableSchema(dimensions: number): Schema {
+  const utf8 = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
+  const int32 = (name: string, nullable = false) => new Field(name, new Int32(), nullable);
+  return new Schema(
+    [
+      utf8('id'),
+      utf8('uri'),
+      utf8('parent_uri', true),
+      // Derived from the URI and stored, so a scope filter is a plain equality.
+      utf8('scope'),
+      int32('level'),
+      utf8('context_type'),
+      utf8('category'),
+      utf8('text'),
+      utf8(FTS_COLUMN),
+      new Field(VECTOR_COLUMN, new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+      utf8('embed_model'),
+      int32('tokens'),
+      utf8('content_hash'),
+      utf8('updated_at'),
+      utf8('source', true),
+      int32('line_start', true),
+      int32('line_end', true),
+      int32('page_start', true),
+      int32('page_end', true),
+      new Field('message_ids', new List(new Field('item', new Utf8(), true)), true),
+    ],
+    new Map([['cairn.schema', '1']]),
+  );
+}
+
+/** One table row, as the schema holds it (provenance flattened into columns). */
+interface Row {
+  id: string;
+  uri: string;
+  parent_uri: string | null;
+  scope: string;
+  level: number;
+  context_type: string;
+  category: string;
+  text: string;
+  fts: string;
+  embed_model: string;
+  tokens: number;
+  content_hash: string;
+  updated_at: string;
+  source: string | null;
+  line_start: number | null;
+  line_end: number | null;
+  page_start: number | null;
+  page_end: number | null;
+  message_ids: string[] | null;
+}
+
+function utf8Data(values: (string | null)[]): Data {
+  return vectorFromArray(values, new Utf8()).data[0] as Data;
+}
+
+function int32Data(values: (number | null)[]): Data {
+  return vectorFromArray(values, new Int32()).data[0] as Data;
+}
+
+/**
+ * The Arrow batch of `records`, each checked first. Built by hand: handing LanceDB plain objects
+ * with Float32Array vectors costs about 6× more (its row conversion walks every float).
+ */
+export function toArrowTable(schema: Schema, records: VectorRecord[], dimensions: number): ArrowTable {
+  const rows = records.map((record) => toRow(record, dimensions));
+  const n = rows.length;
+  const flat = new Float32Array(n * dimensions);
+  records.forEach((record, i) => flat.set(record.vector, i * dimensions));
+  const vectorType = schema.fields.find((field) => field.name === VECTOR_COLUMN)?.type as DataType;
+  const columns: Record<string, Data> = {
+    id: utf8Data(rows.map((r) => r.id)),
+    uri: utf8Data(rows.map((r) => r.uri)),
+    parent_uri: utf8Data(rows.map((r) => r.parent_uri)),
+    scope: utf8Data(rows.map((r) => r.scope)),
+    level: int32Data(rows.map((r) => r.level)),
+    context_type: utf8Data(rows.map((r) => r.context_type)),
+    category: utf8Data(rows.map((r) => r.category)),
+    text: utf8Data(rows.map((r) => r.text)),
+    fts: utf8Data(rows.map((r) => r.fts)),
+    vector: makeData({ type: vectorType as FixedSizeList, length: n, nullCount: 0, child: makeData({ type: new Float32(), length: n * dimensions, data: flat }) }),
+    embed_model: utf8Data(rows.map((r) => r.embed_model)),
+    tokens: int32Data(rows.map((r) => r.tokens)),
+    content_hash: utf8Data(rows.map((r) => r.content_hash)),
+    updated_at: utf8Data(rows.map((r) => r.updated_at)),
+    source: utf8Data(rows.map((r) => r.source)),
+    line_start: int32Data(rows.map((r) => r.line_start)),
+    line_end: int32Data(rows.map((r) => r.line_end)),
+    page_start: int32Data(rows.map((r) => r.page_start)),
+    page_end: int32Data(rows.map((r) => r.page_end)),
+    message_ids: vectorFromArray(
+      rows.map((r) => r.message_ids),
+      schema.fields.find((field) => field.name === 'message_ids')?.type as List<Utf8>,
+    ).data[0] as Data,
+  };
+  const children = schema.fields.map((field) => {
+    const column = columns[field.name];
+    if (!column) throw new CairnError('INTERNAL', `No data for column ${field.name}`);
+    return column;
+  });
+  return new ArrowTable(new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children })));
+}
+
+function toRow(record: VectorRecord, dimensions: number): Row {
+  if (typeof record.id !== 'string' || record.id === '') throw new CairnError('INVALID_INPUT', 'An index record needs an id', { details: { uri: record.uri } });
+  if (record.level !== 0 && record.level !== 1 && record.level !== 2) {
+    throw new CairnError('INVALID_INPUT', `Record ${record.id} has level ${String(record.level)}; expected 0, 1 or 2`, { details: { id: record.id } });
+  }
+  if (!(record.vector instanceof Float32Array) || record.vector.length !== dimensions) {
+    throw new CairnError('INVALID_INPUT', `Record ${record.id} has a vector of ${record.vector?.length ?? 'no'} dimensions; the index holds ${dimensions}`, {
+      details: { id: record.id, dimensions, got: record.vector?.length },
+    });
+  }
+  for (let i = 0; i < record.vector.length; i += 1) {
+    if (!Number.isFinite(record.vector[i])) throw new CairnError('INVALID_INPUT', `Record ${record.id} has a non-finite vector component at ${i}`, { details: { id: record.id } });
+  }
+  // parseCtxUri rejects URIs that could not have come from ContextFS; the scope column comes from it.
+  const scope = parseCtxUri(record.uri).scope;
+  const p = record.provenance ?? {};
+  return {
+    id: record.id,
+    uri: record.uri,
+    parent_uri: record.parent_uri ?? null,
+    scope,
+    level: record.level,
+    context_type: record.context_type,
+    category: record.category,
+    text: record.text,
+    fts: ftsDocument(record.text),
+    embed_model: record.embed_model,
+    tokens: Math.max(0, Math.round(record.tokens || 0)),
+    content_hash: record.content_hash,
+    updated_at: record.updated_at,
+    source: p.source ?? null,
+    line_start: p.lines?.[0] ?? null,
+    line_end: p.lines?.[1] ?? null,
+    page_start: p.pages?.[0] ?? null,
+    page_end: p.pages?.[1] ?? null,
+    message_ids: p.message_ids ?? null,
+  };
+}
+
+interface ArrowVectorLike {
+  toArray(): ArrayLike<unknown>;
+}
+
+/** A column of a query result, read by row index (missing columns read as null). */
+type Column = { get(index: number): unknown } | null;
+
+/**
+ * Reads records column by column from a query's Arrow result. LanceDB's `toArray()` hands out
+ * one proxy object per row whose every field access walks the schema; at a few hundred rows per
+ * query (pools, a directory's children) that conversion cost as much as the search itself.
+ * `extra` names a score column (`_distance`, `_score`) returned alongside.
+ */
+export function recordsFromArrow(data: ArrowTable, withVector: boolean, extra?: string): { record: StoredRecord; extra: number }[] {
+  const column = (name: string): Column => (data.schema.fields.some((field) => field.name === name) ? (data.getChild(name) as Column) : null);
+  const at = (col: Column, i: number): unknown => (col ? col.get(i) : null);
+  const cols = Object.fromEntries(RECORD_COLUMNS.map((name) => [name, column(name)])) as Record<string, Column>;
+  const vectors = withVector ? column(VECTOR_COLUMN) : null;
+  const scores = extra ? column(extra) : null;
+  const out: { record: StoredRecord; extra: number }[] = [];
+  for (let i = 0; i < data.numRows; i += 1) {
+    const provenance: Provenance = {};
+    const source = at(cols.source ?? null, i);
+    if (typeof source === 'string') provenance.source = source;
+    const lineStart = at(cols.line_start ?? null, i);
+    const lineEnd = at(cols.line_end ?? null, i);
+    if (typeof lineStart === 'number' && typeof lineEnd === 'number') provenance.lines = [lineStart, lineEnd];
+    const pageStart = at(cols.page_start ?? null, i);
+    const pageEnd = at(cols.page_end ?? null, i);
+    if (typeof pageStart === 'number' && typeof pageEnd === 'number') provenance.pages = [pageStart, pageEnd];
+    const ids = at(cols.message_ids ?? null, i) as ArrowVectorLike | null;
+    if (ids) provenance.message_ids = Array.from(ids.toArray(), String);
+    const parent = at(cols.parent_uri ?? null, i);
+    const record: StoredRecord = {
+      id: String(at(cols.id ?? null, i)),
+      uri: String(at(cols.uri ?? null, i)),
+      parent_uri: typeof parent === 'string' ? parent : null,
+      level: Number(at(cols.level ?? null, i)) as RecordLevel,
+      context_type: String(at(cols.context_type ?? null, i)) as ContextType,
+      category: String(at(cols.category ?? null, i)),
+      text: String(at(cols.text ?? null, i)),
+      embed_model: String(at(cols.embed_model ?? null, i)),
+      tokens: Number(at(cols.tokens ?? null, i)),
+      content_hash: String(at(cols.content_hash ?? null, i)),
+      updated_at: String(at(cols.updated_at ?? null, i)),
+      provenance,
+    };
+    const vector = at(vectors, i) as ArrowVectorLike | null;
+    // Copy: the Arrow view points into a batch buffer that the next query may reuse.
+    if (vector) record.vector = new Float32Array(vector.toArray() as Float32Array);
+    out.push({ record, extra: Number(at(scores, i)) });
+  }
+  return out;
+}

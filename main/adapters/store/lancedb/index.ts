@@ -1,0 +1,55 @@
+/**
+ * The VectorStore port on LanceDB (embedded; a local folder or an object-store URI that LanceDB
+ * supports: s3://, gs://, az://). This file is the folder's public face; the parts:
+ *
+ * - store.ts: opening a store, writes, deletes, reads and searches.
+ * - table.ts: loading LanceDB, connecting, creating or checking the table.
+ * - arrow-codec.ts: the table's schema and records to and from Arrow.
+ * - filters.ts: `where` predicates from filters, every value a quoted literal.
+ * - upkeep.ts: when the full-text, scalar and vector indexes are built and folded over new rows.
+ * - options.ts: what a store opens with, and the defaults.
+ *
+ * Decisions worth knowing:
+ * - Reads see every commit: the connection uses `readConsistencyInterval: 0` (configurable), so a
+ *   handle held for hours still sees what other threads, processes and machines wrote. A default
+ *   connection keeps reading the version it opened.
+ * - No single writer is assumed: writes are `mergeInsert` on `id` (idempotent), deletes are
+ *   predicates, and a commit that loses a race to another writer is retried a bounded number of
+ *   times. LanceDB already retries `mergeInsert` conflicts itself; ours covers what it gives up on.
+ * - Full-text search runs on an `fts` column that holds the text as analysed by
+ *   engine/index/text-analysis (stemmed words, CJK unigrams and bigrams, space separated),
+ *   indexed with LanceDB's whitespace tokenizer, so Chinese works without a downloaded dictionary.
+ *   LanceDB 0.37 also searches rows the FTS index has not seen yet (a flat scan), so new rows are
+ *   found at once, but it scores them with the index's statistics: when the index covers no
+ *   live rows the ranking is arbitrary, and when it covers few it is skewed
+ *   (lance-format/lance#7107, #7905). So the index is created with the first rows, not on an
+ *   empty table, and after every write `optimize()` folds new rows in whenever the unindexed
+ *   rows outnumber the indexed ones, or exceed `maxUnindexedRows` (growing with the table), and
+ *   otherwise once writes pause (`idleOptimizeMs`). The first rule makes the work geometric
+ *   (amortised linear) during a fresh ingest; the second bounds flat scans during long ingests
+ *   without rewriting a large table every few thousand rows (optimize compacts, which rewrites
+ *   the small fragments); the third leaves a settled index fully indexed.
+ * - The table has `id` as its (unenforced) primary key. Without it, two writers inserting the
+ *   same new id at the same moment both succeed and the id is stored twice; with it, LanceDB
+ *   sees the conflict and retries one of the merges.
+ * - Vector search uses cosine distance, exact (flat) below `annMinRows` (20k by default; about
+ *   10 to 20 ms at 10k × 512 on 2 cores, but it grows linearly). Past it, `optimize()` (asked
+ *   for, or once writes pause; never a write itself) trains an ANN index (IVF_FLAT by default,
+ *   see options.ts), and queries probe at least `nprobes` partitions and re-rank
+ *   `refineFactor × k` candidates by exact cosine, so scores stay exact. Rows written since are searched flat next to it until the next optimize
+ *   folds them in; after the table doubles, the index is trained again.
+ * - Scalar indexes (BTREE on id, uri, parent_uri; BITMAP on level, scope, context_type, category,
+ *   embed_model) from `scalarIndexMinRows` rows: filters, `get` and `listByParent` then read
+ *   index pages instead of scanning columns. Any optimization may create them (they take
+ *   milliseconds); `table.optimize()` keeps every index current.
+ * - The native module loads with the first `openLanceStore`, not with this folder.
+ *
+ * @example
+ * const store = await openLanceStore({ uri: join(workspace, 'index'), dimensions: embedder.dimensions });
+ * await store.upsert(records);
+ * const hits = await store.textSearch({ query: '快速入门', k: 5 });
+ * await store.close();
+ */
+export { openLanceStore } from './store.js';
+export type { AnnKind, LanceStoreOptions } from './options.js';
+export { filterToSql, sqlString, subtreePredicate } from './filters.js';
