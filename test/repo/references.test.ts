@@ -232,7 +232,7 @@ describe('the repository explains itself', () => {
   });
 });
 
-describe('the reference checks', () => {
+describe('the checks themselves', () => {
   it('finds a document that is missing, a heading that is missing, and a path that climbs out', () => {
     const problems = referenceProblems(
       'main/engine/x.ts',
@@ -264,6 +264,14 @@ describe('the reference checks', () => {
   it('leaves code and quoted example paths alone', () => {
     const source = ["const path = 'docs/guide.md'; // the test's own file", " * parserFor('docs/guide.md', head).name // 'markdown'", "writeFile('NOTES.md', text);"].join('\n');
     expect(referenceProblems('main/engine/y.ts', source)).toEqual([]);
+  });
+
+  it('finds a long file without a reason, and accepts one that gives it', () => {
+    const body = Array.from({ length: MAX_LINES }, (_, i) => `export const x${i} = ${i};`).join('\n');
+    expect(longFileProblem('main/x.ts', `${body}\n`)).toBeNull();
+    expect(longFileProblem('main/x.ts', `// one more\n${body}\n`)).toMatch(/^main\/x\.ts has 701 lines/);
+    expect(longFileProblem('main/x.ts', `/**\n * Long file: one table of every label, so a missing key is a type error.\n */\n${body}\n`)).toBeNull();
+    expect(longFileProblem('renderer/x.css', `/* Long file: the shared tokens and every view, in one cascade. */\n${body}\n`)).toBeNull();
   });
 
   it('makes GitHub anchors from headings', () => {
