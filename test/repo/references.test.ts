@@ -143,6 +143,13 @@ const DOCUMENT = /(?<![\w./@{<$-])((?:\.\.?\/)*(?:[\w.-]+\/)*[A-Z][A-Z0-9_-]*\.m
  * test, names no document.)
  */
 const CLIMBING = /(?<![\w./@-])((?:\.\.\/)+[\w./-]*[\w-])/g;
+/** In Markdown, a source path in backticks (`main/engine/engine.ts`): documents name real files. */
+const SOURCE_PATH = /`((?:main|shared|renderer|test|bench|scripts|assets|stubs|docs|\.ci)\/[^`\s]*[^`\s.,:;])`/g;
+/** Folders the build and the tests write (the .gitignore's folder entries): named in docs, never tracked. */
+const GENERATED = readFileSync(join(ROOT, '.gitignore'), 'utf8')
+  .split('\n')
+  .map((line) => line.trim().replace(/^\//, ''))
+  .filter((line) => line.endsWith('/') && !line.startsWith('#'));
 /** Markdown links with a relative target: `[text](target)`. */
 const LINK = /\]\(([^)\s]+)\)/g;
 /** Citations of documents that are not in the repository. */
@@ -178,6 +185,11 @@ function referenceProblems(path: string, content: string): string[] {
       if (besideRoot(resolve(dirname(join(ROOT, path)), match[1]!))) problems.push(`${where}: ${match[1]} climbs out of the repository`);
     }
     if (path.endsWith('.md')) {
+      for (const match of text.matchAll(SOURCE_PATH)) {
+        const target = match[1]!.replace(/[#?].*$/, '');
+        if (/[{}*<>]/.test(target) || GENERATED.some((folder) => target.startsWith(folder))) continue;
+        if (!resolveReference(path, target)) problems.push(`${where}: ${target} is not in the repository`);
+      }
       // Inline code is not a link: `call(request)` after a `[...]` is code.
       for (const match of text.replace(/`[^`]*`/g, ' ').matchAll(LINK)) {
         const target = match[1]!;
@@ -251,13 +263,19 @@ describe('the checks themselves', () => {
     ]);
   });
 
-  it('reads Markdown links, and cites no outside document by number', () => {
-    const problems = referenceProblems('docs/x.md', ['See [the spec](SPEC.md#summaries), [gone](gone.md), [here](#nowhere).', 'As seed 004 says (STACK.md gotcha 5).'].join('\n'));
+  it('reads Markdown links and source paths, and cites no outside document by number', () => {
+    const lines = [
+      'See [the spec](SPEC.md#summaries), [gone](gone.md), [here](#nowhere).',
+      'As seed 004 says (STACK.md gotcha 5).',
+      'The engine is `main/engine/engine.ts`, not `main/engine/gone.ts`; builds go to `bench/out/x.json` and `{workspace}/x`.',
+    ];
+    const problems = referenceProblems('docs/x.md', lines.join('\n'));
     expect(problems).toEqual([
       'docs/x.md:1: gone.md is not in the repository',
       'docs/x.md:1: no heading #nowhere in this file',
       expect.stringMatching(/^docs\/x\.md:2: cites a specification document by number/),
       expect.stringMatching(/^docs\/x\.md:2: cites a numbered section of a planning document/),
+      'docs/x.md:3: main/engine/gone.ts is not in the repository',
     ]);
   });
 
