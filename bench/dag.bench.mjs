@@ -106,7 +106,8 @@ function criticalPath(callsByUri) {
  * T ≥ max_k (k + ceil(n_{>k} / slots)). k = 0 is the calls bound and the largest k the path
  * bound; the ones between see the tail, where the last calls (a big directory's merge, then the
  * root) run with slots idle. A directory's batches run at once and its merge after them, as the
- * DAG runs them; its summary starts when all its children are done (the seed's pending counter).
+ * DAG runs them; its summary starts when all its children are done (the seed's pending counter,
+ * docs/SPEC.md#summaries).
  */
 function levelBound(callsByUri, slots) {
   const levels = (uri) => Math.min(2, callsByUri.get(uri) ?? 0);

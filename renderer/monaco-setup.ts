@@ -1,7 +1,7 @@
 /**
- * Monaco, bundled locally (STACK.md 4.3): its workers come from this build through Vite's
- * `?worker` imports, and @monaco-editor/react is pointed at this copy, so nothing is fetched
- * from a CDN. Imported only by the code view, which is loaded on demand.
+ * Monaco, bundled locally (docs/STACK.md#monaco-bundled-locally): its workers come from this build
+ * through Vite's `?worker` imports, and @monaco-editor/react is pointed at this copy, so nothing is
+ * fetched from a CDN. Imported only by the code view, which is loaded on demand.
  */
 import * as monaco from 'monaco-editor';
 import { loader } from '@monaco-editor/react';

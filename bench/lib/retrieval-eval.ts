@@ -12,7 +12,7 @@
  *   passage that answers, not a whole file.
  * - a conversation is a directory with one directory per session (L0/L1 from the extractive
  *   summarizer over its transcript) and one L2 record per message, with
- *   `provenance.message_ids = [id]`: the shape DESIGN.md asks of session hits.
+ *   `provenance.message_ids = [id]`: the shape docs/ARCHITECTURE.md#the-cli gives session hits.
  *
  * Evidence ids: `{lang}/{document name}#{section}` for passages, `{conversation id}/{message id}`
  * for messages. A question may name several (multi-hop); recall@k is the share of them found in

@@ -1,7 +1,8 @@
 /**
  * Serves the built renderer to the window from `app://cairn/`, a privileged standard scheme, so
- * module scripts, workers and fetches behave as on a web origin (file:// does not; STACK.md 2.4).
- * Every response carries the app's CSP; nothing outside the renderer folder is served.
+ * module scripts, workers and fetches behave as on a web origin (file:// does not;
+ * docs/STACK.md#module-scripts-from-file-urls). Every response carries the app's CSP; nothing
+ * outside the renderer folder is served.
  */
 import { net, protocol } from 'electron';
 import { resolve, sep } from 'node:path';

@@ -1,8 +1,8 @@
 /**
  * The Electron main process and preload, with `electron` mocked (the binary cannot be downloaded
- * here; STACK.md 4.11): the window's security settings, navigation and window.open denied, IPC
- * handlers generated from the contract that refuse invalid input and foreign senders, and a
- * preload that exposes exactly one function per command plus onEvent.
+ * here; docs/STACK.md#electron-cannot-run-here): the window's security settings, navigation and
+ * window.open denied, IPC handlers generated from the contract that refuse invalid input and
+ * foreign senders, and a preload that exposes exactly one function per command plus onEvent.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { commands, type EngineEvent } from '../../shared/contracts/api.js';

@@ -1,7 +1,7 @@
 /**
  * The Electron main process, kept thin: one window, the menu, the engine in a worker thread
  * (EngineHost), IPC handlers derived from the contract, coalesced events to the window. Heavy
- * work never runs here (DESIGN.md section 1, rule 4).
+ * work never runs here (docs/ARCHITECTURE.md#worker-threads).
  */
 import { app, BrowserWindow, Menu, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
  * The LLM API key in the desktop app: encrypted with Electron's `safeStorage` (the OS keychain)
  * into one file in the app's data folder, decrypted at start and handed to the engine worker in
  * `workerData.llm` (main/host/llm-worker-data.ts). When the OS offers no encryption the key is
- * kept in memory only, never written in plain text (STYLE.md rule 11).
+ * kept in memory only: a failed encryption never falls back to writing it in plain text.
  *
  * `withKeyVault` sits between the IPC handlers and the engine: a `settings:set` that the engine
  * accepted with a new key (or `apiKey: null`) is saved (or forgotten) here too.

@@ -1,5 +1,5 @@
 /**
- * The index settings of a CLI command, from its flags, else the environment (DESIGN.md 6):
+ * The index settings of a CLI command, from its flags, else the environment (docs/ARCHITECTURE.md#the-cli):
  * `--index-uri` / CAIRN_INDEX_URI, and an OpenAI-compatible embedder when a model is named
  * (`--embed-model` / CAIRN_EMBED_MODEL, with `--embed-base-url` / OPENAI_BASE_URL and
  * `--embed-api-key` / OPENAI_API_KEY). Only the CLI reads env; the adapters get plain values.

@@ -1,5 +1,5 @@
 /**
- * `cairn`: the command line of DESIGN.md section 6. Each command lives in ./commands; all of
+ * `cairn`: the command line of docs/ARCHITECTURE.md#the-cli. Each command lives in ./commands; all of
  * them print readable text by default and exactly one JSON document with --json.
  */
 import { Command } from 'commander';

@@ -1,5 +1,5 @@
 /**
- * Cairn as a Model Context Protocol server (DESIGN.md 6, `cairn mcp`): an agent searches the
+ * Cairn as a Model Context Protocol server (`cairn mcp`, docs/ARCHITECTURE.md#mcp): an agent searches the
  * context tree, reads nodes at any level, lists directories, asks for a chain-intact context pack
  * under a token budget, and (only with `allowWrite`) remembers and forgets long-term memories.
  * Every tool is the engine's contract underneath (search:query, fs:read, fs:ls, context:pack,

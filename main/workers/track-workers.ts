@@ -1,7 +1,7 @@
 /**
- * The processor's worker runner: track A and track B each in its own worker thread, so the two
- * run in parallel and neither blocks the engine's thread (the seed's ThreadPoolExecutor with
- * two workers).
+ * The processor's worker runner: track A and track B each in its own worker thread, so the two run
+ * in parallel and neither blocks the engine's thread (the seed's ThreadPoolExecutor,
+ * docs/SPEC.md#processor, with two workers).
  *
  * - A worker starts on its first job and does not keep the process alive while idle.
  * - A worker that dies (crash, `process.exit`, out of memory) fails the jobs it held with

@@ -1,6 +1,7 @@
 /**
- * The export view: exporting memories and context in one of the formats of DESIGN.md 3.7 to a path
- * on the engine's machine, and importing what an export wrote.
+ * The export view: exporting memories and context in one of the export formats
+ * (docs/ARCHITECTURE.md#export-and-import) to a path on the engine's machine, and importing what an
+ * export wrote.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ExportFormat, ExportResult, ImportResult } from '../../shared/contracts/api';

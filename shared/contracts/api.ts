@@ -161,7 +161,10 @@ export type SessionCommitResult = z.infer<typeof SessionCommitResult>;
 export const SessionAnalysisResult = SessionAnalysisSchema.extend({ cached: z.boolean(), uri: z.string().nullable() });
 export type SessionAnalysisResult = z.infer<typeof SessionAnalysisResult>;
 
-/** Formats of `export:run` (DESIGN.md 3.7); `import:run` detects which one it is given. */
+/**
+ * Formats of `export:run` (docs/ARCHITECTURE.md#export-and-import); `import:run` detects which one
+ * it is given.
+ */
 export const ExportFormat = z.enum(['contextfs', 'json', 'jsonl', 'markdown']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 

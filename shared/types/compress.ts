@@ -1,8 +1,9 @@
 /**
- * Chain-aware context compression (seed 004, DESIGN.md sections 3.6 and 6): context blocks in,
- * the blocks that fit a token budget out, with the reasoning chains they carry kept whole where
- * the strategy can. Field names follow the seed and the `cairn compress` file format.
- * These are zod schemas because they cross the contract (CLI --json, web host, Electron IPC).
+ * Chain-aware context compression (docs/SPEC.md#chain-aware-compression; the file format in
+ * docs/ARCHITECTURE.md#the-cli): context blocks in, the blocks that fit a token budget out, with
+ * the reasoning chains they carry kept whole where the strategy can. Field names follow the seed
+ * and the `cairn compress` file format. These are zod schemas because they cross the contract (CLI
+ * --json, web host, Electron IPC).
  */
 import { z } from 'zod';
 

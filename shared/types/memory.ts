@@ -1,5 +1,5 @@
 /**
- * The data of the dual-track memory engine (seed 004, DESIGN.md section 3.5): conversations in,
+ * The data of the dual-track memory engine (docs/SPEC.md#dual-track-memory): conversations in,
  * semantic buckets and topic clusters (track A) and reasoning chains (track B) out, fused and
  * committed as long-term memories. Field names follow the seed so its examples read the same.
  * These are zod schemas because they cross the contract (CLI --json, web host, Electron IPC).
@@ -28,7 +28,10 @@ export const Session = z.object({
 });
 export type Session = z.infer<typeof Session>;
 
-/** Cairn's own conversation JSON (DESIGN.md section 3.5); every import format is read into this. */
+/**
+ * Cairn's own conversation JSON (docs/ARCHITECTURE.md#conversations); every import format is read
+ * into this.
+ */
 export const Conversation = z.object({
   id: z.string().min(1),
   title: z.string().optional(),
@@ -176,7 +179,7 @@ export const TriggerDecision = z.object({
 });
 export type TriggerDecision = z.infer<typeof TriggerDecision>;
 
-/** `cairn sessions analyze --json` (DESIGN.md section 6). */
+/** `cairn sessions analyze --json` (docs/ARCHITECTURE.md#the-cli). */
 export const SessionAnalysis = z.object({
   conversation_id: z.string(),
   buckets: z.record(BucketType, z.array(MemoryItem)),
@@ -195,7 +198,10 @@ export type SessionAnalysis = z.infer<typeof SessionAnalysis>;
 // ---------------------------------------------------------------------------------------------
 // Long-term memory
 
-/** Seed 004's three memory kinds plus seed 000's categories; each is a folder under ctx://user/memories/. */
+/**
+ * The spec's three memory kinds plus the categories of its summarizer example
+ * (docs/SPEC.md#long-term-memory); each is a folder under ctx://user/memories/.
+ */
 export const MemoryCategory = z.enum(['procedural', 'narrative', 'semantic', 'preference', 'event', 'entity', 'profile']);
 export type MemoryCategory = z.infer<typeof MemoryCategory>;
 

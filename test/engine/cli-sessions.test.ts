@@ -1,7 +1,8 @@
 /**
  * `cairn sessions` as a user runs it: the built CLI (with its bundled track workers) on real
- * conversation files in a temp workspace: import, analyze --json in the shape of DESIGN.md 6,
- * readable text, commit, list, and an error that names the file and the reason.
+ * conversation files in a temp workspace: import, analyze --json in the shape of
+ * docs/ARCHITECTURE.md#the-cli, readable text, commit, list, and an error that names the file and
+ * the reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';

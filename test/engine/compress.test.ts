@@ -1,5 +1,5 @@
 /**
- * Chain-aware compression (seed 004, DESIGN.md 3.6): the seed's worked example under the three
+ * Chain-aware compression (docs/SPEC.md#chain-aware-compression): the spec's worked example under the three
  * strategies, the hard rules (budget, determinism, input order) over many random block sets,
  * and the edge cases: empty input, ties, a block larger than the budget, long and overlapping
  * chains, chain summaries.

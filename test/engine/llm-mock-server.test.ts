@@ -53,7 +53,7 @@ describe('mock OpenAI server', () => {
   it('answers embeddings with floats, and with base64 when asked', async () => {
     const floats = await client.embeddings.create({ model: 'e', input: ['alpha', 'beta'], encoding_format: 'float' });
     expect(floats.data.map((d) => d.embedding)).toEqual([deterministicVector('alpha', 4), deterministicVector('beta', 4)]);
-    // The SDK asks for base64 by default and decodes it (STACK.md gotcha 9).
+    // The SDK asks for base64 by default and decodes it (docs/STACK.md#openai-embeddings-default-to-base64).
     const decoded = await client.embeddings.create({ model: 'e', input: 'alpha' });
     expect(server.requests.at(-1)?.body?.encoding_format).toBe('base64');
     const expected = Array.from(new Float32Array(deterministicVector('alpha', 4)));

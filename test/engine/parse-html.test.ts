@@ -1,7 +1,7 @@
 /**
  * The HTML parser on real pages of the Python 3.11 documentation (test/fixtures/docs/python-doc,
- * see its NOTICE.md): Sphinx pages with a navigation bar, a sidebar, a footer, highlighted code
- * and tables.
+ * see test/fixtures/docs/python-doc/NOTICE.md): Sphinx pages with a navigation bar, a sidebar, a
+ * footer, highlighted code and tables.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The dual-track processor (seed 004, P2): both tracks in real worker threads give the analysis
+ * The dual-track processor (docs/SPEC.md#processor): both tracks in real worker threads give the analysis
  * the in-thread sequential path gives; each track can be switched off; the LRU/TTL cache, the
  * chain buffer, the monitoring export; and the integration adapter's degraded mode under a
  * worker that crashes and a health check that fails.

@@ -245,7 +245,7 @@ describe('scanFolder: links and special files', () => {
     await linkTree();
     const result = await scan();
     expect(paths(result)).toEqual(['.gitignore', 'docs/guide.md', 'docs/secret.md', 'real.md']);
-    // `shown` leads into the ignored `hidden/`; its only file was already taken through docs/secret.md.
+    // `shown` leads into the ignored `hidden/`; its only file was already taken through 'docs/secret.md'.
     expect(result.dirs).toEqual(['', 'docs', 'shown']);
     expect(result.files.find((f) => f.relPath === 'docs/secret.md')?.path).toBe(join(root, 'docs/secret.md'));
     expect(result.skipped).toEqual([

@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describe('skeletonsForPaths (cairn skeleton --json)', () => {
-  it('gives every fixture in the JSON shape of DESIGN.md section 6', async () => {
+  it('gives every fixture in the JSON shape of `cairn skeleton --json`', async () => {
     const names = (await readdir(FIXTURES)).sort();
     const { files } = await skeletonsForPaths(names.map((name) => ({ path: join(FIXTURES, name), relPath: `code/${name}` })));
     expect(files.map((f) => f.file)).toEqual(names.map((n) => `code/${n}`));

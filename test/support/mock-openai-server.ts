@@ -161,7 +161,10 @@ export interface MockOpenAIOptions {
   embeddingDimensions?: number;
   /** Characters per SSE content chunk. Default 8. */
   streamChunkChars?: number;
-  /** Always answer embeddings with floats, even when base64 was asked (some servers do; see STACK.md gotcha 9). */
+  /**
+   * Always answer embeddings with floats, even when base64 was asked (some servers do; see
+   * docs/STACK.md#openai-embeddings-default-to-base64).
+   */
   embeddingsAlwaysFloat?: boolean;
 }
 

@@ -3,7 +3,7 @@
  * OpenAI's compatible route, Ollama, vLLM, LM Studio, text-embeddings-inference, ...).
  *
  * - `encoding_format: 'float'` always: without it the SDK asks for base64, and openai 6.x turns a
- *   server's float answer into `[]` without a word (STACK.md gotcha 9).
+ *   server's float answer into `[]` without a word (docs/STACK.md#openai-embeddings-default-to-base64).
  * - Texts go in batches of `batchSize`, one request at a time, in order.
  * - Retries are ours (the SDK's are off), so every attempt is counted and logged: 408, 409, 429,
  *   5xx, connection errors and timeouts are retried with exponential backoff and jitter, waiting

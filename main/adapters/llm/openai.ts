@@ -92,7 +92,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? Date.now;
   // Every option the SDK would otherwise read from the environment is given here: configuration
-  // comes from the caller (DESIGN.md section 6 resolves flags, config and environment in the CLI).
+  // comes from the caller (the CLI resolves flags, settings and environment: docs/ARCHITECTURE.md#the-cli).
   const client = new OpenAI({
     baseURL: options.baseURL ?? OPENAI_BASE_URL,
     // Local servers take any key; the SDK refuses to start without one.

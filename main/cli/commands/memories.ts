@@ -1,8 +1,8 @@
 /**
- * `cairn memories list|show|edit|forget|search|history` (DESIGN.md 6): long-term memories under
- * ctx://user/memories/, as the engine's memories:* commands see them. Edits and forgets are
- * recorded in the history (a forgotten memory can be read back there) and the category folders
- * are summarized again before the command returns.
+ * `cairn memories list|show|edit|forget|search|history` (docs/ARCHITECTURE.md#long-term-memory):
+ * long-term memories under ctx://user/memories/, as the engine's memories:* commands see them.
+ * Edits and forgets are recorded in the history (a forgotten memory can be read back there) and the
+ * category folders are summarized again before the command returns.
  */
 import type { Command } from 'commander';
 import { CairnError } from '../../../shared/errors.js';

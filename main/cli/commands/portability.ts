@@ -1,8 +1,8 @@
 /**
- * `cairn export` and `cairn import` (DESIGN.md 3.7 and 6): memories, conversations with their
- * chains and clusters, and the ContextFS tree out as a ContextFS copy, JSON, JSONL or a Markdown
- * bundle; and any of those back in, merged without loss or duplicates. `.cairn/` state (jobs,
- * queue, index) and keys are never exported.
+ * `cairn export` and `cairn import` (docs/ARCHITECTURE.md#export-and-import): memories,
+ * conversations with their chains and clusters, and the ContextFS tree out as a ContextFS copy,
+ * JSON, JSONL or a Markdown bundle; and any of those back in, merged without loss or duplicates.
+ * `.cairn/` state (jobs, queue, index) and keys are never exported.
  */
 import type { Command } from 'commander';
 import { resolve } from 'node:path';

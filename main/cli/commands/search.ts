@@ -1,6 +1,6 @@
 /**
- * `cairn search` and `cairn reindex` (DESIGN.md 6): hybrid, full-text, vector or hierarchical
- * search over the index, and rebuilding the index from the context tree.
+ * `cairn search` and `cairn reindex` (docs/ARCHITECTURE.md#the-index): hybrid, full-text, vector or
+ * hierarchical search over the index, and rebuilding the index from the context tree.
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';

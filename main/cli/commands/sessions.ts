@@ -1,5 +1,5 @@
 /**
- * `cairn sessions import|analyze|commit|list` (DESIGN.md 3.5 and 6): conversations into the
+ * `cairn sessions import|analyze|commit|list` (docs/ARCHITECTURE.md#memory): conversations into the
  * workspace, the dual-track analysis, and committing it to long-term memory.
  */
 import type { Command } from 'commander';

@@ -36,7 +36,10 @@ export interface BudgetOptions {
   ratio?: number;
 }
 
-/** The seed's example compresses to half (compression_ratio=0.5); that is the default. */
+/**
+ * The seed's example (docs/SPEC.md#chain-aware-compression) compresses to half
+ * (compression_ratio=0.5); that is the default.
+ */
 export const DEFAULT_RATIO = 0.5;
 
 export function resolveBudget(options: BudgetOptions, originalTokens: number): number {

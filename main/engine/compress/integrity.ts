@@ -1,6 +1,7 @@
 /**
- * CHAIN_INTEGRITY, the seed's stage 2: blocks that share a chain are kept or dropped together,
- * and a chain that cannot fit whole is replaced by its summary (see chain-summary.ts).
+ * CHAIN_INTEGRITY, the seed's stage 2 (docs/SPEC.md#chain-aware-compression): blocks that share a
+ * chain are kept or dropped together, and a chain that cannot fit whole is replaced by its summary
+ * (see chain-summary.ts).
  */
 import type { ContextBlock } from '../../../shared/types/compress.js';
 import { chainMembers, chainUnits } from './chains.js';

@@ -1,5 +1,5 @@
 /**
- * The seed's CHAIN_AWARE score (seed 004, "链感知评分"):
+ * The seed's CHAIN_AWARE score (docs/SPEC.md#chain-aware-compression, "链感知评分"):
  *   PRIORITY_WEIGHTS[priority]·10 + Σ CHAIN_TYPE_WEIGHTS[type] + 15·len(chain_links)
  *   + 10·relevance + 10·freshness
  */

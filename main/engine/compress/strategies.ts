@@ -1,6 +1,7 @@
 /**
- * The two single-pass strategies: the PRIORITY baseline the seed compares against, and
- * CHAIN_AWARE (the seed's stage 1), which ranks by the chain-aware score and may shorten.
+ * The two single-pass strategies (docs/SPEC.md#chain-aware-compression): the PRIORITY baseline the
+ * seed compares against, and CHAIN_AWARE (the seed's stage 1), which ranks by the chain-aware score
+ * and may shorten.
  */
 import type { ContextBlock } from '../../../shared/types/compress.js';
 import { PRIORITY_WEIGHTS, rankDescending } from './scoring.js';

@@ -1,6 +1,6 @@
 /**
  * The text a conversation message is indexed under. Sessions are indexed one record per message,
- * so that a hit names the message it comes from (DESIGN.md section 6: session hits carry
+ * so that a hit names the message it comes from (docs/ARCHITECTURE.md#the-cli: session hits carry
  * message ids), and the record says who spoke and on which day: the snippet of a hit then
  * answers "who" and "when" by itself, and a query naming the speaker or the date matches it.
  *

@@ -1,5 +1,6 @@
 /**
- * The process-wide cap on LLM calls in flight (`max_concurrent_llm`, default 10, seed 000).
+ * The process-wide cap on LLM calls in flight (`max_concurrent_llm`, default 10;
+ * docs/SPEC.md#configuration-and-errors).
  * The composition root creates ONE limiter and hands it to every model it wraps, so the DAG,
  * memory extraction and anything else calling a model share the same slots; there is no
  * module-level singleton to keep tests independent.

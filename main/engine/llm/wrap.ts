@@ -1,7 +1,7 @@
 /**
  * The one way wrappers are built: a function around each call that implements the same
  * LanguageModel port, so retry, circuit breaking, limits, budgets and metering compose in any
- * order (STYLE.md section 8, rule 5).
+ * order (compose.ts stacks them).
  *
  * @example
  * const logged = wrapLanguageModel(model, async (call, next) => {

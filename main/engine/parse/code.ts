@@ -11,7 +11,7 @@ import type { ParsedFile, Parser } from './types.js';
 
 /** Extensions of source and configuration files. */
 export const CODE_EXTENSIONS = [
-  // The languages with tree-sitter skeletons (DESIGN 3.3).
+  // The languages with tree-sitter skeletons (docs/SPEC.md#code-skeletons).
   '.py', '.pyi', '.pyw', '.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts', '.rs', '.go', '.java',
   '.c', '.h', '.cc', '.cpp', '.cxx', '.c++', '.hpp', '.hh', '.hxx', '.h++', '.ipp', '.inl',
   // Other languages.

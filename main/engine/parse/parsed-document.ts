@@ -37,7 +37,7 @@ export function documentFile(args: DocumentFileInput): ParsedFile {
   };
 }
 
-/** The last segment of a POSIX relative path: `docs/guide.md` -> `guide.md`. */
+/** The last segment of a POSIX relative path: `notes/guide.md` -> `guide.md`. */
 export function fileName(relPath: string): string {
   const trimmed = relPath.replace(/\/+$/, '');
   return trimmed.slice(trimmed.lastIndexOf('/') + 1) || trimmed;

@@ -1,5 +1,5 @@
 /**
- * Lossless splitting of a document into a tree of sections (seed 001, "智能分割").
+ * Lossless splitting of a document into a tree of sections (docs/SPEC.md#splitting; the spec's "智能分割").
  *
  * A document of at most `maxTokens` stays one file. A larger one becomes a directory of its
  * sections, cut at its shallowest headings; sections under `minTokens` merge with neighbours;

@@ -1,5 +1,6 @@
 /**
- * The shapes of a Cairn export (DESIGN.md 3.7), shared by the writers and the readers.
+ * The shapes of a Cairn export (docs/ARCHITECTURE.md#export-and-import), shared by the writers and
+ * the readers.
  *
  * - json: one document `{format: "cairn-export", version, exported_at, scope, memories,
  *   memory_history, sessions, analyses, nodes}`.

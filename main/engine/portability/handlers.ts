@@ -1,9 +1,9 @@
 /**
- * `export:run` and `import:run` (DESIGN.md 3.7): a workspace's memories, conversations, their
- * chains and clusters, and its ContextFS nodes out as a ContextFS copy, JSON, JSONL or a Markdown
- * bundle, and back in, merged without loss or duplicates. Nothing from `.cairn/` (jobs, queue,
- * index, settings) and no key ever leaves the workspace; the memory history does, since it is
- * the memories' provenance.
+ * `export:run` and `import:run` (docs/ARCHITECTURE.md#export-and-import): a workspace's memories,
+ * conversations, their chains and clusters, and its ContextFS nodes out as a ContextFS copy, JSON,
+ * JSONL or a Markdown bundle, and back in, merged without loss or duplicates. Nothing from
+ * `.cairn/` (jobs, queue, index, settings) and no key ever leaves the workspace; the memory history
+ * does, since it is the memories' provenance.
  *
  * @example
  * await engine.call('export:run', { format: 'jsonl', out: '/backups/cairn.jsonl' });

@@ -1,7 +1,7 @@
 /**
- * The durable outbox of semantic messages (seed 001's SemanticMsg): one message per tree root
- * that needs its L0/L1 made, kept in the workspace so that a crash or a kill never loses one and
- * never makes a finished one run again.
+ * The durable outbox of semantic messages (the spec's SemanticMsg, docs/SPEC.md#semantic-queue):
+ * one message per tree root that needs its L0/L1 made, kept in the workspace so that a crash or a
+ * kill never loses one and never makes a finished one run again.
  *
  * On disk, in the outbox folder (`{workspace}/.cairn/queue/`):
  * - `journal.jsonl`: one line per state transition, `{"n": seq, "op": ..., "msg": full message}`,

@@ -1,6 +1,6 @@
 /**
- * The DAG summarizer of seed 000: every directory is summarized once all its children are,
- * bottom-up, with as much running in parallel as the tree allows.
+ * The DAG summarizer of the spec (docs/SPEC.md#summaries): every directory is summarized once all
+ * its children are, bottom-up, with as much running in parallel as the tree allows.
  *
  * `_dispatch_dir` lists a directory, creates its DirNode with `pending = dirs + files`, starts a
  * file task per file and recurses into each sub-directory. `_on_file_done` and `_on_child_done`

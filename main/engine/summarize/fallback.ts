@@ -1,8 +1,8 @@
 /**
- * The seed's fallback summary, used when the summarizer fails for a directory: an abstract that
- * counts the children by category and an overview that lists them grouped by category. It is
- * written in the language of the children: Chinese children get the seed's own wording
- * ("包含 5 条preference、event相关记忆"), others get the English equivalent.
+ * The seed's fallback summary (docs/SPEC.md#fallback), used when the summarizer fails for a
+ * directory: an abstract that counts the children by category and an overview that lists them
+ * grouped by category. It is written in the language of the children: Chinese children get the
+ * seed's own wording ("包含 5 条preference、event相关记忆"), others get the English equivalent.
  */
 import type { ChildSummary, DirectorySummary } from './types.js';
 

@@ -1,7 +1,8 @@
 /**
  * What the DAG summarizer works with. A `NodeSummarizer` writes L0/L1 for one file or one
  * directory; it is backed by an LLM (through the LanguageModel port) or by the embedded
- * extractive summarizer. When it fails, the DAG falls back to the seed's fallback summary.
+ * extractive summarizer. When it fails, the DAG falls back to the seed's fallback summary
+ * (docs/SPEC.md#fallback).
  */
 import { z } from 'zod';
 

@@ -1,6 +1,7 @@
 /**
- * Export and import: everything the workspace knows written in one of DESIGN.md 3.7's formats to a
- * path on the engine's machine, with what was written; and an import of such an export by path.
+ * Export and import: everything the workspace knows written in one of the export formats
+ * (docs/ARCHITECTURE.md#export-and-import) to a path on the engine's machine, with what was
+ * written; and an import of such an export by path.
  */
 import type { ExportFormat } from '../../../shared/contracts/api';
 import { formatBytes, formatMs } from '../../format';

@@ -8,7 +8,10 @@ import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { Bar } from './parts';
 
-/** The weights of DESIGN.md 3.5: 0.3·bucket_ready + 0.3·chain_ready + 0.25·complementarity + 0.15·quality. */
+/**
+ * The trigger's weights (docs/SPEC.md#coordinated-trigger): 0.3·bucket_ready + 0.3·chain_ready +
+ * 0.25·complementarity + 0.15·quality.
+ */
 const WEIGHTS: Record<keyof TriggerFactors, number> = { bucket_ready: 0.3, chain_ready: 0.3, complementarity: 0.25, quality: 0.15 };
 
 export function TriggerPanel() {

@@ -1,7 +1,8 @@
 /**
- * The chain graph's layout: one horizontal lane per chain type (in the seed's order), the chains
- * of a type one after another along their lane, each node after the one before it, and an edge
- * between consecutive nodes. A pure transform into React Flow nodes and edges, tested without React.
+ * The chain graph's layout: one horizontal lane per chain type (in the seed's order,
+ * docs/SPEC.md#track-b-chains), the chains of a type one after another along their lane, each node
+ * after the one before it, and an edge between consecutive nodes. A pure transform into React Flow
+ * nodes and edges, tested without React.
  */
 import type { Edge, Node } from '@xyflow/react';
 import type { ChainType, ExtractedChain } from '../../../shared/types/memory';

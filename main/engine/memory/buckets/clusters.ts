@@ -1,5 +1,6 @@
 /**
- * Topic clusters from the items' vectors (seed 004, TopicCluster).
+ * Topic clusters from the items' vectors (the spec's TopicCluster,
+ * docs/SPEC.md#track-a-semantic-buckets-and-topic-clusters).
  *
  * Clustering vectors borrow from their neighbours: item i uses v(i) + ½·v(i-1) + ½·v(i+1) within
  * its session, normalized. Short replies ("yes, do that", "谢谢！") carry few or no terms, and

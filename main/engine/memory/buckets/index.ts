@@ -1,4 +1,7 @@
-/** Track A (seed 004): semantic buckets and topic clusters. */
+/**
+ * Track A (docs/SPEC.md#track-a-semantic-buckets-and-topic-clusters): semantic buckets and topic
+ * clusters.
+ */
 export { runTrackA, runTrackARules, type TrackAOptions, type TrackAResult } from './track-a.js';
 export { classifyText, type Classification } from './rules.js';
 export { segmentMessage } from './items.js';

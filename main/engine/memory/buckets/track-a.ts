@@ -1,8 +1,8 @@
 /**
- * Track A of the dual-track memory (seed 004): what a conversation is about. Messages become
- * MemoryItems in five semantic buckets (rules, or a language model when one is given), keywords
- * come from TF-IDF, and items are grouped into TopicClusters by average-linkage HAC on cosine
- * distance, with a 2-D layout for the cluster map.
+ * Track A of the dual-track memory (docs/SPEC.md#track-a-semantic-buckets-and-topic-clusters): what
+ * a conversation is about. Messages become MemoryItems in five semantic buckets (rules, or a
+ * language model when one is given), keywords come from TF-IDF, and items are grouped into
+ * TopicClusters by average-linkage HAC on cosine distance, with a 2-D layout for the cluster map.
  *
  * @example
  * const { buckets, clusters } = await runTrackA(conversation);

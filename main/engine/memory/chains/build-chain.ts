@@ -49,7 +49,7 @@ export function round(value: number, digits = 4): number {
   return Math.round(value * f) / f;
 }
 
-/** The seed's to_summary(): "a → b → c", each step shortened. */
+/** The seed's to_summary() (docs/SPEC.md#track-b-chains): "a → b → c", each step shortened. */
 export function chainSummary(nodes: Pick<ChainNode, 'text'>[]): string {
   return nodes.map((n) => shorten(n.text, SUMMARY_STEP_CHARS)).join(' → ');
 }

@@ -1,5 +1,5 @@
 /**
- * Track B of the dual-track memory (seed 004, DESIGN.md 3.5): CAUSAL, LOGIC, OPERATION,
+ * Track B of the dual-track memory (docs/SPEC.md#track-b-chains): CAUSAL, LOGIC, OPERATION,
  * NARRATIVE and TIME chains from a conversation. With a model, the model extracts them; when it
  * fails (anything but a cancellation), the rules run instead and each chain's metadata says
  * why. Without a model, only the rules run: no I/O, synchronous underneath, well under a

@@ -1,5 +1,5 @@
 /**
- * The seed's BucketChainIndexer: links topic clusters (track A) to chains (track B).
+ * The seed's BucketChainIndexer (docs/SPEC.md#fusion): links topic clusters (track A) to chains (track B).
  *
  *   strength = 0.4 · content + 0.3 · time + 0.3 · semantic        (signals.ts defines each)
  *

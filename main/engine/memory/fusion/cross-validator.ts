@@ -1,6 +1,6 @@
 /**
- * The seed's CrossValidator: checks a chain against the conversation and, when it is linked,
- * against its topic cluster.
+ * The seed's CrossValidator (docs/SPEC.md#fusion): checks a chain against the conversation and,
+ * when it is linked, against its topic cluster.
  *
  * - time (TIME chains, and any chain whose nodes carry ISO times): resolved moments are in
  *   order; the messages they come from are in timestamp order; the chain's messages fall in the

@@ -1,7 +1,7 @@
 /**
- * The seed's MultiDimensionSummary: what the conversation is about (semantic dimension), why and
- * how (one line per chain type, structural dimension), and how the two tracks tie together
- * (relational dimension), with two scores:
+ * The seed's MultiDimensionSummary (docs/SPEC.md#fusion): what the conversation is about (semantic
+ * dimension), why and how (one line per chain type, structural dimension), and how the two tracks
+ * tie together (relational dimension), with two scores:
  *
  *   completeness = 0.25 · [any cluster] + 0.25 · [any chain]
  *                + 0.25 · (clusters with a link / clusters) + 0.25 · (chains with a link / chains)

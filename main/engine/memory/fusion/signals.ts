@@ -1,7 +1,8 @@
 /**
- * The three signals that tie a topic cluster to a chain (seed 004's content match, time window
- * and semantic similarity), each in 0..1 with a line of evidence a person can check. Terms come
- * from the index's tokenizer (`searchTerms`), so fusion and search agree on what a word is.
+ * The three signals that tie a topic cluster to a chain (the spec's content match, time window and
+ * semantic similarity, docs/SPEC.md#fusion), each in 0..1 with a line of evidence a person can
+ * check. Terms come from the index's tokenizer (`searchTerms`), so fusion and search agree on what
+ * a word is.
  */
 import type { Conversation, ExtractedChain, TopicCluster } from '../../../../shared/types/memory.js';
 import { searchTerms } from '../../index/text-analysis.js';

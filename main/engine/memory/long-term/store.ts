@@ -1,8 +1,8 @@
 /**
- * The long-term memory store on ContextFS (DESIGN.md 3.5): each memory is a page under
- * `ctx://user/memories/{category}/{id}.md`, deduplicated and merged on commit (dedup.ts, or the
- * model in llm-decider.ts), every change appended to `.cairn/memory-history.jsonl` before the
- * page changes, the page's records handed to the index, and the category directories queued for
+ * The long-term memory store on ContextFS (docs/ARCHITECTURE.md#long-term-memory): each memory is a
+ * page under `ctx://user/memories/{category}/{id}.md`, deduplicated and merged on commit (dedup.ts,
+ * or the model in llm-decider.ts), every change appended to `.cairn/memory-history.jsonl` before
+ * the page changes, the page's records handed to the index, and the category directories queued for
  * the DAG so each gets its L0/L1.
  *
  * Order of a change: history line (fsync) → page and meta (atomic) → index → directory marked

@@ -1,7 +1,7 @@
 /**
- * Memory candidates from an analysis (the seed's long-term memory kinds plus seed 000's
- * categories), proposed to the MemoryStore, which deduplicates and merges them. Nothing is
- * proposed unless the trigger said COORDINATED_EXTRACTION.
+ * Memory candidates from an analysis (the spec's long-term memory kinds plus the categories of its
+ * summarizer example, docs/SPEC.md#long-term-memory), proposed to the MemoryStore, which
+ * deduplicates and merges them. Nothing is proposed unless the trigger said COORDINATED_EXTRACTION.
  *
  * Rules (each candidate keeps the message ids it came from and a confidence in 0..1):
  * - procedural: one per OPERATION chain (its steps, numbered).

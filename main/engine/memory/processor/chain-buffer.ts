@@ -1,8 +1,8 @@
 /**
- * The seed's ChainBuffer: short-term room for the chains track B extracted, per conversation,
- * apart from the buckets (track A's short-term store), until they are committed or expire. The
- * processor puts every conversation's chains here; callers read them back by conversation or by
- * chain type without re-running the analysis.
+ * The seed's ChainBuffer (docs/SPEC.md#track-b-chains): short-term room for the chains track B
+ * extracted, per conversation, apart from the buckets (track A's short-term store), until they are
+ * committed or expire. The processor puts every conversation's chains here; callers read them back
+ * by conversation or by chain type without re-running the analysis.
  *
  * @example
  * const buffer = new ChainBuffer({ ttlMs: 600_000 });

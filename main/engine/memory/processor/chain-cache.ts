@@ -1,8 +1,8 @@
 /**
- * The seed's ChainCacheManager: an LRU cache with a time to live, indexed by chain type, with
- * hit, miss and eviction counts. The processor keeps whole analyses in it, keyed by a hash of
- * the conversation's messages and the options (see `analysisCacheKey`), so replaying a session
- * returns its analysis without running the tracks again.
+ * The seed's ChainCacheManager (docs/SPEC.md#processor): an LRU cache with a time to live, indexed
+ * by chain type, with hit, miss and eviction counts. The processor keeps whole analyses in it,
+ * keyed by a hash of the conversation's messages and the options (see `analysisCacheKey`), so
+ * replaying a session returns its analysis without running the tracks again.
  *
  * LRU order is the Map's insertion order: a hit deletes and re-inserts its key, so the first key
  * is always the least recently used. Expired entries count as misses and are dropped when met

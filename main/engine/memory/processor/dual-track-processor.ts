@@ -1,8 +1,8 @@
 /**
- * The seed's (Optimized)DualTrackProcessor: looks the conversation up in the cache, runs track A
- * and track B (in parallel on a worker runner, or one after the other in this thread), fuses
- * them (fuse.ts), checks the result against the SessionAnalysis schema, caches it, puts the
- * chains in the ChainBuffer and records every stage's time in the MonitoringSystem.
+ * The seed's (Optimized)DualTrackProcessor (docs/SPEC.md#processor): looks the conversation up in
+ * the cache, runs track A and track B (in parallel on a worker runner, or one after the other in
+ * this thread), fuses them (fuse.ts), checks the result against the SessionAnalysis schema, caches
+ * it, puts the chains in the ChainBuffer and records every stage's time in the MonitoringSystem.
  *
  * Either track can be switched off: its output is then empty (no buckets or clusters, or no
  * chains), and the trigger sees only the other side.

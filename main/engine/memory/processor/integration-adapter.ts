@@ -1,5 +1,6 @@
 /**
- * The seed's DualTrackIntegrationAdapter: the one door the engine uses into the processor.
+ * The seed's DualTrackIntegrationAdapter (docs/SPEC.md#processor): the one door the engine uses
+ * into the processor.
  *
  * - Normal mode: both tracks in parallel on the worker runner.
  * - Degraded mode: both tracks one after the other in this thread. The adapter enters it when a

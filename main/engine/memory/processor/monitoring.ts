@@ -1,7 +1,7 @@
 /**
- * The seed's MonitoringSystem: per-stage timings (count, mean, min, max, last), the cache's
- * hit rate, the health of each component, exported as one JSON document (for `--json`, logs and
- * a future monitor view).
+ * The seed's MonitoringSystem (docs/SPEC.md#processor): per-stage timings (count, mean, min, max,
+ * last), the cache's hit rate, the health of each component, exported as one JSON document (for
+ * `--json`, logs and a future monitor view).
  *
  * @example
  * const monitor = new MonitoringSystem({ cache: () => cache.stats() });

@@ -2,7 +2,7 @@
  * Where the two tracks run. The processor asks a `TrackRunner` for track A (buckets and
  * clusters) and track B (chains) and does not care whether they run in this thread
  * (`inThreadTrackRunner`) or in worker threads (`createTrackWorkers` in main/workers), which is
- * how the engine keeps worker code out of its own folder (DESIGN.md layering).
+ * how the engine keeps worker code out of its own folder (docs/ARCHITECTURE.md#layers).
  *
  * Only the rule paths run behind this port: a language model is an object with sockets and
  * cannot cross to a worker, and model calls are I/O-bound anyway, so the processor runs model

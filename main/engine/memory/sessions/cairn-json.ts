@@ -1,5 +1,5 @@
 /**
- * Cairn's own conversation JSON (DESIGN.md 3.5): one conversation, an array of them, or
+ * Cairn's own conversation JSON (docs/ARCHITECTURE.md#conversations): one conversation, an array of them, or
  * `{conversations: [...]}`. Role names are normalized and `content` is accepted for `text`, so
  * hand-written files need not be exact; missing message ids are filled in by finishConversation.
  */

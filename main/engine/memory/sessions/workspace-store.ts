@@ -1,5 +1,6 @@
 /**
- * Conversations in the workspace (DESIGN.md 2 and 3.5). An imported conversation becomes
+ * Conversations in the workspace (docs/ARCHITECTURE.md#the-workspace-on-disk). An imported
+ * conversation becomes
  *
  *   ctx://session/{conversation_id}/          .meta.json: source, format, title, counts, content hash
  *     conversation.json                       the conversation exactly as imported (Cairn JSON)

@@ -1,6 +1,6 @@
 /**
- * The seed's CoordinatedExtractionTrigger: decides whether the short-term material is ready to
- * become long-term memory.
+ * The seed's CoordinatedExtractionTrigger (docs/SPEC.md#coordinated-trigger): decides whether the
+ * short-term material is ready to become long-term memory.
  *
  *   score = 0.3 · bucket_ready + 0.3 · chain_ready + 0.25 · complementarity + 0.15 · quality
  *

@@ -1,5 +1,5 @@
 /**
- * Code skeletons (DESIGN.md 3.3): the entry point the code parser calls for a file's summary,
+ * Code skeletons (docs/SPEC.md#code-skeletons): the entry point the code parser calls for a file's summary,
  * and the public API of the skeleton extractor.
  *
  * Modes (`code_summary_mode`):

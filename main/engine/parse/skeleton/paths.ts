@@ -1,5 +1,5 @@
 /**
- * Skeletons of files on disk, in the JSON shape of `cairn skeleton --json` (DESIGN.md section 6).
+ * Skeletons of files on disk, in the JSON shape of `cairn skeleton --json` (docs/ARCHITECTURE.md#the-cli).
  */
 import { readFile } from 'node:fs/promises';
 import type { CodeSummaryMode } from '../../../../shared/types/ingest.js';
@@ -22,7 +22,7 @@ export interface SkeletonsOptions {
   mode?: CodeSummaryMode;
 }
 
-/** One file of `cairn skeleton --json`. More fields than DESIGN.md names; none fewer. */
+/** One file of `cairn skeleton --json`. More fields than docs/ARCHITECTURE.md#the-cli names; none fewer. */
 export interface SkeletonJson {
   file: string;
   language: SkeletonLanguage | null;

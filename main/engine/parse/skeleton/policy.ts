@@ -3,7 +3,10 @@
  * (ingest) and `skeletonsForPaths` (the CLI), so both give the same reasons.
  */
 
-/** Files shorter than this are owed an LLM summary in `ast` mode (the seed's threshold). */
+/**
+ * Files shorter than this are owed an LLM summary in `ast` mode (the seed's threshold,
+ * docs/SPEC.md#code-skeletons).
+ */
 export const MIN_SKELETON_LINES = 100;
 
 /**
