@@ -42,7 +42,7 @@ let written: Awaited<ReturnType<typeof readIndex>>;
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'cairn-index-records-'));
   workspace = join(tmp, 'workspace');
-  // The sample has a Markdown guide split into sections (docs/architecture.md), code summarized
+  // The sample has a Markdown guide split into sections (assets/sample/docs/architecture.md), code summarized
   // by its skeleton at ingest (src/station.py) and code and text the DAG summarizes.
   const source = join(tmp, 'sample');
   await cp(join(ROOT, 'assets/sample'), source, { recursive: true });
