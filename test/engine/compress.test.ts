@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { CompressionResult, CompressionStrategy, ContextBlock, ContextBlockInput } from '../../shared/types/compress.js';
 import { CompressionResult as CompressionResultSchema } from '../../shared/types/compress.js';
 import { chainAwareScore, compressBlocks, parseCompressInput, renderDiffPair, renderMarkdown } from '../../main/engine/compress/index.js';
-import { countTokens } from '../../main/engine/parse/tokens.js';
+import { countTokens } from '../../main/lib/tokens.js';
 
 const STRATEGIES: CompressionStrategy[] = ['priority', 'chain_aware', 'chain_integrity'];
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { splitDocument } from '../../main/engine/parse/split.js';
-import { countTokens } from '../../main/engine/parse/tokens.js';
+import { countTokens } from '../../main/lib/tokens.js';
 import type { ParsedNode } from '../../main/engine/parse/types.js';
 
 /** mulberry32: a small seeded PRNG, so every failure can be replayed from its seed. */

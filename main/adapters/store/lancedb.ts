@@ -63,7 +63,7 @@ import {
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { ContextType, Provenance } from '../../../shared/types/node.js';
 import { parseCtxUri } from '../../../shared/uri.js';
-import { ftsDocument, ftsQuery } from '../../engine/index/text-analysis.js';
+import { ftsDocument, ftsQuery } from '../../lib/text-analysis.js';
 import { silentLogger, type Logger } from '../../engine/ports/logger.js';
 import type {
   FindQuery,

@@ -4,7 +4,7 @@
  * from the index's tokenizer (`searchTerms`), so fusion and search agree on what a word is.
  */
 import type { Conversation, ExtractedChain, TopicCluster } from '../../../../shared/types/memory.js';
-import { searchTerms } from '../../index/text-analysis.js';
+import { searchTerms } from '../../../lib/text-analysis.js';
 
 /** Message id → position in the conversation (across sessions). */
 export type MessageOrder = ReadonlyMap<string, number>;
