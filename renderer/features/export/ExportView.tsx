@@ -3,7 +3,7 @@
  * path on the engine's machine, with what was written; and an import of such an export by path.
  */
 import type { ExportFormat } from '../../../shared/contracts/api';
-import { formatBytes, formatMs } from '../../format';
+import { formatBytes, formatMs } from '../../../shared/format';
 import { EXPORT_FORMATS } from '../../stores/portability-store';
 import { usePortability } from '../../stores/stores-context';
 import { useT } from '../../use-t';
