@@ -1,16 +1,25 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
-// Import zones keep the layering of DESIGN.md: shared imports nothing outside itself, the engine
-// only shared and its own ports, the renderer only shared, and only main/app and main/preload see electron.
+// Import zones keep the layering: shared/ imports nothing outside itself; main/lib (helpers the
+// engine and the adapters share) only shared/ and npm packages; the engine only shared/, main/lib
+// and itself; adapters only the engine's ports, main/lib and shared/; the renderer only shared/;
+// nothing in main/ imports the renderer, tests or benches; and only main/app and main/preload see
+// electron (no-restricted-imports below).
 const zones = [
   { target: './shared', from: ['./main', './renderer', './test', './bench'], message: 'shared/ imports nothing outside itself.' },
   { target: './renderer', from: ['./main', './test', './bench'], message: 'The renderer imports only shared/.' },
-  { target: './main/engine', from: ['./main/adapters', './main/app', './main/preload', './main/host', './main/cli', './main/workers', './renderer'], message: 'The engine imports only shared/ and its own ports.' },
-  { target: './main/adapters', from: ['./main/app', './main/preload', './main/host', './main/cli', './main/workers', './renderer'], message: 'Adapters implement engine ports; they do not compose the app.' },
+  { target: './main', from: ['./renderer', './test', './bench'], message: 'main/ never imports the renderer, tests or benches.' },
+  { target: './main/lib', from: './main', except: ['./lib'], message: 'main/lib imports only shared/ and npm packages.' },
+  { target: './main/engine', from: './main', except: ['./engine', './lib'], message: 'The engine imports only shared/, main/lib and itself.' },
+  { target: './main/adapters', from: './main', except: ['./engine/ports', './lib', './adapters'], message: 'Adapters implement engine ports: they import only main/engine/ports, main/lib and shared/.' },
 ];
+
+// Sources import TypeScript modules by their emitted name (`./x.js`); without the alias the
+// resolver finds no file, and a zone never sees an import it cannot resolve.
+const resolver = createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.node'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } });
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'dist-main/**', 'stubs/**', '.cairn-demo/**', 'test-output/**', 'bench/out/**', 'test/fixtures/**'] },
@@ -19,6 +28,7 @@ export default tseslint.config(
   {
     plugins: { 'import-x': importX },
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    settings: { 'import-x/resolver-next': [resolver] },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],

@@ -12,17 +12,6 @@ const BLOCKS = 10_000;
 const WARMUP = 5;
 const RUNS = 20;
 
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = 'the export job index query table timeout retry cache worker queue upgrade migration shard lock alert user asked fixed because then after failed works'.split(' ');
 const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'MEDIUM', 'LOW', 'LOW'];
 const TYPES = ['causal', 'logic', 'operation', 'narrative', 'time'];
@@ -63,7 +52,7 @@ function percentile(sorted, p) {
 }
 
 export default async function run() {
-  const { compressBlocks, parseCompressInput } = await importTs('compress', ['./main/engine/compress/index.ts']);
+  const { compressBlocks, parseCompressInput, prng } = await importTs('compress', ['./main/engine/compress/index.ts', './test/support/prng.ts']);
 
   const blocks = parseCompressInput(makeBlocks(prng(7)));
   const tokens = blocks.reduce((sum, b) => sum + b.token_count, 0);

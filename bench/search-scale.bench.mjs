@@ -50,18 +50,8 @@ export function load() {
     { from: './main/adapters/store/lancedb/index.ts', names: ['openLanceStore'] },
     { from: './main/engine/index/search-index.ts', names: ['createSearchIndex'] },
     { from: './main/adapters/embed/local.ts', names: ['createLocalEmbedder'] },
+    { from: './test/support/prng.ts', names: ['prng'] },
   ]);
-}
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -225,8 +215,8 @@ export function buildCorpus(count) {
 
 const STOP = new Set('the a an and or of to in is it for on with as by be this that are was from at not if can which you your we our use used when will may'.split(' '));
 
-export function makeQueries(records, n, seed) {
-  const random = prng(seed);
+/** `n` queries from `records`, picked with `random` (a seeded PRNG, so runs ask the same). */
+export function makeQueries(records, n, random) {
   const leaves = records.filter((r) => r.level === 2 && r.text.length > 120);
   const zhLeaves = leaves.filter((r) => CJK.test(r.text));
   const enLeaves = leaves.filter((r) => !CJK.test(r.text));
@@ -317,7 +307,7 @@ const FLAT = { annMinRows: Number.POSITIVE_INFINITY, scalarIndexMinRows: Number.
 
 async function runSize(lib, lancedb, size) {
   const corpus = buildCorpus(size);
-  const queries = makeQueries(corpus, QUERIES, size);
+  const queries = makeQueries(corpus, QUERIES, lib.prng(size));
   const tmp = mkdtempSync(join(tmpdir(), 'cairn-search-scale-'));
   const dir = join(tmp, 'index');
   const embedder = lib.createLocalEmbedder();

@@ -7,7 +7,8 @@
 import { net, protocol } from 'electron';
 import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { APP_HOST, APP_SCHEME, appContentSecurityPolicy } from './security.js';
+import { APP_HOST, APP_SCHEME } from './security.js';
+import { contentSecurityPolicy } from '../host/content-security-policy.js';
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {
@@ -41,7 +42,7 @@ export function serveRenderer(rendererDir: string): void {
     if (!file) return new Response('Not found', { status: 404 });
     const response = await net.fetch(pathToFileURL(file).href);
     const headers = new Headers(response.headers);
-    headers.set('Content-Security-Policy', appContentSecurityPolicy());
+    headers.set('Content-Security-Policy', contentSecurityPolicy());
     headers.set('X-Content-Type-Options', 'nosniff');
     return new Response(response.body, { status: response.status, headers });
   });

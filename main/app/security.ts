@@ -1,7 +1,7 @@
 /**
  * The desktop window's security settings in one place, so a test can pin them: an isolated,
- * sandboxed renderer without Node, a strict CSP, no new windows, no navigation away from the app,
- * no webviews and no permissions.
+ * sandboxed renderer without Node, no new windows, no navigation away from the app, no webviews
+ * and no permissions. Its strict CSP is the web host's too (main/host/content-security-policy.ts).
  */
 import type { BrowserWindowConstructorOptions, WebContents } from 'electron';
 
@@ -9,24 +9,6 @@ import type { BrowserWindowConstructorOptions, WebContents } from 'electron';
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'cairn';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
-
-export function appContentSecurityPolicy(): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    // React Flow and Monaco set element styles at run time; no inline script is allowed.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    // The renderer talks to the engine through the preload only.
-    "connect-src 'self'",
-    "worker-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
-}
 
 export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
   return {

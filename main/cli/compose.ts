@@ -12,7 +12,7 @@ import { createParsePool } from '../workers/parse-pool.js';
 import { createTrackWorkers } from '../workers/track-workers.js';
 import { resolveWorkspace } from '../host/app-paths.js';
 import { bundledFile } from '../host/bundled-file.js';
-import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
+import { lazySearchIndex, type IndexConfig } from '../host/open-index.js';
 import { workerSearchIndex } from '../workers/index-worker-client.js';
 import { indexConfig } from './index-config.js';
 

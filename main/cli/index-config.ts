@@ -5,7 +5,7 @@
  * `--embed-api-key` / OPENAI_API_KEY). Only the CLI reads env; the adapters get plain values.
  */
 import type { Command } from 'commander';
-import type { IndexConfig } from '../adapters/store/open-index.js';
+import type { IndexConfig } from '../host/open-index.js';
 import type { Logger } from '../engine/ports/logger.js';
 
 export interface IndexFlags {

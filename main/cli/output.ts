@@ -39,26 +39,6 @@ export function stderrLogger(verbose: boolean): Logger {
   };
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = -1;
-  do {
-    value /= 1024;
-    unit += 1;
-  } while (value >= 1024 && unit < units.length - 1);
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
-
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-export function formatMs(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 /** One line of text, cut to `width` characters with an ellipsis. */
 export function oneLine(text: string, width: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();

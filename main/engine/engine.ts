@@ -25,7 +25,8 @@ import { IngestOptions } from '../../shared/types/ingest.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import { noopIndex } from './ports/context-index.js';
 import { rebuildIndex } from './index/rebuild.js';
-import { journaledIndex, type EngineIndex } from './index/journaled-index.js';
+import { journaledIndex } from './index/journaled-index.js';
+import type { EngineIndex } from './ports/engine-index.js';
 
 export type { EngineIndex };
 import { silentLogger, type Logger } from './ports/logger.js';

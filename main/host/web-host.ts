@@ -32,6 +32,7 @@ import { ClientMessage, MAX_CLIENT_MESSAGE_BYTES, WIRE_VERSION, type HostMessage
 import { CairnError, serializeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../engine/ports/logger.js';
 import type { Uploads } from './upload.js';
+import { contentSecurityPolicy } from './content-security-policy.js';
 import type { EngineConnection } from './engine-connection.js';
 import { coalesceEvents } from './coalesce-events.js';
 import { dropSuperseded } from './supersede-events.js';
@@ -95,25 +96,6 @@ function sameSecret(given: string | null, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The Content-Security-Policy of the page: nothing but this host, no inline script, no eval. */
-export function contentSecurityPolicy(host: string): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    // React Flow and Monaco set element styles at run time; no inline script is allowed.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    `connect-src 'self' ws://${host}`,
-    "worker-src 'self'",
-    "manifest-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
-}
-
 function toWireError(error: unknown): WireError {
   const serialized = serializeError(error);
   return { code: serialized.code, name: serialized.name, message: serialized.message, ...(serialized.details ? { details: serialized.details } : {}) };
@@ -139,7 +121,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 
   const baseHeaders = (host: string) => ({
-    'Content-Security-Policy': contentSecurityPolicy(host),
+    'Content-Security-Policy': contentSecurityPolicy([`ws://${host}`]),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { createEngine } from '../engine/engine.js';
-import type { IndexConfig } from '../adapters/store/open-index.js';
+import type { IndexConfig } from '../host/open-index.js';
 import { workerSearchIndex } from './index-worker-client.js';
 import { createParsePool } from './parse-pool.js';
 import { createTrackWorkers } from './track-workers.js';

@@ -10,7 +10,7 @@
  */
 import type { WorkerToHost } from '../../shared/contracts/engine-rpc.js';
 import { CairnError, serializeError, type SerializedError } from '../../shared/errors.js';
-import { lazySearchIndex, type IndexConfig } from '../adapters/store/open-index.js';
+import { lazySearchIndex, type IndexConfig } from '../host/open-index.js';
 import type { IndexInput } from '../engine/ports/context-index.js';
 import type { SearchHit, SearchQuery } from '../engine/index/search-index.js';
 import { workerLogger } from './rpc-server.js';

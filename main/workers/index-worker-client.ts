@@ -19,8 +19,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { CairnError, errorMessage, reviveError } from '../../shared/errors.js';
-import type { IndexConfig } from '../adapters/store/open-index.js';
-import type { EngineIndex } from '../engine/index/journaled-index.js';
+import type { IndexConfig } from '../host/open-index.js';
+import type { EngineIndex } from '../engine/ports/engine-index.js';
 import type { SearchIndex } from '../engine/index/search-index.js';
 import type { IndexCall, IndexHostMessage, IndexMethod, IndexMethods, IndexWorkerMessage } from './index-protocol.js';
 

@@ -128,7 +128,7 @@ describe('cairn ingest with an LLM', () => {
     const run = await cairn(['ingest', SAMPLE, '--json', ...flags.slice(0, -2)]);
     expect(run.code, run.stderr).toBe(0);
     expect(server.chatRequests).toHaveLength(estimate.calls);
-    const { countTokens } = await import('../../main/engine/parse/tokens.js');
+    const { countTokens } = await import('../../main/lib/tokens.js');
     const sent = server.chatRequests.reduce((sum, r) => sum + r.messages.reduce((n, m) => n + 4 + countTokens(m.content), 0), 0);
     expect(Math.abs(estimate.input_tokens - sent) / sent).toBeLessThan(0.1);
   }, 120_000);

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { CompressionResult, CompressionStrategy, ContextBlock, ContextBlockInput } from '../../shared/types/compress.js';
 import { CompressionResult as CompressionResultSchema } from '../../shared/types/compress.js';
 import { chainAwareScore, compressBlocks, parseCompressInput, renderDiffPair, renderMarkdown } from '../../main/engine/compress/index.js';
-import { countTokens } from '../../main/engine/parse/tokens.js';
+import { countTokens } from '../../main/lib/tokens.js';
+import { prng } from '../support/prng.js';
 
 const STRATEGIES: CompressionStrategy[] = ['priority', 'chain_aware', 'chain_integrity'];
 
@@ -135,18 +136,6 @@ describe('the seed example: five blocks, 500 tokens, compressed to 250', () => {
     expect(result.replaced).toEqual([]);
   });
 });
-
-/** mulberry32: a small seeded PRNG, so a failing case can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'index export queue timeout retry cache disk upgrade query table scan alert migration node worker lock 索引 超时 队列 数据库'.split(' ');
 const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;

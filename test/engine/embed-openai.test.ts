@@ -11,7 +11,7 @@ vi.hoisted(() => {
   process.env.LANCEDB_LOG ??= 'error';
 });
 
-import { createOpenAIEmbedder, retryAfterMs, type OpenAIEmbedderOptions } from '../../main/adapters/embed/openai.js';
+import { createOpenAIEmbedder, type OpenAIEmbedderOptions } from '../../main/adapters/embed/openai.js';
 import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createSearchIndex } from '../../main/engine/index/search-index.js';
 import { memoryLogger } from '../../main/engine/ports/logger.js';
@@ -125,15 +125,6 @@ describe('OpenAI-compatible embedder', () => {
     await server.waitFor(() => embeddingRequests()[0]?.settled === true);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
-  });
-
-  it('reads Retry-After as seconds, as an HTTP date, or as retry-after-ms', () => {
-    const now = Date.parse('2024-05-08T13:56:00Z');
-    expect(retryAfterMs(new Headers({ 'retry-after': '2' }), now)).toBe(2000);
-    expect(retryAfterMs(new Headers({ 'retry-after': 'Wed, 08 May 2024 13:56:05 GMT' }), now)).toBe(5000);
-    expect(retryAfterMs(new Headers({ 'retry-after-ms': '150', 'retry-after': '9' }), now)).toBe(150);
-    expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
-    expect(retryAfterMs(new Headers(), now)).toBeUndefined();
   });
 });
 

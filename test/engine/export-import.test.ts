@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
-import { lazySearchIndex } from '../../main/adapters/store/open-index.js';
+import { lazySearchIndex } from '../../main/host/open-index.js';
 import { CairnError } from '../../shared/errors.js';
 import type { ExportFormat } from '../../shared/contracts/api.js';
 

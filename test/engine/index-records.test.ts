@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
-import { defaultIndexUri, lazySearchIndex } from '../../main/adapters/store/open-index.js';
+import { defaultIndexUri, lazySearchIndex } from '../../main/host/open-index.js';
 import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
 import type { StoredRecord } from '../../main/engine/ports/vector-store.js';

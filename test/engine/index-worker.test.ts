@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lazySearchIndex } from '../../main/adapters/store/open-index.js';
+import { lazySearchIndex } from '../../main/host/open-index.js';
 import type { IndexInput } from '../../main/engine/ports/context-index.js';
 import { memoryLogger } from '../../main/engine/ports/logger.js';
 import { workerSearchIndex } from '../../main/workers/index-worker-client.js';

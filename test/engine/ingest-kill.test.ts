@@ -13,7 +13,8 @@ import { createEngine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 // The reliability suite's helpers: the same seeded tree, snapshots and index check, and a private
 // copy of the built CLI (a rebuild by another run cannot swap its chunks under a killed one).
-import { buildCli, generateTree, indexVersusTree, prng, runCli, snapshot } from '../reliability/support.js';
+import { buildCli, generateTree, indexVersusTree, runCli, snapshot } from '../reliability/support.js';
+import { prng } from '../support/prng.js';
 
 let tmp: string;
 let source: string;

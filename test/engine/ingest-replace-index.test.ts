@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type EngineIndex } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
-import { lazySearchIndex } from '../../main/adapters/store/open-index.js';
+import { lazySearchIndex } from '../../main/host/open-index.js';
 
 let root: string;
 let source: string;

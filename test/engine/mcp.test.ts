@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createEngine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
-import { lazySearchIndex } from '../../main/adapters/store/open-index.js';
+import { lazySearchIndex } from '../../main/host/open-index.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-main/cli.js');

@@ -12,7 +12,7 @@ import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import type { NodeSummarizer } from '../../main/engine/summarize/types.js';
 import { extractiveSummarizer } from '../../main/engine/summarize/extractive-summarizer.js';
-import { lazySearchIndex } from '../../main/adapters/store/open-index.js';
+import { lazySearchIndex } from '../../main/host/open-index.js';
 import { memoryHandlers } from '../../main/engine/memory/long-term/handlers.js';
 import { Outbox } from '../../main/engine/queue/outbox.js';
 import { ContextFS } from '../../main/engine/tree/context-fs.js';

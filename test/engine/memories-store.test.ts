@@ -18,6 +18,7 @@ import type { LanguageModel } from '../../main/engine/ports/language-model.js';
 import { memoryLogger } from '../../main/engine/ports/logger.js';
 import type { LongTermMemory, MemoryCategory, MemoryChange } from '../../shared/types/memory.js';
 import { CairnError } from '../../shared/errors.js';
+import { prng } from '../support/prng.js';
 
 let workspace: string;
 let fs: ContextFS;
@@ -239,18 +240,6 @@ describe('ContextFsMemoryStore', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-/** A small deterministic PRNG (mulberry32), so a failing case can be replayed from its seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PEOPLE = ['Ana', 'Bo', 'Chen'];
 const FACTS: [MemoryCategory, string, (p: string) => string][] = [
   ['preference', 'Theme', (p) => `${p} prefers the dark theme.`],
@@ -272,7 +261,7 @@ const FACTS: [MemoryCategory, string, (p: string) => string][] = [
 describe('dedup never drops a distinct fact', () => {
   it('keeps every candidate text and message id in some memory or in the history (generated candidate sets)', async () => {
     for (let seed = 1; seed <= 8; seed += 1) {
-      const random = rng(seed);
+      const random = prng(seed);
       const dir = await mkdtemp(join(tmpdir(), `cairn-memories-prop-${seed}-`));
       try {
         const store = await ContextFsMemoryStore.open({ fs: await ContextFS.open(dir), stateDir: join(dir, '.cairn'), clock });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFile } from '../../main/engine/parse/registry.js';
-import { countTokens } from '../../main/engine/parse/tokens.js';
+import { countTokens } from '../../main/lib/tokens.js';
 import type { ParsedFile, ParsedNode } from '../../main/engine/parse/types.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/docs/markdown');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFile } from '../../main/engine/parse/registry.js';
 import { summarizeCode } from '../../main/engine/parse/skeleton/index.js';
-import { countTokens } from '../../main/engine/parse/tokens.js';
+import { countTokens } from '../../main/lib/tokens.js';
 import type { ParsedFile } from '../../main/engine/parse/types.js';
 
 const SAMPLE = join(import.meta.dirname, '../../assets/sample');

@@ -7,20 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { splitDocument } from '../../main/engine/parse/split.js';
-import { countTokens } from '../../main/engine/parse/tokens.js';
+import { countTokens } from '../../main/lib/tokens.js';
 import type { ParsedNode } from '../../main/engine/parse/types.js';
-
-/** mulberry32: a small seeded PRNG, so every failure can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../support/prng.js';
 
 const EN_WORDS = 'the station sends a packet every ten minutes and the base server stores it while forecasts read recent windows from storage quickly battery solar panel wind pressure'.split(' ');
 const ZH_CHUNKS = ['观测站', '每十分钟', '发送一个数据包', '基站服务器', '把它写入存储', '预报程序', '读取最近的窗口', '电池电压', '太阳能板', '风速', '气压', '潮位'];

@@ -3,6 +3,7 @@
  * Type 1 font, content streams, a cross-reference table and a trailer), with text lines at
  * the font sizes a test chooses, so headings can be told apart by size.
  */
+import { prng } from '../support/prng.js';
 
 export interface PdfLine {
   text: string;
@@ -86,13 +87,7 @@ function escapePdfString(text: string): string {
 /** Seeded lorem-like sentences, so fixtures are long without being repetitive. */
 export function fillerSentences(seed: number, count: number): string[] {
   const words = ['station', 'uplink', 'storm', 'sensor', 'battery', 'antenna', 'relay', 'window', 'orbit', 'signal', 'backup', 'review', 'winter', 'channel', 'latency', 'field'];
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
+  const next = prng(seed);
   const sentences: string[] = [];
   for (let i = 0; i < count; i++) {
     const length = 6 + Math.floor(next() * 8);

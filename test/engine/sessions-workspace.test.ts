@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { importConversations } from '../../main/engine/memory/sessions/import.js';
-import { lazySearchIndex } from '../../main/adapters/store/open-index.js';
+import { lazySearchIndex } from '../../main/host/open-index.js';
 import { createTrackWorkers } from '../../main/workers/track-workers.js';
 import { CairnError } from '../../shared/errors.js';
 import { bundleForTest, repoRoot, type TestBundle } from '../support/rpc-bundle.js';

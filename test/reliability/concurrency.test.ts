@@ -12,7 +12,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Outbox } from '../../main/engine/queue/outbox.js';
-import { buildCli, envInt, generateTree, indexVersusTree, prng, runCli, snapshot, writeFigures, type CliRun } from './support.js';
+import { buildCli, envInt, generateTree, indexVersusTree, runCli, snapshot, writeFigures, type CliRun } from './support.js';
+import { prng } from '../support/prng.js';
 
 const SMALL = envInt('CAIRN_CONC_SMALL_FILES', 60);
 const LARGE = envInt('CAIRN_CONC_FILES', 300);

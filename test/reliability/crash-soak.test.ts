@@ -14,7 +14,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Outbox } from '../../main/engine/queue/outbox.js';
-import { buildCli, entries, envInt, generateTree, indexVersusTree, prng, runCli, snapshot, writeFigures } from './support.js';
+import { buildCli, entries, envInt, generateTree, indexVersusTree, runCli, snapshot, writeFigures } from './support.js';
+import { prng } from '../support/prng.js';
 
 const FILES = envInt('CAIRN_SOAK_FILES', 1000);
 const TRIALS = envInt('CAIRN_SOAK_TRIALS', 20);

@@ -13,7 +13,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reply, startMockOpenAI, type MockOpenAI, type MockReply, type MockRequest } from '../support/mock-openai-server.js';
-import { buildCli, envInt, generateTree, prng, runCli, writeFigures } from './support.js';
+import { buildCli, envInt, generateTree, runCli, writeFigures } from './support.js';
+import { prng } from '../support/prng.js';
 
 const FILES = envInt('CAIRN_FAULT_FILES', 12);
 /** withRetry's default: attempts per call, the first included. */

@@ -17,7 +17,8 @@ import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import type { EngineConnection } from '../../main/host/engine-connection.js';
 import { startWebHost, type WebHost } from '../../main/host/web-host.js';
 import { reply, startMockOpenAI } from '../support/mock-openai-server.js';
-import { buildCli, envInt, prng, runCli, writeFigures } from './support.js';
+import { buildCli, envInt, runCli, writeFigures } from './support.js';
+import { prng } from '../support/prng.js';
 
 const handlers = vi.hoisted(() => new Map<string, (event: unknown, request: unknown) => Promise<unknown>>());
 vi.mock('electron', () => ({

@@ -36,14 +36,6 @@ export function buildCli(): void {
   execFileSync(process.execPath, [CLI, '--version']);
 }
 
-/** A small LCG: the same seed gives the same numbers on every machine. */
-export function prng(seed: number): () => number {
-  return () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
-}
-
 /**
  * `files` Markdown notes in 7 × 13 folders, of seeded lengths (some split into sections): up to
  * `sections` + 1 sections of 5 to 5 + `sentences` sentences each.

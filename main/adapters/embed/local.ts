@@ -34,7 +34,7 @@ import {
   isCjkStopChar,
   scanRuns,
   visitWordTerms,
-} from '../../engine/index/text-analysis.js';
+} from '../../lib/text-analysis.js';
 import { loadLexicon, type Lexicon, type LexiconLink } from './lexicon.js';
 
 /** Bump when features, weights or hashing change: stored vectors then re-embed. */

@@ -21,6 +21,7 @@ import OpenAI from 'openai';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { EmbedOptions, EmbedResult, EmbeddingModel } from '../../engine/ports/embedding-model.js';
 import { silentLogger, type Logger } from '../../engine/ports/logger.js';
+import { retryAfterMs } from '../../lib/retry-after.js';
 
 export interface OpenAIEmbedderOptions {
   /** e.g. 'https://api.openai.com/v1' or 'http://127.0.0.1:11434/v1'. */
@@ -60,19 +61,6 @@ function isRetryable(error: unknown): boolean {
   if (error instanceof OpenAI.APIConnectionError) return true; // timeouts included (a subclass)
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') return RETRYABLE_STATUS.has(error.status) || error.status >= 500;
   return false;
-}
-
-/** Milliseconds the server asked us to wait, from `retry-after-ms` or `Retry-After` (seconds or an HTTP date). */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
-  if (!headers) return undefined;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const value = headers.get('retry-after');
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

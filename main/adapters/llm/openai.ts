@@ -24,10 +24,9 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { z } from 'zod';
 import { CairnError } from '../../../shared/errors.js';
-import { repairJson } from '../../engine/llm/json-repair.js';
-import { retryAfterMs } from '../../engine/llm/retry-after.js';
-import { estimateTokens } from '../../engine/llm/tokens.js';
-import { countTokens } from '../../engine/parse/tokens.js';
+import { repairJson } from '../../lib/json-repair.js';
+import { retryAfterMs } from '../../lib/retry-after.js';
+import { countTokens, estimateTokens } from '../../lib/tokens.js';
 import type {
   ChatMessage,
   CompleteJsonOptions,

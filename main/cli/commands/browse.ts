@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { TreeNode } from '../../../shared/types/node.js';
 import type { Engine } from '../../engine/engine.js';
-import { formatBytes, formatCount, oneLine, printJson, reportError, stderrLogger } from '../output.js';
+import { formatBytes, formatCount } from '../../../shared/format.js';
+import { oneLine, printJson, reportError, stderrLogger } from '../output.js';
 import { formatSkips } from './ingest.js';
 
 interface BrowseFlags {

@@ -4,7 +4,8 @@ import { CompressionStrategy } from '../../../shared/types/compress.js';
 import { SCOPES } from '../../../shared/uri.js';
 import type { Engine } from '../../engine/engine.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
-import { formatCount, printJson, reportError, stderrLogger } from '../output.js';
+import { formatCount } from '../../../shared/format.js';
+import { printJson, reportError, stderrLogger } from '../output.js';
 
 interface ContextFlags extends IndexFlags {
   workspace?: string;

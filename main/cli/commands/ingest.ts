@@ -8,7 +8,8 @@ import { addLlmOptions } from '../llm-flags.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
 import type { LlmStatsSnapshot } from '../../engine/llm/stats.js';
 import { estimateCostUsd } from '../../engine/llm/prices.js';
-import { formatBytes, formatCount, formatMs, printJson, reportError, stderrLogger } from '../output.js';
+import { formatBytes, formatCount, formatMs, formatUsd } from '../../../shared/format.js';
+import { printJson, reportError, stderrLogger } from '../output.js';
 
 interface IngestFlags extends LlmFlags, IndexFlags {
   workspace?: string;
@@ -248,7 +249,7 @@ function printSummary(path: string, result: IngestOutput): void {
 }
 
 function formatEstimate(e: EstimateReport): string[] {
-  const cost = e.cost_usd === null ? `no list price for ${e.model}` : `≈ $${e.cost_usd.toFixed(e.cost_usd < 1 ? 4 : 2)} with ${e.model}`;
+  const cost = e.cost_usd === null ? `no list price for ${e.model}` : `≈ ${formatUsd(e.cost_usd)} with ${e.model}`;
   const lines = [
     `  Estimate: summarizing ${e.root} takes ${formatCount(e.calls)} LLM calls (${formatCount(e.files)} files, ${formatCount(e.directories)} directories; ` +
       `${formatCount(e.reused_directories)} directories unchanged), ≈ ${formatCount(e.input_tokens)} input + ${formatCount(e.output_tokens)} output tokens, ${cost}.`,

@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
 import { ExportFormat, type ImportResult } from '../../../shared/contracts/api.js';
 import type { Engine } from '../../engine/engine.js';
-import { formatBytes, formatCount, formatMs, printJson, reportError, stderrLogger } from '../output.js';
+import { formatBytes, formatCount, formatMs } from '../../../shared/format.js';
+import { printJson, reportError, stderrLogger } from '../output.js';
 
 interface PortabilityFlags {
   workspace?: string;

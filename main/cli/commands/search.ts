@@ -8,7 +8,8 @@ import { CairnError } from '../../../shared/errors.js';
 import { SCOPES } from '../../../shared/uri.js';
 import { SearchMode, type CommandRequest, type SearchHit } from '../../../shared/contracts/api.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
-import { formatCount, formatMs, oneLine, printJson, reportError, stderrLogger } from '../output.js';
+import { formatCount, formatMs } from '../../../shared/format.js';
+import { oneLine, printJson, reportError, stderrLogger } from '../output.js';
 
 interface SearchFlags extends IndexFlags {
   workspace?: string;

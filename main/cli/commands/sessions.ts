@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SessionAnalysisResult, SessionCommitResult } from '../../../shared/contracts/api.js';
 import type { Engine } from '../../engine/engine.js';
-import { formatCount, oneLine, printJson, reportError, stderrLogger } from '../output.js';
+import { formatCount } from '../../../shared/format.js';
+import { oneLine, printJson, reportError, stderrLogger } from '../output.js';
 
 interface SessionFlags {
   workspace?: string;

@@ -7,7 +7,8 @@ import type { Engine } from '../../engine/engine.js';
 import type { LlmFlags } from '../llm-config.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
 import { addLlmOptions } from '../llm-flags.js';
-import { formatCount, formatMs, reportError, stderrLogger } from '../output.js';
+import { formatCount, formatMs } from '../../../shared/format.js';
+import { reportError, stderrLogger } from '../output.js';
 
 interface WatchFlags extends LlmFlags, IndexFlags {
   workspace?: string;

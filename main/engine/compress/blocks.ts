@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { CairnError } from '../../../shared/errors.js';
 import { CompressInput, type ContextBlock } from '../../../shared/types/compress.js';
-import { countTokens } from '../parse/tokens.js';
+import { countTokens } from '../../lib/tokens.js';
 
 /**
  * Validates `{"blocks": [...]}` and returns complete blocks.

@@ -11,7 +11,7 @@
  */
 import type { ContextBlock, ContextPriority, CompressionResult, CompressionStrategy } from '../../../shared/types/compress.js';
 import type { ExtractedChain } from '../../../shared/types/memory.js';
-import { countTokens } from '../parse/tokens.js';
+import { countTokens } from '../../lib/tokens.js';
 import { compressBlocks } from './compress.js';
 import { renderMarkdown } from './render.js';
 

@@ -6,7 +6,7 @@
  * Counts are in the block's own units: a caller may give token counts from another tokenizer,
  * so a piece's count is its o200k_base count times token_count / countTokens(content).
  */
-import { countTokens } from '../parse/tokens.js';
+import { countTokens } from '../../lib/tokens.js';
 import { splitSentences } from '../summarize/extractive-text.js';
 
 /** Below this many tokens of room a fragment is not worth adding: the block is left out instead. */

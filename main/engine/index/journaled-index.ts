@@ -20,11 +20,11 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ContextIndex, IndexInput } from '../ports/context-index.js';
+import type { EngineIndex } from '../ports/engine-index.js';
 import type { Logger } from '../ports/logger.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { isOwnerAlive } from '../queue/lock-file.js';
 import { nodeRecords } from './node-records.js';
-import type { SearchIndex } from './search-index.js';
 
 export interface JournaledIndexOptions {
   fs: ContextFS;
@@ -33,20 +33,6 @@ export interface JournaledIndexOptions {
   logger: Logger;
   /** Records held before one write (default 512). */
   bufferRecords?: number;
-}
-
-/** A ContextIndex that may also search, optimize after bulk writes, and own resources to close. */
-export interface EngineIndex extends ContextIndex {
-  search?: SearchIndex['search'];
-  optimize?(): Promise<void>;
-  close?(): Promise<void>;
-  /**
-   * Opens the index (loads the store and the embedder, with its lexicon) if it is not open yet;
-   * resolves when it is, and never rejects: a failure is the one the first write will report.
-   * Loading is synchronous CPU (native modules, the lexicon): started ahead of a run, it does not
-   * stall the calls of a run in flight.
-   */
-  prepare?(): Promise<void>;
 }
 
 export interface JournaledIndex extends EngineIndex {

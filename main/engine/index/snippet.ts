@@ -8,7 +8,7 @@
  * @example
  * makeSnippet(longText, 'storm uplink') // '… the uplink dropped during the storm, so we …'
  */
-import { scanRuns, searchTerms, visitCjkTerms, visitWordTerms, type RunKind } from './text-analysis.js';
+import { scanRuns, searchTerms, visitCjkTerms, visitWordTerms, type RunKind } from '../../lib/text-analysis.js';
 
 export const SNIPPET_MAX_CHARS = 240;
 

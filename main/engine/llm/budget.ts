@@ -23,7 +23,7 @@
  */
 import { CairnError } from '../../../shared/errors.js';
 import type { LanguageModel, Usage } from '../ports/language-model.js';
-import { estimateTokens } from './tokens.js';
+import { estimateTokens } from '../../lib/tokens.js';
 import { wrapLanguageModel } from './wrap.js';
 
 export interface BudgetSnapshot {

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { estimateCostUsd, priceFor } from './prices.js';
-import { estimateTokens } from './tokens.js';
-import { countTokens } from '../parse/tokens.js';
 
 describe('priceFor', () => {
   it('knows OpenAI models and their dated snapshots', () => {
@@ -24,23 +22,5 @@ describe('priceFor', () => {
   it('estimates a cost from usage', () => {
     expect(estimateCostUsd({ inputTokens: 2_000_000, outputTokens: 500_000 }, 'gpt-4o-mini')).toBeCloseTo(0.6, 10);
     expect(estimateCostUsd({ inputTokens: 10, outputTokens: 10 }, 'mistral-7b')).toBeNull();
-  });
-});
-
-describe('token estimates', () => {
-  it('counts with a real tokenizer, special-token text included', () => {
-    expect(countTokens('')).toBe(0);
-    expect(countTokens('hello world')).toBe(2);
-    expect(countTokens('text with <|endoftext|> inside')).toBeGreaterThan(5);
-  });
-
-  it('adds the chat framing per message', () => {
-    const one = estimateTokens([{ role: 'user', content: 'hello world' }]);
-    const two = estimateTokens([
-      { role: 'system', content: 'hello world' },
-      { role: 'user', content: 'hello world' },
-    ]);
-    expect(one).toBe(2 + 3 + 3);
-    expect(two - one).toBe(2 + 3);
   });
 });

@@ -6,7 +6,7 @@ import { decodeText } from './encoding.js';
 import { fileName } from './parsed-document.js';
 import { summarizeCode } from './skeleton/index.js';
 import { LineIndex } from './split.js';
-import { countTokens } from './tokens.js';
+import { countTokens } from '../../lib/tokens.js';
 import type { ParsedFile, Parser } from './types.js';
 
 /** Extensions of source and configuration files. */

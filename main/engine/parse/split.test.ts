@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CairnError } from '../../../shared/errors.js';
 import { LineIndex, plainTitle, sectionName, slugify, splitDocument, type SplitDocumentOptions } from './split.js';
-import { countTokens } from './tokens.js';
+import { countTokens } from '../../lib/tokens.js';
 import type { ParsedNode } from './types.js';
 
 const md = (maxTokens: number, minTokens = Math.floor(maxTokens / 2)): SplitDocumentOptions => ({ name: 'doc.md', maxTokens, minTokens, format: 'markdown' });

@@ -14,7 +14,7 @@
  */
 import { getDefaults, Lexer, type Token } from 'marked';
 import { CairnError } from '../../../shared/errors.js';
-import { countTokens } from './tokens.js';
+import { countTokens } from '../../lib/tokens.js';
 import type { ParsedMeta, ParsedNode } from './types.js';
 
 export interface SplitDocumentOptions {

@@ -10,7 +10,7 @@
  */
 import { isDirectoryUri, uriName } from '../../../shared/uri.js';
 import type { NodeMeta } from '../../../shared/types/node.js';
-import { countTokens } from '../parse/tokens.js';
+import { countTokens } from '../../lib/tokens.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { directorySummaryMessages, fileSummaryMessages } from './llm-summarizer.js';
 import { isCurrent } from './dag.js';

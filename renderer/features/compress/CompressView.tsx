@@ -5,7 +5,7 @@
  */
 import { lazy, Suspense } from 'react';
 import type { CompressionStrategy } from '../../../shared/types/compress';
-import { formatCount } from '../../format';
+import { formatCount } from '../../../shared/format';
 import { STRATEGIES, blockFates } from '../../stores/compress-store';
 import { useApp, useCompress } from '../../stores/stores-context';
 import { useT } from '../../use-t';

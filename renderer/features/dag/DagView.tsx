@@ -1,6 +1,6 @@
 import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { formatCount } from '../../format';
+import { formatCount } from '../../../shared/format';
 import { DIR_STATES, findDirs, shownRoot, visibleGraph, type DagState } from '../../stores/dag-store';
 import { useApp, useDag, useDagShallow, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';

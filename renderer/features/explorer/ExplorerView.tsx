@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { INGEST_SCOPES, scopeRootUri, type IngestScope } from '../../../shared/uri';
 import type { NodeMeta } from '../../../shared/types/node';
 import { Markdown } from '../../components/Markdown';
-import { formatBytes, formatCount } from '../../format';
+import { formatBytes, formatCount } from '../../../shared/format';
 import { useApp, useExplorer } from '../../stores/stores-context';
 import { useT, type Translate } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';

@@ -4,7 +4,7 @@
  * written; and an import of such an export by path.
  */
 import type { ExportFormat } from '../../../shared/contracts/api';
-import { formatBytes, formatMs } from '../../format';
+import { formatBytes, formatMs } from '../../../shared/format';
 import { EXPORT_FORMATS } from '../../stores/portability-store';
 import { usePortability } from '../../stores/stores-context';
 import { useT } from '../../use-t';

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { RecentIngest } from '../../../shared/contracts/api';
-import { formatCount, formatUsd, formatWhen } from '../../format';
+import { formatCount, formatUsd, formatWhen } from '../../../shared/format';
 import { parseBudget } from '../../stores/settings-store';
 import { useApp, useIngest, useSettings } from '../../stores/stores-context';
 import { useT } from '../../use-t';

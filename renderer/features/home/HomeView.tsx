@@ -6,7 +6,7 @@ import { UploadPanel, useFolderUpload } from '../upload/UploadPanel';
 import { SkipGroups } from '../../components/SkipGroups';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri';
 import type { CodeSummaryMode, FileWarning, IngestResult } from '../../../shared/types/ingest';
-import { formatBytes, formatCount, formatMs } from '../../format';
+import { formatBytes, formatCount, formatMs } from '../../../shared/format';
 import { useApp, useIngest } from '../../stores/stores-context';
 import { useT, type Translate } from '../../use-t';
 import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';

@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import type { LlmCallRecord } from '../../../shared/contracts/api';
-import { formatMs } from '../../format';
+import { formatMs } from '../../../shared/format';
 import { useApp, useMonitor } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 

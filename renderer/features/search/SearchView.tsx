@@ -8,7 +8,7 @@
  */
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { SearchHit, SearchMode } from '../../../shared/contracts/api';
-import { formatCount } from '../../format';
+import { formatCount } from '../../../shared/format';
 import { LEVELS, SEARCH_MODES, SEARCH_SCOPES, groupHits, type LevelFilter, type ScopeFilter } from '../../stores/search-store';
 import { useApp, useSearch, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';

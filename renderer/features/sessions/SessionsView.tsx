@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useState, type ChangeEvent, type DragEvent } from 'react';
 import type { BucketType } from '../../../shared/types/memory';
-import { formatCount } from '../../format';
+import { formatCount } from '../../../shared/format';
 import { SESSION_TABS, allMessages, type SessionTab } from '../../stores/sessions-store';
 import { useApp, useSessions, useStores } from '../../stores/stores-context';
 import { labelOf } from '../../i18n';

@@ -5,7 +5,7 @@
  * reason. The few lines that say what happens next are the view's own (`UploadTexts`).
  */
 import { useCallback, useRef, useState } from 'react';
-import { formatBytes, formatCount } from '../../format';
+import { formatBytes, formatCount } from '../../../shared/format';
 import type { MessageKey } from '../../i18n';
 import { useApp } from '../../stores/stores-context';
 import { useT } from '../../use-t';

@@ -22,7 +22,7 @@ import {
 import { CairnError } from '../../../../shared/errors.js';
 import type { ContextType, Provenance } from '../../../../shared/types/node.js';
 import { parseCtxUri } from '../../../../shared/uri.js';
-import { ftsDocument } from '../../../engine/index/text-analysis.js';
+import { ftsDocument } from '../../../lib/text-analysis.js';
 import type { RecordLevel, StoredRecord, VectorRecord } from '../../../engine/ports/vector-store.js';
 
 /** The analysed text full-text search runs on (see the notes in index.ts). */

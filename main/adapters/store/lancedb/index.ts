@@ -17,7 +17,7 @@
  *   predicates, and a commit that loses a race to another writer is retried a bounded number of
  *   times. LanceDB already retries `mergeInsert` conflicts itself; ours covers what it gives up on.
  * - Full-text search runs on an `fts` column that holds the text as analysed by
- *   engine/index/text-analysis (stemmed words, CJK unigrams and bigrams, space separated),
+ *   main/lib/text-analysis (stemmed words, CJK unigrams and bigrams, space separated),
  *   indexed with LanceDB's whitespace tokenizer, so Chinese works without a downloaded dictionary.
  *   LanceDB 0.37 also searches rows the FTS index has not seen yet (a flat scan), so new rows are
  *   found at once, but it scores them with the index's statistics: when the index covers no

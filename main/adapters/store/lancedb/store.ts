@@ -5,7 +5,7 @@
  * over new rows (upkeep.ts) live beside it; the decisions behind them are in index.ts.
  */
 import { CairnError, errorMessage } from '../../../../shared/errors.js';
-import { ftsQuery } from '../../../engine/index/text-analysis.js';
+import { ftsQuery } from '../../../lib/text-analysis.js';
 import { silentLogger } from '../../../engine/ports/logger.js';
 import type { FindQuery, ScoredRecord, StoredRecord, TextSearchQuery, VectorRecord, VectorSearchQuery, VectorStore } from '../../../engine/ports/vector-store.js';
 import { FTS_COLUMN, RECORD_COLUMNS, VECTOR_COLUMN, recordsFromArrow, tableSchema, toArrowTable } from './arrow-codec.js';

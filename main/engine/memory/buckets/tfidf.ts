@@ -8,7 +8,7 @@
  * Keywords are shown in the surface form seen most often (the stem "deploy" shows as "deploy",
  * "pars" as "parser"), and CJK bigrams with a function character (的, 了, 我...) are never keywords.
  */
-import { isCjkStopChar, scanRuns, visitCjkTerms, visitWordTerms } from '../../index/text-analysis.js';
+import { isCjkStopChar, scanRuns, visitCjkTerms, visitWordTerms } from '../../../lib/text-analysis.js';
 import type { SparseVector } from './vectors.js';
 
 export interface TfIdf {

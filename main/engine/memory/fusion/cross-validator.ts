@@ -15,7 +15,7 @@
  * confidence = max(0, 1 − 0.2 × issues) (the seed's formula); passed = no issues.
  */
 import type { ChainNode, ExtractedChain, TopicCluster, ValidationResult } from '../../../../shared/types/memory.js';
-import { searchTerms } from '../../index/text-analysis.js';
+import { searchTerms } from '../../../lib/text-analysis.js';
 import { isoMillis } from '../chains/time-expressions.js';
 import { span, type MessageOrder } from './signals.js';
 

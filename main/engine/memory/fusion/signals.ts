@@ -5,7 +5,7 @@
  * a word is.
  */
 import type { Conversation, ExtractedChain, TopicCluster } from '../../../../shared/types/memory.js';
-import { searchTerms } from '../../index/text-analysis.js';
+import { searchTerms } from '../../../lib/text-analysis.js';
 
 /** Message id → position in the conversation (across sessions). */
 export type MessageOrder = ReadonlyMap<string, number>;

@@ -8,7 +8,7 @@
  * cosine(termVector('Ana prefers the dark theme'), termVector('Ana prefers a dark theme')) // 1
  * contradiction('Ana prefers the dark theme.', 'Ana prefers the light theme.', 'preference') // { kind: 'antonym', ... }
  */
-import { scanRuns, searchTerms, stem } from '../../index/text-analysis.js';
+import { scanRuns, searchTerms, stem } from '../../../lib/text-analysis.js';
 
 export type TermVector = Map<string, number>;
 

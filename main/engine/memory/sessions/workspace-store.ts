@@ -22,7 +22,7 @@ import { parseCtxUri, validateSegment } from '../../../../shared/uri.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextIndex, IndexInput } from '../../ports/context-index.js';
 import { formatMessageRecord, messageEmbedContext } from '../../index/message-record.js';
-import { countTokens } from '../../parse/tokens.js';
+import { countTokens } from '../../../lib/tokens.js';
 import type { ContextFS } from '../../tree/context-fs.js';
 import { sha256 } from '../../util/hash.js';
 import { renderConversationMarkdown } from './render-markdown.js';

@@ -1,5 +1,7 @@
 /**
- * Token counting with o200k_base (gpt-tokenizer), the tokenizer of current OpenAI models.
+ * Token counting with o200k_base (gpt-tokenizer), the tokenizer of current OpenAI models: exact
+ * counts of text (chunks, budgets, packs) and estimates of chat requests. Other models tokenize
+ * differently; for them a count is an estimate, which is all a budget needs.
  */
 import { createRequire } from 'node:module';
 
@@ -19,7 +21,7 @@ function tokenizer(): O200k {
   return (o200k ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as O200k);
 }
 
-// Text like "<|endoftext|>" inside a document is ordinary text, not a control token (STACK 4.9).
+// Text like "<|endoftext|>" inside a document is ordinary text, not a control token.
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 // The tokenizer's merge step is quadratic in the length of one pre-token, and a pre-token is a
@@ -127,4 +129,26 @@ function countSliced(text: string, start: number, end: number): number {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Per-message framing the chat format adds (role markers), and the priming of the reply. */
+const TOKENS_PER_MESSAGE = 3;
+const TOKENS_FOR_REPLY = 3;
+
+/** A chat message as counted: its role costs the fixed framing, its content its tokens. */
+export interface CountedMessage {
+  readonly role: string;
+  readonly content: string;
+}
+
+/**
+ * Input tokens a chat request will cost: every message's content plus the chat framing.
+ *
+ * @example
+ * estimateTokens([{ role: 'user', content: 'Summarize this folder.' }]); // about 12
+ */
+export function estimateTokens(messages: readonly CountedMessage[]): number {
+  let total = TOKENS_FOR_REPLY;
+  for (const message of messages) total += TOKENS_PER_MESSAGE + countTokens(message.content);
+  return total;
 }

@@ -1,6 +1,6 @@
 import { countTokens as exactO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countTokens } from './tokens.js';
+import { countTokens, estimateTokens } from './tokens.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
@@ -44,5 +44,17 @@ describe('countTokens', () => {
     // The test timeout is the bound; no timed assertion.
     const line = 'abcdefghij'.repeat(100_000);
     expect(countTokens(line)).toBeGreaterThan(100_000);
+  });
+});
+
+describe('estimateTokens', () => {
+  it('adds the chat framing per message to the content tokens', () => {
+    const one = estimateTokens([{ role: 'user', content: 'hello world' }]);
+    const two = estimateTokens([
+      { role: 'system', content: 'hello world' },
+      { role: 'user', content: 'hello world' },
+    ]);
+    expect(one).toBe(2 + 3 + 3);
+    expect(two - one).toBe(2 + 3);
   });
 });

@@ -5,13 +5,13 @@
  * cat, stat) never pay for LanceDB. Configuration arrives as plain values: the hosts read env.
  */
 import { join } from 'node:path';
-import type { EngineIndex } from '../../engine/engine.js';
-import { createSearchIndex, type SearchIndex } from '../../engine/index/search-index.js';
-import type { EmbeddingModel } from '../../engine/ports/embedding-model.js';
-import { silentLogger, type Logger } from '../../engine/ports/logger.js';
-import type { VectorStore } from '../../engine/ports/vector-store.js';
-import { createLocalEmbedder } from '../embed/local.js';
-import { createOpenAIEmbedder } from '../embed/openai.js';
+import { createSearchIndex, type SearchIndex } from '../engine/index/search-index.js';
+import type { EmbeddingModel } from '../engine/ports/embedding-model.js';
+import type { EngineIndex } from '../engine/ports/engine-index.js';
+import { silentLogger, type Logger } from '../engine/ports/logger.js';
+import type { VectorStore } from '../engine/ports/vector-store.js';
+import { createLocalEmbedder } from '../adapters/embed/local.js';
+import { createOpenAIEmbedder } from '../adapters/embed/openai.js';
 
 export interface IndexConfig {
   /** Where the LanceDB table lives; default `<workspace>/.cairn/index`. May be s3://, gs://, az://. */
@@ -47,7 +47,7 @@ export function lazySearchIndex(workspace: string, config: IndexConfig = {}): En
       await embedder.warmUp?.();
       // Loaded here, not at the top: a process that never opens the index (cairn ls, tree, cat)
       // never loads LanceDB and Arrow.
-      const { openLanceStore } = await import('./lancedb/index.js');
+      const { openLanceStore } = await import('../adapters/store/lancedb/index.js');
       const store = await openLanceStore({
         uri: config.uri ?? defaultIndexUri(workspace),
         dimensions: embedder.dimensions,

@@ -1,4 +1,9 @@
-/** Numbers, sizes and durations as the views print them. */
+/**
+ * Numbers, sizes, durations, moments and prices as people read them, alike in the CLI and the
+ * app's views. `locale` is the app's language ('en' or 'zh'); the CLI prints English.
+ */
+
+/** "1.5 MB": binary multiples, one decimal under ten. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KB', 'MB', 'GB', 'TB'];
@@ -15,6 +20,7 @@ export function formatBytes(bytes: number): string {
 // showed in profiles of views that redraw counts ten times a second.
 const countFormats = new Map<string, Intl.NumberFormat>();
 
+/** "12,345": grouped digits. */
 export function formatCount(n: number, locale = 'en'): string {
   const tag = locale === 'zh' ? 'zh-CN' : 'en-US';
   let format = countFormats.get(tag);
@@ -25,8 +31,10 @@ export function formatCount(n: number, locale = 'en'): string {
   return format.format(n);
 }
 
+/** "340 ms" (whole milliseconds) under a second, "2.5 s" from there. */
 export function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  const whole = Math.round(ms);
+  return whole < 1000 ? `${whole} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 const whenFormats = new Map<string, Intl.DateTimeFormat>();
