@@ -48,6 +48,7 @@ import type { TrackRunner } from './memory/processor/track-runner.js';
 import type { NodeSummarizer } from './summarize/types.js';
 import type { LlmSettings } from '../../shared/contracts/api.js';
 import type { RetryOptions } from './llm/retry.js';
+import type { CircuitBreakerOptions } from './llm/circuit-breaker.js';
 import type { ModelFactory } from './settings/llm-stack.js';
 import { createLlmRuntime } from './settings/llm-runtime.js';
 import { openSettingsStore, type KeyStorage } from './settings/settings-store.js';
@@ -70,23 +71,29 @@ export interface EngineDeps {
   /** Worker threads for the dual-track processor's two tracks; they run in this thread when absent. */
   trackRunner?: TrackRunner;
   /**
-   * The app's LLM (the engine worker): summaries follow `.cairn/settings.json` and settings:set,
-   * through this provider. Ignored for summaries when `summarizer` is given.
+   * The LLM, as every host hands it (docs/llm-runtime.md): summaries follow the settings
+   * (`.cairn/settings.json` and settings:set, or only `overrides`), through this provider.
+   * Without it every summary is extractive. Ignored for summaries when `summarizer` is given.
    */
-  llm?: {
-    createModel: ModelFactory;
-    /** The API key the host holds (memory only; never written by the engine). */
-    apiKey?: string | undefined;
-    keyStorage?: KeyStorage | undefined;
-    /** Settings given at start (`cairn serve --llm-*`), laid over the file's. */
-    overrides?: Partial<LlmSettings> | undefined;
-    retry?: RetryOptions | undefined;
-    /** Read answers as streams; the breaker's cool-down (flags without a setting). */
-    stream?: boolean | undefined;
-    cooldownMs?: number | undefined;
-  };
+  llm?: EngineLlm;
 }
 
+export interface EngineLlm {
+  createModel: ModelFactory;
+  /** The API key the host holds (memory only; never written by the engine). */
+  apiKey?: string | undefined;
+  keyStorage?: KeyStorage | undefined;
+  /** Settings given at start (flags, the environment), laid over the saved ones (or the defaults). */
+  overrides?: Partial<LlmSettings> | undefined;
+  /** false: `.cairn/settings.json` is neither read nor written (`cairn ingest`, `cairn watch`). Default true. */
+  workspaceSettings?: boolean | undefined;
+  /** Read answers as streams; the breaker's cool-down (options of this engine, not settings). */
+  stream?: boolean | undefined;
+  cooldownMs?: number | undefined;
+  /** Tests: a shorter retry backoff, a breaker that opens later. */
+  retry?: RetryOptions | undefined;
+  breaker?: CircuitBreakerOptions | undefined;
+}
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -117,11 +124,27 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   const running = new Map<string, AbortController>();
   // Writes summaries offline, and stands in for a file the LLM could not summarize.
   const extractive = extractiveSummarizer();
-  const settings = await openSettingsStore({ stateDir, apiKey: deps.llm?.apiKey, keyStorage: deps.llm?.keyStorage, overrides: deps.llm?.overrides, logger });
-  const llm = createLlmRuntime({ createModel: deps.summarizer ? undefined : deps.llm?.createModel, logger, clock, emit: (event) => broadcast(event), retry: deps.llm?.retry, stream: deps.llm?.stream, cooldownMs: deps.llm?.cooldownMs });
+  const settings = await openSettingsStore({
+    stateDir,
+    apiKey: deps.llm?.apiKey,
+    keyStorage: deps.llm?.keyStorage,
+    overrides: deps.llm?.overrides,
+    workspaceSettings: deps.llm?.workspaceSettings,
+    logger,
+  });
+  const llm = createLlmRuntime({
+    createModel: deps.summarizer ? undefined : deps.llm?.createModel,
+    logger,
+    clock,
+    emit: (event) => broadcast(event),
+    retry: deps.llm?.retry,
+    breaker: deps.llm?.breaker,
+    stream: deps.llm?.stream,
+    cooldownMs: deps.llm?.cooldownMs,
+  });
   llm.apply(settings.current(), settings.apiKey());
   // Chosen per run, so a settings change reaches the next run and never one already going.
-  const summarizerForRun = (): NodeSummarizer => deps.summarizer ?? llm.newRun() ?? extractive;
+  const summarizerForRun = (): NodeSummarizer => deps.summarizer ?? llm.startRun() ?? extractive;
   // Buffered for speed and journaled so a killed process loses no record (see journaled-index.ts).
   const index = deps.index ? journaledIndex(deps.index, { fs, journalDir: join(stateDir, 'index-journal'), logger }) : null;
   const lifetime = new AbortController();
@@ -157,6 +180,8 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   const drain = async (signal: AbortSignal, emit: (event: EngineEvent) => void, onlyUri?: string): Promise<DagRunResult[]> => {
     const queue = await outbox();
     const results: DagRunResult[] = [];
+    // One run, one summarizer and token budget, started with the first root it takes.
+    let summarizer: NodeSummarizer | undefined;
     for (;;) {
       if (signal.aborted) break;
       // A background run (no uri) leaves the held roots queued: they wait for a summarize:run naming them.
@@ -167,7 +192,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       // synchronous CPU that would hold up every LLM answer in flight (DAG bench, issue 4).
       await index?.prepare?.();
       try {
-        const summarizer = summarizerForRun();
+        summarizer ??= summarizerForRun();
         const handler = new DirectoryEventHandler({ fs, summarizer, fileFallback: extractive, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.summaryConcurrency });
         // The handler's result carries more than the contract's DagRunResult; parsing keeps exactly its fields.
         const result = DagRunResult.parse(await handler.processDirectoryEvent(message.uri));
@@ -277,8 +302,9 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     },
     'summarize:estimate': async (request) => {
       const roots = request.uri ? [request.uri] : (await outbox()).list({ status: ['pending', 'processing', 'failed'] }).map((m) => m.uri);
-      const maxChildren = summarizerForRun().maxChildren ?? 50;
-      // An extractive summarizer takes every child at once; the LLM one is what is being estimated.
+      // Starts no run: an estimate leaves the monitor's counters and budget as they are. An
+      // extractive summarizer takes every child at once; the LLM one (50) is what is estimated.
+      const maxChildren = deps.summarizer?.maxChildren ?? 50;
       const options = { maxChildren: Number.isFinite(maxChildren) ? maxChildren : 50 };
       const estimates = await Promise.all(roots.map((uri) => estimateSummaries(fs, uri, options)));
       const model = settings.current().model;
