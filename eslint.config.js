@@ -1,10 +1,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
-// Import zones keep the layering of DESIGN.md: shared imports nothing outside itself, the engine
-// only shared and its own ports, the renderer only shared, and only main/app and main/preload see electron.
+// Import zones keep the layering: shared imports nothing outside itself, the engine only shared
+// and its own ports, the renderer only shared, and only main/app and main/preload see electron.
 const zones = [
   { target: './shared', from: ['./main', './renderer', './test', './bench'], message: 'shared/ imports nothing outside itself.' },
   { target: './renderer', from: ['./main', './test', './bench'], message: 'The renderer imports only shared/.' },
@@ -19,8 +19,16 @@ export default tseslint.config(
   {
     plugins: { 'import-x': importX },
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    settings: {
+      // Imports name the compiled `.js` file (or no extension, in the renderer): resolve them to the `.ts` sources.
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } })],
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
+      // A module that needs another's value must not be needed by it (type-only imports are not followed).
+      'import-x/no-cycle': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only main/app and main/preload import electron.' }] }],
