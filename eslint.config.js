@@ -28,9 +28,15 @@ export default tseslint.config(
   {
     plugins: { 'import-x': importX },
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
-    settings: { 'import-x/resolver-next': [resolver] },
+    settings: {
+      'import-x/resolver-next': [resolver],
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
+      // A module that needs another's value must not be needed by it (type-only imports are not followed).
+      'import-x/no-cycle': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only main/app and main/preload import electron.' }] }],

@@ -1,17 +1,18 @@
 /**
  * Composes the engine for one CLI command: the workspace, a parse pool over the cores, the
- * durable outbox. The CLI runs the engine in its own process; the web host and the desktop
- * app run the same engine in a worker thread.
+ * durable outbox, and the LLM's provider when the command hands LLM settings (llm-config.ts).
+ * The CLI runs the engine in its own process; the web host and the desktop app run the same
+ * engine in a worker thread.
  */
 import { availableParallelism } from 'node:os';
-import { createEngine, type Engine } from '../engine/engine.js';
+import { createEngine, type Engine, type EngineLlm } from '../engine/engine.js';
 import type { Logger } from '../engine/ports/logger.js';
-import type { NodeSummarizer } from '../engine/summarize/types.js';
 import { inProcessParseRunner, type ParseRunner } from '../engine/parse/runner.js';
 import { createParsePool } from '../workers/parse-pool.js';
 import { createTrackWorkers } from '../workers/track-workers.js';
 import { resolveWorkspace } from '../host/app-paths.js';
 import { bundledFile } from '../host/bundled-file.js';
+import { openAICompatibleModel } from '../host/openai-model.js';
 import { lazySearchIndex, type IndexConfig } from '../host/open-index.js';
 import { workerSearchIndex } from '../workers/index-worker-client.js';
 import { indexConfig } from './index-config.js';
@@ -21,8 +22,8 @@ export interface ComposeOptions {
   /** Parse workers; 0 parses in this thread. Default: one per core. */
   workers?: number;
   logger: Logger;
-  /** Writes L0/L1 (the CLI's LLM summarizer, see llm-config.ts); the engine's extractive one when absent. */
-  summarizer?: NodeSummarizer;
+  /** The LLM settings and key (llm-config.ts); without them every summary is extractive. */
+  llm?: Omit<EngineLlm, 'createModel'>;
   /** Index settings (see index-config.ts); from the environment when absent. The index opens on first use. */
   index?: IndexConfig;
 }
@@ -38,5 +39,12 @@ export async function openEngine(options: ComposeOptions): Promise<Engine> {
   const index = workers > 0 ? workerSearchIndex(workspace, config, { workerUrl: bundledFile('index.worker.js') }) : lazySearchIndex(workspace, config);
   // The dual-track processor runs its two tracks in worker threads too (started only when a session is analyzed).
   const trackRunner = workers > 0 ? createTrackWorkers({ workerUrl: bundledFile('track.worker.js') }) : undefined;
-  return createEngine({ workspace, parser, logger: options.logger, index, ...(trackRunner ? { trackRunner } : {}), ...(options.summarizer ? { summarizer: options.summarizer } : {}) });
+  return createEngine({
+    workspace,
+    parser,
+    logger: options.logger,
+    index,
+    ...(trackRunner ? { trackRunner } : {}),
+    ...(options.llm ? { llm: { ...options.llm, createModel: openAICompatibleModel } } : {}),
+  });
 }

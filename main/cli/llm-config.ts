@@ -1,25 +1,21 @@
 /**
- * The CLI's LLM settings (DESIGN.md section 6): flags first, then the environment; with neither
- * a key nor a base URL there is no LLM and the engine keeps its embedded extractive summarizer.
+ * The CLI's LLM flags and environment as the engine takes them (docs/llm-runtime.md): one
+ * settings patch of the contract, checked once by its schema, plus the API key and the two
+ * options of the engine that are not settings (streaming, the breaker's cool-down). compose.ts
+ * adds the provider; `cairn serve` sends the same object to the engine worker.
  *
  * The CLI is the one place that reads the environment; the engine and the adapters get plain
- * config. The API key never leaves this module except into the OpenAI adapter: `describeLlm`
- * and everything printed or stored name the model and the server, never the key.
+ * settings. The API key goes to the engine and nowhere else: what is printed or stored names
+ * the model and the server, never the key.
  *
  * @example
- * const config = resolveLlmConfig(flags, process.env);
- * const llm = config ? createCliLlm(config, { logger }) : null;
- * const engine = await openEngine({ ..., summarizer: llm?.summarizer });
- * llm?.stats.snapshot(); // calls, retries, tokens, fallbacks
+ * const llm = llmFromFlags(flags, process.env, 'one-shot');
+ * const engine = await openEngine({ workspace, logger, llm });
+ * (await engine.call('llm:stats', {})).calls;
  */
 import { LlmSettingsPatch, type LlmSettings } from '../../shared/contracts/api.js';
 import { CairnError } from '../../shared/errors.js';
 import type { WorkerLlmData } from '../host/llm-worker-data.js';
-import { createOpenAIModel } from '../adapters/llm/openai.js';
-import { DEFAULT_MAX_CONCURRENT_LLM } from '../engine/llm/limiter.js';
-import { createLlmStack, describeLlm, type LlmConfig, type LlmStack, type LlmStackOptions } from '../engine/settings/llm-stack.js';
-
-export { describeLlm, type LlmConfig };
 
 /** The flags as commander hands them over (strings). */
 export interface LlmFlags {
@@ -33,74 +29,68 @@ export interface LlmFlags {
   llmStream?: boolean;
 }
 
-/** Used when neither --llm-model nor CAIRN_LLM_MODEL names one. */
-export const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
-
 type Env = Record<string, string | undefined>;
 
-/** The LLM settings, or null when nothing configures one (offline: extractive summaries). */
-export function resolveLlmConfig(flags: LlmFlags, env: Env): LlmConfig | null {
-  const baseURL = nonEmpty(flags.llmBaseUrl) ?? nonEmpty(env.OPENAI_BASE_URL);
-  const apiKey = nonEmpty(flags.llmApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
-  // Validated even offline, so a typo fails the same way whether or not an LLM is configured.
-  const maxConcurrent = flags.maxConcurrentLlm === undefined ? DEFAULT_MAX_CONCURRENT_LLM : positiveInt(flags.maxConcurrentLlm, '--max-concurrent-llm');
-  const tokenBudget = flags.tokenBudget === undefined ? undefined : wholeNumber(flags.tokenBudget, '--token-budget');
-  const timeoutMs = flags.llmTimeout === undefined ? undefined : positiveInt(flags.llmTimeout, '--llm-timeout');
-  const cooldownMs = flags.llmCooldown === undefined ? undefined : wholeNumber(flags.llmCooldown, '--llm-cooldown');
-  if (baseURL === undefined && apiKey === undefined) return null;
-  return {
-    ...(baseURL !== undefined ? { baseURL } : {}),
-    model: nonEmpty(flags.llmModel) ?? nonEmpty(env.CAIRN_LLM_MODEL) ?? DEFAULT_LLM_MODEL,
-    apiKey: apiKey ?? '',
-    maxConcurrent,
-    ...(tokenBudget !== undefined ? { tokenBudget } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(cooldownMs !== undefined ? { cooldownMs } : {}),
-    ...(flags.llmStream ? { stream: true } : {}),
-  };
-}
-
-export type CliLlm = LlmStack;
-
-export type CliLlmOptions = Omit<LlmStackOptions, 'createModel'>;
-
-/** The NodeSummarizer for a run over the OpenAI adapter (main/engine/settings/llm-stack.ts builds the stack). */
-export function createCliLlm(config: LlmConfig, options: CliLlmOptions): CliLlm {
-  return createLlmStack(config, { ...options, createModel: createOpenAIModel });
-}
-
 /**
- * `cairn serve`'s LLM flags as the engine worker takes them. The key comes from --llm-api-key,
- * else OPENAI_API_KEY; the settings given as flags (`given(name)`: typed on the command line,
- * not a default) override the workspace's for this process, and --llm-base-url or
- * --llm-api-key turns the LLM on. A key from the environment alone turns nothing on: the
- * workspace's settings say whether the app spends tokens.
+ * - `one-shot` (`cairn ingest`, `cairn watch`): the defaults, then the environment, then the
+ *   flags; the workspace's saved settings are neither read nor written. The LLM is on when a key
+ *   or a base URL is given (flag or environment); with neither, the command runs offline.
+ * - `serve`: the flags given override the workspace's saved settings until the next save;
+ *   --llm-base-url or --llm-api-key turns the LLM on. The environment supplies only the key: the
+ *   workspace's settings say whether the app spends tokens.
+ *
+ * Every flag is checked even when the LLM stays off, so a typo fails the same way either way;
+ * a refusal is one line naming the flag (or the variable) and the reason.
  */
-export function serveLlmData(flags: LlmFlags, env: Env, given: (flag: keyof LlmFlags) => boolean): WorkerLlmData {
-  // The same checks and messages as `cairn ingest`.
-  resolveLlmConfig(flags, env);
-  const apiKey = nonEmpty(flags.llmApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
-  const overrides: Partial<LlmSettings> = {
-    ...(nonEmpty(flags.llmBaseUrl) !== undefined || nonEmpty(flags.llmApiKey) !== undefined ? { enabled: true } : {}),
-    ...(nonEmpty(flags.llmBaseUrl) !== undefined ? { baseUrl: nonEmpty(flags.llmBaseUrl) } : {}),
-    ...(nonEmpty(flags.llmModel) !== undefined ? { model: nonEmpty(flags.llmModel) } : {}),
-    ...(given('maxConcurrentLlm') ? { maxConcurrent: positiveInt(flags.maxConcurrentLlm ?? '', '--max-concurrent-llm') } : {}),
-    ...(flags.tokenBudget !== undefined ? { tokenBudget: wholeNumber(flags.tokenBudget, '--token-budget') } : {}),
-    ...(flags.llmTimeout !== undefined ? { timeoutMs: positiveInt(flags.llmTimeout, '--llm-timeout') } : {}),
+export function llmFromFlags(flags: LlmFlags, env: Env, mode: 'one-shot' | 'serve'): WorkerLlmData {
+  const oneShot = mode === 'one-shot';
+  const text = (flag: string | undefined, flagName: string, envName?: string): Given | undefined => {
+    const fromFlag = nonEmpty(flag);
+    if (fromFlag !== undefined) return { value: fromFlag, from: flagName };
+    const fromEnv = envName === undefined ? undefined : nonEmpty(env[envName]);
+    return fromEnv === undefined ? undefined : { value: fromEnv, from: `$${envName}` };
   };
-  const checked = LlmSettingsPatch.safeParse(overrides);
+  // Numbers are read as typed, '' included, so a flag given empty is refused rather than ignored.
+  const number = (flag: string | undefined, flagName: string): Given | undefined => (flag === undefined ? undefined : { value: flag, from: flagName });
+
+  const baseUrl = text(flags.llmBaseUrl, '--llm-base-url', oneShot ? 'OPENAI_BASE_URL' : undefined);
+  const apiKey = nonEmpty(flags.llmApiKey) ?? nonEmpty(env.OPENAI_API_KEY);
+  const turnsOn = oneShot ? baseUrl !== undefined || apiKey !== undefined : nonEmpty(flags.llmBaseUrl) !== undefined || nonEmpty(flags.llmApiKey) !== undefined;
+
+  const patch: Partial<Record<keyof LlmSettings, unknown>> = {};
+  const from: Partial<Record<keyof LlmSettings, string>> = {};
+  const set = (field: keyof LlmSettings, given: Given | undefined, read: (given: Given) => unknown = (g) => g.value) => {
+    if (given === undefined) return;
+    patch[field] = read(given);
+    from[field] = given.from;
+  };
+  if (turnsOn) patch.enabled = true;
+  set('baseUrl', baseUrl);
+  set('model', text(flags.llmModel, '--llm-model', oneShot ? 'CAIRN_LLM_MODEL' : undefined));
+  set('maxConcurrent', number(flags.maxConcurrentLlm, '--max-concurrent-llm'), wholeNumber);
+  set('tokenBudget', number(flags.tokenBudget, '--token-budget'), wholeNumber);
+  set('timeoutMs', number(flags.llmTimeout, '--llm-timeout'), wholeNumber);
+  // The limits are the contract's (shared/contracts/llm-limits.ts), the same for every host.
+  const checked = LlmSettingsPatch.safeParse(patch);
   if (!checked.success) {
-    const names: Record<string, string> = { baseUrl: '--llm-base-url', model: '--llm-model', maxConcurrent: '--max-concurrent-llm', tokenBudget: '--token-budget', timeoutMs: '--llm-timeout' };
-    const problems = checked.error.issues.map((issue) => `${names[String(issue.path[0])] ?? String(issue.path[0])} ${issue.message}`);
+    const problems = checked.error.issues.map((issue) => `${from[issue.path[0] as keyof LlmSettings] ?? String(issue.path[0])} ${issue.message}`);
     throw new CairnError('INVALID_INPUT', problems.join('; '));
   }
+  const cooldown = number(flags.llmCooldown, '--llm-cooldown');
   return {
     ...(apiKey !== undefined ? { apiKey } : {}),
     keyStorage: 'memory',
-    ...(Object.keys(checked.data).length > 0 ? { overrides: checked.data } : {}),
+    overrides: checked.data,
+    ...(oneShot ? { workspaceSettings: false } : {}),
     ...(flags.llmStream ? { stream: true } : {}),
-    ...(flags.llmCooldown !== undefined ? { cooldownMs: wholeNumber(flags.llmCooldown, '--llm-cooldown') } : {}),
+    ...(cooldown !== undefined ? { cooldownMs: wholeNumber(cooldown) } : {}),
   };
+}
+
+/** A value given on the command line or in the environment, and where: the flag or the variable. */
+interface Given {
+  value: string;
+  from: string;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -108,14 +98,7 @@ function nonEmpty(value: string | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-function wholeNumber(text: string, flag: string): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isInteger(value) || value < 0) throw new CairnError('INVALID_INPUT', `${flag} must be a whole number, not ${JSON.stringify(text)}`);
-  return value;
-}
-
-function positiveInt(text: string, flag: string): number {
-  const value = wholeNumber(text, flag);
-  if (value === 0) throw new CairnError('INVALID_INPUT', `${flag} must be at least 1`);
-  return value;
+function wholeNumber(given: Given): number {
+  if (!/^\d+$/.test(given.value.trim())) throw new CairnError('INVALID_INPUT', `${given.from} must be a whole number, not ${JSON.stringify(given.value)}`);
+  return Number(given.value);
 }

@@ -19,7 +19,7 @@ describe('dropSuperseded', () => {
   });
 
   it('keeps only the last LLM monitor snapshot of a batch', () => {
-    const stats = (calls: number) => ({ active: true, model: 'm', calls, inFlight: 0, succeeded: calls, failed: 0, retries: 0, fallbacks: 0, inputTokens: 0, outputTokens: 0, costUsd: null, breaker: 'closed' as const, budget: null, errors: {}, recent: [] });
+    const stats = (calls: number) => ({ active: true, model: 'm', baseUrl: null, calls, inFlight: 0, succeeded: calls, failed: 0, retries: 0, fallbacks: 0, fallbackReasons: {}, inputTokens: 0, outputTokens: 0, costUsd: null, breaker: 'closed' as const, budget: null, errors: {}, recent: [] });
     const batch: EngineEvent[] = [
       { type: 'llm/stats-changed', stats: stats(1) },
       { type: 'dag/started', root: 'ctx://resources/r/', messageId: 'm' },

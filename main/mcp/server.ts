@@ -32,9 +32,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { SearchMode } from '../../shared/contracts/api.js';
+import { commands, MemoryCandidateSchema } from '../../shared/contracts/api.js';
 import { CairnError, serializeError } from '../../shared/errors.js';
-import { CompressionStrategy } from '../../shared/types/compress.js';
 import { MemoryCategory } from '../../shared/types/memory.js';
 import type { NodeEntry } from '../../shared/types/node.js';
 import type { Engine } from '../engine/engine.js';
@@ -48,9 +47,14 @@ export interface McpServerOptions {
 
 const MEMORIES_ROOT = 'ctx://user/memories/';
 const BROWSABLE_SCOPES = ['resources', 'user', 'agent', 'session'] as const;
-const Level = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 const Scope = z.enum(BROWSABLE_SCOPES);
-const Uri = z.string().min(6).max(4096).describe('a ctx:// URI, e.g. ctx://resources/notes/ (a trailing / marks a directory)');
+// The tools' inputs take their limits from the engine commands they call (the contract).
+const read = commands['fs:read'].request.shape;
+const search = commands['search:query'].request.shape;
+const pack = commands['context:pack'].request.shape;
+const forget = commands['memories:forget'].request.shape;
+const candidate = MemoryCandidateSchema.shape;
+const Uri = read.uri.describe('a ctx:// URI, e.g. ctx://resources/notes/ (a trailing / marks a directory)');
 
 interface ToolSpec {
   name: string;
@@ -89,11 +93,11 @@ function tools(engine: Engine): ToolSpec[] {
       description:
         'Hybrid (full-text + vector) search over the context tree, memories and conversations. Each hit names its ctx:// URI, level (0 abstract, 1 overview, 2 content), score, a snippet and its provenance: the source file and lines, or the conversation message ids it came from.',
       input: z.object({
-        query: z.string().min(1).max(10_000).describe('what to look for'),
+        query: search.query.describe('what to look for'),
         scope: Scope.optional().describe('only this scope'),
-        level: Level.optional().describe('only hits at this level: 0 abstract, 1 overview, 2 content'),
-        top_k: z.number().int().min(1).max(100).default(10).describe('how many hits'),
-        mode: SearchMode.default('hybrid').describe('hybrid (default), fts, vector or hierarchical'),
+        level: search.level.describe('only hits at this level: 0 abstract, 1 overview, 2 content'),
+        top_k: search.topK.describe('how many hits'),
+        mode: search.mode.describe('hybrid (default), fts, vector or hierarchical'),
       }),
       write: false,
       readOnlyHint: true,
@@ -110,7 +114,7 @@ function tools(engine: Engine): ToolSpec[] {
       name: 'read',
       title: 'Read a node',
       description: 'Read a ctx:// node at a level: 0 its abstract (a line), 1 its overview (structured Markdown), 2 its full content (files only). Directories have levels 0 and 1.',
-      input: z.object({ uri: Uri, level: Level.default(2).describe('0 abstract, 1 overview, 2 content (default)') }),
+      input: z.object({ uri: Uri, level: read.level.describe('0 abstract, 1 overview, 2 content (default)') }),
       write: false,
       readOnlyHint: true,
       run: async (args, signal) => {
@@ -137,11 +141,11 @@ function tools(engine: Engine): ToolSpec[] {
       description:
         'The context that matters for a query within a token budget: search hits, memories and the reasoning chains of their conversations, compressed without cutting a chain (a chain is kept whole or replaced by its summary). Returns the pack as Markdown with provenance, plus its numbers.',
       input: z.object({
-        query: z.string().min(1).max(10_000).describe('the question the context is for'),
-        budget: z.number().int().min(1).max(1_000_000).describe('tokens the pack may take'),
-        strategy: CompressionStrategy.default('chain_integrity').describe('chain_integrity (default), chain_aware or priority'),
+        query: pack.query.describe('the question the context is for'),
+        budget: pack.budget.describe('tokens the pack may take'),
+        strategy: pack.strategy.describe('chain_integrity (default), chain_aware or priority'),
         scope: Scope.optional().describe('only this scope'),
-        top_k: z.number().int().min(1).max(200).default(40).describe('search hits gathered before compressing'),
+        top_k: pack.topK.describe('search hits gathered before compressing'),
       }),
       write: false,
       readOnlyHint: true,
@@ -176,9 +180,9 @@ function tools(engine: Engine): ToolSpec[] {
         'Keep a long-term memory (deduplicated against similar ones: it may be added, merged into an existing memory, or found already known). Name the conversation messages it comes from when you have them.',
       input: z.object({
         category: MemoryCategory.describe(`one of ${MemoryCategory.options.join(', ')}`),
-        title: z.string().min(1).max(1000).describe('one line a person can read in a list'),
-        content: z.string().min(1).max(100_000),
-        keywords: z.array(z.string().min(1).max(200)).max(200).default([]),
+        title: candidate.title.describe('one line a person can read in a list'),
+        content: candidate.content,
+        keywords: candidate.keywords,
         message_ids: z.array(z.string().min(1).max(1000)).max(1000).optional().describe('the conversation messages this comes from'),
         conversation_id: z.string().min(1).max(1000).optional(),
       }),
@@ -215,7 +219,7 @@ function tools(engine: Engine): ToolSpec[] {
       name: 'forget',
       title: 'Forget',
       description: 'Delete a long-term memory by id (mem_…); its text stays readable in the memory history, with the reason.',
-      input: z.object({ id: z.string().min(1).max(200).describe('the memory id, e.g. mem_0123456789abcdef'), reason: z.string().max(2000).optional() }),
+      input: z.object({ id: forget.id.describe('the memory id, e.g. mem_0123456789abcdef'), reason: forget.reason }),
       write: true,
       readOnlyHint: false,
       run: async (args, signal) => {

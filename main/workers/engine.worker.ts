@@ -12,7 +12,7 @@ import { createParsePool } from './parse-pool.js';
 import { createTrackWorkers } from './track-workers.js';
 import { serveEngine, workerLogger } from './rpc-server.js';
 import { bundledFile } from '../host/bundled-file.js';
-import { lazyLanguageModel } from '../engine/llm/lazy-model.js';
+import { openAICompatibleModel } from '../host/openai-model.js';
 import type { WorkerLlmData } from '../host/llm-worker-data.js';
 
 if (!parentPort) throw new Error('engine.worker must run as a worker thread');
@@ -38,11 +38,6 @@ const engine = await createEngine({
   index: workerSearchIndex(data.workspace, { ...data.index, logger }, { workerUrl: bundledFile('index.worker.js') }),
   logger,
   // Summaries follow the settings: the OpenAI-compatible adapter when the LLM is on, extractive otherwise.
-  // The OpenAI adapter loads on the first call, not with the worker: most starts have the LLM off.
-  llm: {
-    createModel: (options) =>
-      lazyLanguageModel({ provider: 'openai-compatible', modelId: options.model }, async () => (await import('../adapters/llm/openai.js')).createOpenAIModel(options)),
-    ...data.llm,
-  },
+  llm: { ...data.llm, createModel: openAICompatibleModel },
 });
 serveEngine(port, engine.handlers, { logger, subscribe: engine.subscribe, onShutdown: () => engine.dispose() });

@@ -91,7 +91,7 @@ describe('the monitor store', () => {
   it('takes the latest snapshot of each event batch', async () => {
     const { client, next } = pendingClient();
     const store = createMonitorStore(client);
-    const stats = (calls: number): LlmStatsView => ({ active: true, model: 'm', calls, inFlight: 0, succeeded: calls, failed: 0, retries: 0, fallbacks: 0, inputTokens: 0, outputTokens: 0, costUsd: null, breaker: 'closed', budget: null, errors: {}, recent: [] });
+    const stats = (calls: number): LlmStatsView => ({ active: true, model: 'm', baseUrl: null, calls, inFlight: 0, succeeded: calls, failed: 0, retries: 0, fallbacks: 0, fallbackReasons: {}, inputTokens: 0, outputTokens: 0, costUsd: null, breaker: 'closed', budget: null, errors: {}, recent: [] });
     const loading = store.getState().load();
     next('llm:stats').resolve(stats(0));
     await loading;

@@ -1,9 +1,11 @@
 /**
  * The Settings view: the LLM settings as a form of strings, checked here before they are sent
- * (the engine checks again), the API key as a write-only field, and "test connection".
+ * (the engine checks again, against the same limits: shared/contracts/llm-limits.ts), the API
+ * key as a write-only field, and "test connection".
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LlmSettings, SettingsView } from '../../shared/contracts/api';
+import { LLM_LIMITS } from '../../shared/contracts/llm-limits';
 import type { CairnClient } from '../api/client';
 import type { MessageKey } from '../i18n';
 
@@ -52,7 +54,7 @@ export type QuickPatch = Partial<Pick<LlmSettings, 'enabled' | 'tokenBudget'>>;
 /** A budget as typed ('' for no limit): the number of tokens, null for no limit, or undefined when it does not pass. */
 export function parseBudget(text: string): number | null | undefined {
   if (text.trim() === '') return null;
-  const n = wholeIn(text, 1, 1_000_000_000);
+  const n = wholeIn(text, LLM_LIMITS.tokenBudget);
   return n === null ? undefined : n;
 }
 
@@ -69,11 +71,11 @@ export function formOf(settings: LlmSettings): SettingsForm {
   };
 }
 
-const wholeIn = (text: string, min: number, max: number): number | null => {
+const wholeIn = (text: string, limit: { min: number; max: number }): number | null => {
   const trimmed = text.trim();
   if (!/^\d+$/.test(trimmed)) return null;
   const n = Number(trimmed);
-  return n >= min && n <= max ? n : null;
+  return n >= limit.min && n <= limit.max ? n : null;
 };
 
 /** The settings the form describes, or the fields that do not pass (as message keys). */
@@ -83,17 +85,24 @@ export function validateForm(form: SettingsForm): { settings: LlmSettings | null
   if (baseUrl !== '' && !/^https?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/i.test(baseUrl)) errors.baseUrl = 'settings.error.url';
   const model = form.model.trim();
   if (model === '') errors.model = 'settings.error.model';
-  const maxConcurrent = wholeIn(form.maxConcurrent, 1, 64);
+  const maxConcurrent = wholeIn(form.maxConcurrent, LLM_LIMITS.maxConcurrent);
   if (maxConcurrent === null) errors.maxConcurrent = 'settings.error.concurrency';
-  const tokenBudget = form.tokenBudget.trim() === '' ? null : wholeIn(form.tokenBudget, 1, 1_000_000_000);
-  if (form.tokenBudget.trim() !== '' && tokenBudget === null) errors.tokenBudget = 'settings.error.budget';
-  const timeoutMs = wholeIn(form.timeoutMs, 1000, 600_000);
+  const tokenBudget = parseBudget(form.tokenBudget);
+  if (tokenBudget === undefined) errors.tokenBudget = 'settings.error.budget';
+  const timeoutMs = wholeIn(form.timeoutMs, LLM_LIMITS.timeoutMs);
   if (timeoutMs === null) errors.timeoutMs = 'settings.error.timeout';
   if (Object.keys(errors).length > 0) return { settings: null, errors };
-  return { settings: { enabled: form.enabled, baseUrl, model, maxConcurrent: maxConcurrent!, tokenBudget, timeoutMs: timeoutMs! }, errors };
+  return { settings: { enabled: form.enabled, baseUrl, model, maxConcurrent: maxConcurrent!, tokenBudget: tokenBudget ?? null, timeoutMs: timeoutMs! }, errors };
 }
 
-const EMPTY_FORM: SettingsForm = { enabled: false, baseUrl: '', model: '', maxConcurrent: '10', tokenBudget: '', timeoutMs: '60000' };
+const EMPTY_FORM: SettingsForm = {
+  enabled: false,
+  baseUrl: '',
+  model: '',
+  maxConcurrent: String(LLM_LIMITS.maxConcurrent.default),
+  tokenBudget: '',
+  timeoutMs: String(LLM_LIMITS.timeoutMs.default),
+};
 
 export function createSettingsStore(client: Pick<CairnClient, 'call'>): StoreApi<SettingsState> {
   return createStore<SettingsState>()((set, get) => ({

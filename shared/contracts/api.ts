@@ -13,6 +13,9 @@ import { LongTermMemory as LongTermMemorySchema, MemoryCategory as MemoryCategor
 import { Conversation as ConversationSchema, MemoryChange as SessionMemoryChange, SessionAnalysis as SessionAnalysisSchema } from '../types/memory.js';
 import { CompressInput, CompressionResult, CompressionStrategy, ContextBlock } from '../types/compress.js';
 import { SCOPES } from '../uri.js';
+import { DEFAULT_LLM_MODEL, LLM_LIMITS } from './llm-limits.js';
+
+export { DEFAULT_LLM_MODEL, LLM_LIMITS };
 
 const Uri = z.string().min(6).max(4096);
 const Level = z.union([z.literal(0), z.literal(1), z.literal(2)]);
@@ -206,6 +209,9 @@ export const ImportResult = z.object({
 export type ImportResult = z.infer<typeof ImportResult>;
 
 //#region LLM settings and the LLM monitor (main/engine/settings)
+/** A whole number within one of the limits of llm-limits.ts, its messages naming the bound. */
+const wholeIn = (limit: { min: number; max: number }, unit = '') =>
+  z.number().int('must be a whole number').min(limit.min, `must be at least ${limit.min}${unit}`).max(limit.max, `must be at most ${limit.max}${unit}`);
 const llmSettingsFields = {
   /** Off: summaries are extractive and offline whatever else is set. */
   enabled: z.boolean(),
@@ -217,17 +223,24 @@ const llmSettingsFields = {
     .refine((v) => v === '' || /^https?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/i.test(v), { message: 'must be an http:// or https:// URL' }),
   model: z.string().trim().min(1, 'must name a model').max(200),
   /** LLM calls in flight at most. */
-  maxConcurrent: z.number().int('must be a whole number').min(1, 'must be at least 1').max(64, 'must be at most 64'),
+  maxConcurrent: wholeIn(LLM_LIMITS.maxConcurrent),
   /** Tokens (input + output) one summary run may spend; null: no limit. */
-  tokenBudget: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000_000).nullable(),
+  tokenBudget: wholeIn(LLM_LIMITS.tokenBudget).nullable(),
   /** Bound on one request in ms. */
-  timeoutMs: z.number().int('must be a whole number').min(1000, 'must be at least 1000 ms').max(600_000, 'must be at most 600000 ms'),
+  timeoutMs: wholeIn(LLM_LIMITS.timeoutMs, ' ms'),
 };
 /** Every setting that may be written to `<workspace>/.cairn/settings.json`: never the API key. */
 export const LlmSettings = z.object(llmSettingsFields);
 /** Some settings to change; the others keep their values. */
 export const LlmSettingsPatch = z.object(llmSettingsFields).partial().strict();
-export const DEFAULT_LLM_SETTINGS: LlmSettings = { enabled: false, baseUrl: '', model: 'gpt-4o-mini', maxConcurrent: 10, tokenBudget: null, timeoutMs: 60_000 };
+export const DEFAULT_LLM_SETTINGS: LlmSettings = {
+  enabled: false,
+  baseUrl: '',
+  model: DEFAULT_LLM_MODEL,
+  maxConcurrent: LLM_LIMITS.maxConcurrent.default,
+  tokenBudget: null,
+  timeoutMs: LLM_LIMITS.timeoutMs.default,
+};
 export type LlmSettings = z.infer<typeof LlmSettings>;
 
 /** What settings:get shows: the settings, and about the key only whether one is set. */
@@ -258,19 +271,28 @@ export type LlmCallRecord = z.infer<typeof LlmCallRecord>;
 export const LlmStatsView = z.object({
   active: z.boolean(),
   model: z.string().nullable(),
+  /** The server the model answers from; null for the provider's default (api.openai.com) or without an LLM. */
+  baseUrl: z.string().nullable(),
   calls: z.number().int(),
   inFlight: z.number().int(),
   succeeded: z.number().int(),
   failed: z.number().int(),
   retries: z.number().int(),
   fallbacks: z.number().int(),
+  /** Why summaries fell back (an error code such as LLM_BUDGET_EXHAUSTED), with counts. */
+  fallbackReasons: z.record(z.string(), z.number()),
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
   /** USD at list price; null when the model's price is unknown. */
   costUsd: z.number().nullable(),
   breaker: z.enum(['closed', 'open', 'half-open']).nullable(),
-  /** The current (or last) run's budget; null without one. */
-  budget: z.object({ maxTokens: z.number(), used: z.number(), left: z.number() }).nullable(),
+  /**
+   * The current (or last) run's budget; null without one. `used` counts the tokens held by calls
+   * in flight too, `spent` only settled calls; `refusals` are calls refused for lack of budget.
+   */
+  budget: z
+    .object({ maxTokens: z.number(), used: z.number(), left: z.number(), spent: z.number(), refusals: z.number().int(), exhausted: z.boolean() })
+    .nullable(),
   errors: z.record(z.string(), z.number()),
   /** The latest calls, newest first (bounded). */
   recent: z.array(LlmCallRecord).max(200),

@@ -5,11 +5,11 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';
-import { resolveLlmConfig } from '../../main/cli/llm-config.js';
+import { llmFromFlags } from '../../main/cli/llm-config.js';
 import { filesUnder } from '../reliability/support.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -48,20 +48,38 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-describe('resolveLlmConfig', () => {
-  it('takes flags over the environment, and is offline with neither a key nor a base URL', () => {
-    expect(resolveLlmConfig({}, {})).toBeNull();
-    expect(resolveLlmConfig({ llmModel: 'x' }, { CAIRN_LLM_MODEL: 'y' })).toBeNull();
-    expect(resolveLlmConfig({}, { OPENAI_API_KEY: 'k' })).toEqual({ model: 'gpt-4o-mini', apiKey: 'k', maxConcurrent: 10 });
-    expect(resolveLlmConfig({ llmBaseUrl: 'http://a/v1', llmModel: 'm', maxConcurrentLlm: '3', tokenBudget: '900' }, { OPENAI_BASE_URL: 'http://b/v1', CAIRN_LLM_MODEL: 'n', OPENAI_API_KEY: 'k' })).toEqual({
-      baseURL: 'http://a/v1',
-      model: 'm',
-      apiKey: 'k',
-      maxConcurrent: 3,
-      tokenBudget: 900,
-    });
-    expect(() => resolveLlmConfig({ maxConcurrentLlm: '0' }, {})).toThrow(/--max-concurrent-llm/);
-    expect(() => resolveLlmConfig({ tokenBudget: 'lots' }, {})).toThrow(/--token-budget/);
+describe('llmFromFlags', () => {
+  it('makes one settings patch of the flags over the environment; offline with neither a key nor a base URL', () => {
+    const oneShot = { keyStorage: 'memory', workspaceSettings: false };
+    expect(llmFromFlags({}, {}, 'one-shot')).toEqual({ ...oneShot, overrides: {} });
+    expect(llmFromFlags({ llmModel: 'x' }, { CAIRN_LLM_MODEL: 'y' }, 'one-shot')).toEqual({ ...oneShot, overrides: { model: 'x' } });
+    expect(llmFromFlags({}, { OPENAI_API_KEY: 'k', CAIRN_LLM_MODEL: 'y' }, 'one-shot')).toEqual({ ...oneShot, apiKey: 'k', overrides: { enabled: true, model: 'y' } });
+    expect(
+      llmFromFlags({ llmBaseUrl: 'http://a/v1', llmModel: 'm', maxConcurrentLlm: '3', tokenBudget: '900', llmCooldown: '5000', llmStream: true }, { OPENAI_BASE_URL: 'http://b/v1', CAIRN_LLM_MODEL: 'n', OPENAI_API_KEY: 'k' }, 'one-shot'),
+    ).toEqual({ ...oneShot, apiKey: 'k', overrides: { enabled: true, baseUrl: 'http://a/v1', model: 'm', maxConcurrent: 3, tokenBudget: 900 }, stream: true, cooldownMs: 5000 });
+    // `cairn serve`: the flags given override the saved settings; the environment only supplies the key.
+    expect(llmFromFlags({}, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://b/v1', CAIRN_LLM_MODEL: 'n' }, 'serve')).toEqual({ apiKey: 'k', keyStorage: 'memory', overrides: {} });
+    expect(llmFromFlags({ llmBaseUrl: 'http://a/v1', llmTimeout: '2000' }, {}, 'serve')).toEqual({ keyStorage: 'memory', overrides: { enabled: true, baseUrl: 'http://a/v1', timeoutMs: 2000 } });
+  });
+
+  it('refuses values outside the contract in one line naming the flag or the variable', () => {
+    const refusal = (flags: Parameters<typeof llmFromFlags>[0], env: Record<string, string> = {}) => {
+      try {
+        llmFromFlags(flags, env, 'one-shot');
+        return 'accepted';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(refusal({ maxConcurrentLlm: '0' })).toBe('--max-concurrent-llm must be at least 1');
+    expect(refusal({ maxConcurrentLlm: '65' })).toBe('--max-concurrent-llm must be at most 64');
+    expect(refusal({ maxConcurrentLlm: '64' })).toBe('accepted');
+    expect(refusal({ tokenBudget: 'lots' })).toBe('--token-budget must be a whole number, not "lots"');
+    expect(refusal({ tokenBudget: '0' })).toBe('--token-budget must be at least 1');
+    expect(refusal({ llmTimeout: '10', llmModel: 'm' })).toBe('--llm-timeout must be at least 1000 ms');
+    expect(refusal({ llmCooldown: '-1' })).toBe('--llm-cooldown must be a whole number, not "-1"');
+    expect(refusal({}, { OPENAI_BASE_URL: 'ftp://mirror' })).toBe('$OPENAI_BASE_URL must be an http:// or https:// URL');
+    expect(refusal({ maxConcurrentLlm: '100', llmTimeout: '999999999' })).toBe('--max-concurrent-llm must be at most 64; --llm-timeout must be at most 600000 ms');
   });
 });
 
@@ -138,5 +156,71 @@ describe('cairn ingest with an LLM', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('No LLM configured');
     expect(server.requests).toHaveLength(0);
+  }, 60_000);
+});
+
+/**
+ * Starts `cairn <args>` and stops it (SIGTERM) once it prints its first line on stdout (a watch
+ * cycle, serve's URL), or lets it exit by itself (ingest, a refusal).
+ */
+function untilFirstLine(args: string[]): Promise<{ code: number | null; line: string | null; stderr: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|CAIRN_)/.test(k)));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...env, CAIRN_WORKSPACE: workspace } });
+    let stdout = '';
+    let stderr = '';
+    let line: string | null = null;
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (line === null && stdout.includes('\n')) {
+        line = stdout.slice(0, stdout.indexOf('\n'));
+        child.kill('SIGTERM');
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, line, stderr }));
+  });
+}
+
+describe('the LLM limits of every command', () => {
+  it('refuses --max-concurrent-llm 100 the same way in ingest, watch and serve, and accepts 64', async () => {
+    const notes = join(SAMPLE, 'notes');
+    const renderer = join(workspace, 'renderer');
+    await mkdir(renderer, { recursive: true });
+    await writeFile(join(renderer, 'index.html'), '<!doctype html><title>stub</title>');
+    const commands = {
+      ingest: ['ingest', notes, '--workers', '0'],
+      watch: ['watch', notes],
+      serve: ['serve', '--port', '0', '--renderer', renderer],
+    };
+    const llm = ['--llm-base-url', server.url, '--llm-model', 'mock-model'];
+    for (const [name, args] of Object.entries(commands)) {
+      const refused = await untilFirstLine([...args, ...llm, '--max-concurrent-llm', '100']);
+      expect({ name, code: refused.code, stderr: refused.stderr }).toEqual({ name, code: 2, stderr: 'cairn: --max-concurrent-llm must be at most 64\n' });
+    }
+    expect(server.chatRequests).toHaveLength(0);
+
+    const ingest = await cairn([...commands.ingest, ...llm, '--max-concurrent-llm', '64']);
+    expect(ingest.code, ingest.stderr).toBe(0);
+    const watch = await untilFirstLine([...commands.watch, '--json', ...llm, '--max-concurrent-llm', '64']);
+    expect(JSON.parse(watch.line ?? 'null'), watch.stderr).toMatchObject({ reason: 'initial', root: 'ctx://resources/notes/' });
+    const serve = await untilFirstLine([...commands.serve, ...llm, '--max-concurrent-llm', '64']);
+    expect(serve.line, serve.stderr).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    // Both summarizing commands called the LLM with the limit accepted.
+    expect(server.chatRequests.length).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('never lets the workspace\'s saved settings switch a one-shot command to the LLM', async () => {
+    // The app turned the LLM on for this workspace; `cairn ingest` without a key or a base URL stays offline.
+    await mkdir(join(workspace, '.cairn'), { recursive: true });
+    const saved = JSON.stringify({ version: 1, llm: { enabled: true, baseUrl: server.url, model: 'saved-model', maxConcurrent: 2, tokenBudget: null, timeoutMs: 60000 } });
+    await writeFile(join(workspace, '.cairn', 'settings.json'), saved);
+    const run = await cairn(['ingest', join(SAMPLE, 'notes'), '--workers', '0', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).not.toHaveProperty('llm');
+    expect(server.requests).toHaveLength(0);
+    // Nor does the command rewrite them.
+    expect(await readFile(join(workspace, '.cairn', 'settings.json'), 'utf8')).toBe(saved);
   }, 60_000);
 });

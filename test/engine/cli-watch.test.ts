@@ -1,13 +1,16 @@
 /**
  * `cairn watch` as a user runs it: the built CLI watching a real folder. The first update
  * ingests and summarizes everything; an edit then re-summarizes only the edited file and its
- * ancestors; a new file and a deletion are followed; Ctrl+C stops it cleanly.
+ * ancestors; a new file and a deletion are followed; Ctrl+C stops it cleanly. With an LLM (the
+ * mock OpenAI-compatible server over HTTP), each update is a summary run with its own
+ * --token-budget.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, rm, unlink, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reply, startMockOpenAI } from '../support/mock-openai-server.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-main/cli.js');
@@ -19,16 +22,16 @@ interface Cycle {
   root: string;
   changed: number;
   removed: number;
-  summary: { dirsSummarized: number; dirsReused: number; filesSummarized: number; llm_calls: number } | null;
+  summary: { dirsSummarized: number; dirsReused: number; filesSummarized: number; fallbacks: number; llm_calls: number } | null;
 }
 
 let tmp: string;
 let child: ChildProcess | null = null;
 
 /** Starts the watcher and returns a function that waits for its next update line. */
-function startWatch(folder: string, workspace: string) {
+function startWatch(folder: string, workspace: string, flags: string[] = []) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|CAIRN_)/.test(k)));
-  child = spawn(process.execPath, [CLI, 'watch', folder, '--workspace', workspace, '--json', '--debounce', '150'], { env });
+  child = spawn(process.execPath, [CLI, 'watch', folder, '--workspace', workspace, '--json', '--debounce', '150', ...flags], { env });
   const cycles: Cycle[] = [];
   const waiters: Array<() => void> = [];
   let buffer = '';
@@ -99,6 +102,32 @@ describe('cairn watch', () => {
     child!.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child!.once('exit', (c) => resolve(c)));
     expect(code, watch.stderr()).toBe(0);
+  }, 240_000);
+
+  it('gives each update the whole --token-budget: a run that spent it does not starve the next', async () => {
+    const server = await startMockOpenAI();
+    // Every answer bills the whole budget: in each run the calls that fit before the first
+    // answer settles go out, and the rest fall back with LLM_BUDGET_EXHAUSTED.
+    server.handle(() => reply.json({ abstract: 'An abstract that cost a lot.', overview: '# Costly\n\n- overview', categories: ['docs'] }, { usage: { prompt_tokens: 9_000, completion_tokens: 1_000 } }));
+    try {
+      const folder = join(tmp, 'field');
+      await cp(SAMPLE, folder, { recursive: true });
+      const watch = startWatch(folder, join(tmp, 'ws'), ['--llm-base-url', server.url, '--llm-model', 'mock-model', '--token-budget', '10000', '--max-concurrent-llm', '1']);
+
+      const initial = await watch.next();
+      expect(initial.summary!.llm_calls, watch.stderr()).toBeGreaterThan(0);
+      expect(initial.summary!.fallbacks).toBeGreaterThan(0);
+      const before = server.chatRequests.length;
+
+      await appendFile(join(folder, 'notes/2024-05-08-storm-review.md'), '\n## Follow-up\n\nThe spare mast arrived on Friday.\n');
+      const edit = await watch.next();
+      expect(edit.paths).toEqual(['notes/2024-05-08-storm-review.md']);
+      // A new run with a new budget: its calls reach the server again.
+      expect(edit.summary!.llm_calls, watch.stderr()).toBeGreaterThan(0);
+      expect(server.chatRequests.length - before).toBe(edit.summary!.llm_calls);
+    } finally {
+      await server.close();
+    }
   }, 240_000);
 
   it('refuses a bad --debounce with INVALID_INPUT', async () => {

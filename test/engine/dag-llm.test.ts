@@ -1,6 +1,7 @@
 /**
- * The DAG summarizing a generated tree through the summarizer the CLI composes (llm-config.ts:
- * metering → retry → budget → limiter → breaker → the OpenAI adapter), against the mock
+ * The DAG summarizing a generated tree through the engine's LLM as the CLI configures it
+ * (llm-config.ts's flags → the engine's runtime: metering → retry → budget → limiter → breaker →
+ * the OpenAI adapter), against the mock
  * OpenAI-compatible server over real HTTP: concurrency stays under the limit, faults are
  * retried a bounded number of times and then fall back (recorded in node meta), the token
  * budget stops calls once spent, and an edit re-summarizes only the path to the root.
@@ -13,7 +14,7 @@ import type { EngineEvent } from '../../shared/contracts/api.js';
 import type { Engine } from '../../main/engine/engine.js';
 import { silentLogger } from '../../main/engine/ports/logger.js';
 import { openEngine } from '../../main/cli/compose.js';
-import { createCliLlm, resolveLlmConfig, type CliLlm } from '../../main/cli/llm-config.js';
+import { llmFromFlags } from '../../main/cli/llm-config.js';
 import { reply, startMockOpenAI, type MockOpenAI, type MockReply, type MockRequest } from '../support/mock-openai-server.js';
 
 const MAX_ATTEMPTS = 4;
@@ -86,13 +87,14 @@ function answer(request: MockRequest): MockReply {
   );
 }
 
-async function open(flags: Record<string, string>, breaker?: { failureThreshold: number }): Promise<CliLlm> {
-  const config = resolveLlmConfig({ llmBaseUrl: server.url, llmModel: 'mock-model', llmApiKey: 'sk-test', ...flags }, {});
-  if (!config) throw new Error('expected an LLM config');
-  const llm = createCliLlm(config, { logger: silentLogger, retry: RETRY, timeoutMs: 5_000, ...(breaker ? { breaker } : {}) });
-  engine = await openEngine({ workspace: join(tmp, 'ws'), workers: 0, logger: silentLogger, summarizer: llm.summarizer });
-  return llm;
+async function open(flags: Record<string, string>, breaker?: { failureThreshold: number }): Promise<Engine> {
+  const llm = llmFromFlags({ llmBaseUrl: server.url, llmModel: 'mock-model', llmApiKey: 'sk-test', llmTimeout: '5000', ...flags }, {}, 'one-shot');
+  engine = await openEngine({ workspace: join(tmp, 'ws'), workers: 0, logger: silentLogger, llm: { ...llm, retry: RETRY, ...(breaker ? { breaker } : {}) } });
+  return engine;
 }
+
+/** The engine's LLM counters, as the monitor and `cairn ingest --json` read them. */
+const statsOf = (e: Engine) => e.call('llm:stats', {});
 
 async function ingestAndSummarize(path: string) {
   if (!engine) throw new Error('no engine');
@@ -113,11 +115,11 @@ async function metaOf(uri: string) {
   return stat.meta as Record<string, unknown>;
 }
 
-describe('DAG summaries through the CLI-composed LLM summarizer', () => {
+describe('DAG summaries through the engine LLM the CLI configures', () => {
   it('summarizes every node with at most --max-concurrent-llm calls in flight', async () => {
     const tree = await generateTree(join(tmp, 'src'), 3, 3, 6);
     server.handle((request) => reply.delayed(15, answer(request)));
-    const llm = await open({ maxConcurrentLlm: '4' });
+    const e = await open({ maxConcurrentLlm: '4' });
     const { ingest, run } = await ingestAndSummarize(tree.root);
 
     expect(run.fallbacks).toBe(0);
@@ -126,7 +128,7 @@ describe('DAG summaries through the CLI-composed LLM summarizer', () => {
     expect(run.llm_calls).toBe(server.chatRequests.length);
     expect(server.peakConcurrency).toBeLessThanOrEqual(4);
     expect(server.peakConcurrency).toBeGreaterThan(1);
-    expect(llm.stats.snapshot()).toMatchObject({ calls: run.llm_calls, retries: 0, fallbacks: 0 });
+    expect(await statsOf(e)).toMatchObject({ calls: run.llm_calls, retries: 0, fallbacks: 0 });
     const root = await metaOf(ingest.root);
     expect(root).toMatchObject({ summary_status: 'done', summary_reason: 'llm:mock-model' });
     expect(await abstractOf(ingest.root)).toContain(`LLM abstract of ${ingest.root}`);
@@ -157,7 +159,7 @@ describe('DAG summaries through the CLI-composed LLM summarizer', () => {
     });
     // The permanent failures retry back to back; with the default breaker (5 consecutive
     // failures) they can open the circuit and make the counts below depend on timing.
-    const llm = await open({ maxConcurrentLlm: '3' }, { failureThreshold: 1000 });
+    const e = await open({ maxConcurrentLlm: '3' }, { failureThreshold: 1000 });
     const { ingest, run } = await ingestAndSummarize(tree.root);
 
     expect(faultIndex).toBeGreaterThanOrEqual(transient.length);
@@ -172,7 +174,7 @@ describe('DAG summaries through the CLI-composed LLM summarizer', () => {
     expect(run.fallbacks).toBe(3);
     expect(run.failed).toBe(0);
     expect(run.dirsSummarized).toBe(tree.dirs);
-    const stats = llm.stats.snapshot();
+    const stats = await statsOf(e);
     expect(stats.fallbacks).toBe(3);
     expect(stats.retries).toBeGreaterThanOrEqual(faultIndex + 3 * (MAX_ATTEMPTS - 1));
 
@@ -196,10 +198,10 @@ describe('DAG summaries through the CLI-composed LLM summarizer', () => {
     const tree = await generateTree(join(tmp, 'src'), 2, 3, 4);
     server.handle((request) => answer(request));
     // Each call reserves its prompt plus 1024 answer tokens: a budget of 5,000 fits a handful.
-    const llm = await open({ tokenBudget: '5000', maxConcurrentLlm: '1' });
+    const e = await open({ tokenBudget: '5000', maxConcurrentLlm: '1' });
     const { run, events } = await ingestAndSummarize(tree.root);
 
-    const budget = llm.budget!.snapshot();
+    const budget = (await statsOf(e)).budget!;
     expect(budget.exhausted).toBe(true);
     expect(budget.spent).toBeLessThanOrEqual(5000);
     expect(budget.refusals).toBeGreaterThan(0);
@@ -208,7 +210,7 @@ describe('DAG summaries through the CLI-composed LLM summarizer', () => {
     // Refusals never reach the server, and every node not summarized by the model fell back.
     expect(run.llm_calls).toBe(server.chatRequests.length);
     expect(run.fallbacks).toBe(tree.files + tree.dirs - server.chatRequests.length);
-    expect(llm.stats.snapshot().fallbackReasons).toEqual({ LLM_BUDGET_EXHAUSTED: run.fallbacks });
+    expect((await statsOf(e)).fallbackReasons).toEqual({ LLM_BUDGET_EXHAUSTED: run.fallbacks });
     const fellBack = events.flatMap((e) => (e.type === 'dag/fallback-used' ? [e] : []));
     expect(fellBack).toHaveLength(run.fallbacks);
     const meta = await metaOf(fellBack[fellBack.length - 1]!.uri);

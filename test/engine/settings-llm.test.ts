@@ -107,6 +107,40 @@ describe('the engine LLM from settings', () => {
     for (let i = 1; i < stamps.length; i++) expect(stamps[i]! - stamps[i - 1]!).toBeGreaterThanOrEqual(240);
   });
 
+  it('gives each summary run the whole token budget, and shows the current run\'s in the monitor', async () => {
+    const e = await open(KEY);
+    // Every answer bills the whole budget: each run's calls past the first answer fall back.
+    server.handle(() => reply.json({ abstract: 'Costly abstract.', overview: 'o', categories: [] }, { usage: { prompt_tokens: 9_000, completion_tokens: 1_000 } }));
+    await e.call('settings:set', { llm: { enabled: true, baseUrl: server.url, maxConcurrent: 1, tokenBudget: 10_000 } });
+    const first = await ingestAndSummarize(e, 'notes');
+    expect(first.run.llm_calls).toBeGreaterThan(0);
+    expect(first.run.fallbacks).toBeGreaterThan(0);
+    expect((await e.call('llm:stats', {})).budget).toMatchObject({ maxTokens: 10_000, spent: 10_000 * first.run.llm_calls, exhausted: true });
+    const second = await ingestAndSummarize(e, 'docs');
+    expect(second.run.llm_calls).toBeGreaterThan(0);
+    expect((await e.call('llm:stats', {})).budget).toMatchObject({ maxTokens: 10_000, spent: 10_000 * second.run.llm_calls });
+    expect(server.chatRequests).toHaveLength(first.run.llm_calls + second.run.llm_calls);
+  });
+
+  it('leaves the monitor\'s counters and budget as they are when estimating', async () => {
+    const e = await open(KEY);
+    await e.call('settings:set', { llm: { enabled: true, baseUrl: server.url, tokenBudget: 100_000 } });
+    await ingestAndSummarize(e, 'notes');
+    const before = await e.call('llm:stats', {});
+    expect(before.calls).toBeGreaterThan(0);
+    expect(before.budget).toMatchObject({ maxTokens: 100_000, used: 48 * before.calls, spent: 48 * before.calls, refusals: 0, exhausted: false });
+
+    // A tree queued and not summarized, estimated alone and with everything queued.
+    const held = await e.call('ingest:start', { path: join(SAMPLE, 'docs'), summarize: false });
+    const one = await e.call('summarize:estimate', { uri: held.root });
+    const all = await e.call('summarize:estimate', {});
+    expect(one).toMatchObject({ llm: true, model: 'gpt-4o-mini' });
+    expect(one.estimates[0]!.calls).toBeGreaterThan(0);
+    expect(all.estimates.map((estimate) => estimate.root)).toContain(held.root);
+    expect(await e.call('llm:stats', {})).toEqual(before);
+    expect(server.chatRequests).toHaveLength(before.calls);
+  });
+
   it('tests the connection with one tiny request and reports a refusal as text', async () => {
     const e = await open();
     await e.call('settings:set', { llm: { baseUrl: server.url, model: 'gpt-4o-mini' } });

@@ -50,7 +50,7 @@ interface Fault {
 }
 
 const FAULTS: Fault[] = [
-  { name: 'timeout', fault: () => reply.hang(), retryable: true, flags: ['--llm-timeout', '700'] },
+  { name: 'timeout', fault: () => reply.hang(), retryable: true, flags: ['--llm-timeout', '1000'] },
   { name: '429 with Retry-After', fault: () => reply.rateLimited({ retryAfter: 1 }), retryable: true },
   { name: '429 without Retry-After', fault: () => reply.rateLimited(), retryable: true },
   { name: '500', fault: () => reply.serverError(500), retryable: true },

@@ -7,7 +7,8 @@
  * Usage: node outbox-crash-child.mjs <outbox dir> <effects file> <total> <compactEvery>
  */
 import { appendFileSync } from 'node:fs';
-import { Outbox, runOutbox } from '../../main/engine/queue/outbox.js';
+import { Outbox } from '../../main/engine/queue/outbox.js';
+import { runOutbox } from '../../main/engine/queue/run-outbox.js';
 
 const [dir, effects, totalText, compactText] = process.argv.slice(2);
 if (!dir || !effects || !totalText || !compactText) throw new Error('usage: outbox-crash-child <dir> <effects> <total> <compactEvery>');

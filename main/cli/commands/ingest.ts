@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import type { DagRunResult, EngineEvent, SummaryEstimate } from '../../../shared/contracts/api.js';
+import type { DagRunResult, EngineEvent, LlmStatsView, SummaryEstimate } from '../../../shared/contracts/api.js';
+import { DEFAULT_LLM_MODEL } from '../../../shared/contracts/llm-limits.js';
 import type { IngestResult, Skip } from '../../../shared/types/ingest.js';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
-import type { CliLlm, LlmFlags } from '../llm-config.js';
+import type { LlmFlags } from '../llm-config.js';
 import { addLlmOptions } from '../llm-flags.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
-import type { LlmStatsSnapshot } from '../../engine/llm/stats.js';
 import { estimateCostUsd } from '../../engine/llm/prices.js';
 import { formatBytes, formatCount, formatMs, formatUsd } from '../../../shared/format.js';
 import { printJson, reportError, stderrLogger } from '../output.js';
@@ -54,17 +54,14 @@ export function registerIngest(program: Command): void {
           throw new Error(`--scope must be one of ${INGEST_SCOPES.join(', ')}, not ${JSON.stringify(flags.scope)}`);
         }
         // Loaded here, not at start-up, so `cairn --help` and other commands never pay for them.
-        const { createCliLlm, DEFAULT_LLM_MODEL, describeLlm, resolveLlmConfig } = await import('../llm-config.js');
+        const { llmFromFlags } = await import('../llm-config.js');
         const { openEngine } = await import('../compose.js');
-        const llmConfig = resolveLlmConfig(flags, process.env);
-        const llm: CliLlm | null = llmConfig ? createCliLlm(llmConfig, { logger }) : null;
-        if (llmConfig) logger.info(`Summaries by ${describeLlm(llmConfig)}`);
         engine = await openEngine({
           workspace: flags.workspace,
           workers: flags.workers === undefined ? undefined : toInt(flags.workers, '--workers'),
           logger,
           index: indexConfig(flags, logger),
-          ...(llm ? { summarizer: llm.summarizer } : {}),
+          llm: llmFromFlags(flags, process.env, 'one-shot'),
         });
         const progress = flags.progress && process.stderr.isTTY ? progressBar() : null;
         const interrupt = new AbortController();
@@ -88,8 +85,9 @@ export function registerIngest(program: Command): void {
           )
           .finally(() => progress?.stop());
         if (flags.estimate) {
-          const { estimates } = await engine.call('summarize:estimate', { uri: result.root });
-          result = { ...result, estimate: costed(estimates[0]!, llmConfig?.model ?? DEFAULT_LLM_MODEL, Boolean(llmConfig), llmConfig?.tokenBudget) };
+          const { estimates, model, llm } = await engine.call('summarize:estimate', { uri: result.root });
+          const { tokenBudget } = (await engine.call('settings:get', {})).llm;
+          result = { ...result, estimate: costed(estimates[0]!, model ?? DEFAULT_LLM_MODEL, llm === true, tokenBudget) };
         } else if (flags.summarize) {
           const { runs } = await engine
             .call('summarize:run', { uri: result.root }, { signal: interrupt.signal, onEvent: events })
@@ -98,7 +96,8 @@ export function registerIngest(program: Command): void {
           if (summary) result = { ...result, llm_calls: result.llm_calls + summary.llm_calls, summary };
         }
         process.off('SIGINT', onSignal);
-        if (llm && !flags.estimate) result = { ...result, llm: llmReport(llm) };
+        const stats = await engine.call('llm:stats', {});
+        if (stats.active && !flags.estimate) result = { ...result, llm: llmReport(stats) };
         if (flags.json) printJson(result);
         else printSummary(path, result);
       } catch (error) {
@@ -186,23 +185,23 @@ interface EstimateReport extends SummaryEstimate {
 
 type IngestOutput = IngestResult & { summary?: DagRunResult; llm?: LlmReport; estimate?: EstimateReport };
 
-function costed(estimate: SummaryEstimate, model: string, configured: boolean, budget: number | undefined): EstimateReport {
+function costed(estimate: SummaryEstimate, model: string, configured: boolean, budget: number | null): EstimateReport {
   const cost = estimateCostUsd({ inputTokens: estimate.input_tokens, outputTokens: estimate.output_tokens }, model);
   return {
     ...estimate,
     model,
     llm_configured: configured,
     cost_usd: cost === null ? null : Math.round(cost * 10_000) / 10_000,
-    fits_budget: budget === undefined ? null : estimate.input_tokens + estimate.output_tokens <= budget,
+    fits_budget: budget === null ? null : estimate.input_tokens + estimate.output_tokens <= budget,
   };
 }
 
-function llmReport(llm: CliLlm): LlmReport {
-  const s: LlmStatsSnapshot = llm.stats.snapshot();
-  const b = llm.budget?.snapshot();
+/** The engine's LLM counters (llm:stats) as `--json` has always printed them. */
+function llmReport(s: LlmStatsView): LlmReport {
+  const b = s.budget;
   return {
-    model: llm.config.model,
-    base_url: llm.config.baseURL ?? null,
+    model: s.model ?? DEFAULT_LLM_MODEL,
+    base_url: s.baseUrl,
     calls: s.calls,
     retries: s.retries,
     failed: s.failed,

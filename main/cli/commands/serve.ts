@@ -42,7 +42,7 @@ and the API key (kept in memory only). --llm-* flags override the saved settings
 save; --llm-base-url or --llm-api-key also turns the LLM on. The key is --llm-api-key, else
 $OPENAI_API_KEY; it is never written to a file.`,
     )
-    .action(async (flags: ServeFlags, self: Command) => {
+    .action(async (flags: ServeFlags) => {
       const logger = stderrLogger(Boolean(flags.verbose));
       let engine: EngineHost | null = null;
       try {
@@ -58,7 +58,7 @@ $OPENAI_API_KEY; it is never written to a file.`,
         ]);
         const workspace = resolveWorkspace(flags.workspace);
         // The key and the --llm-* settings reach the engine worker in workerData.llm only.
-        const llm = (await import('../llm-config.js')).serveLlmData(flags, process.env, (flag) => self.getOptionValueSource(flag) === 'cli');
+        const llm = (await import('../llm-config.js')).llmFromFlags(flags, process.env, 'serve');
         const workerUrl = bundledFile('engine.worker.js');
         if (!existsSync(fileURLToPath(workerUrl))) throw new CairnError('NOT_FOUND', `The engine worker ${fileURLToPath(workerUrl)} is missing: run \`npm run build:main\``);
         engine = await EngineHost.start({ workerUrl, workerData: { workspace, llm }, logger });

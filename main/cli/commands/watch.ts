@@ -67,16 +67,15 @@ export function registerWatch(program: Command): void {
         }
         const debounceMs = Number(flags.debounce);
         if (!Number.isInteger(debounceMs) || debounceMs < 0) throw new CairnError('INVALID_INPUT', `--debounce must be a whole number of milliseconds, not ${JSON.stringify(flags.debounce)}`);
-        const { createCliLlm, resolveLlmConfig, describeLlm } = await import('../llm-config.js');
+        const { llmFromFlags } = await import('../llm-config.js');
         const { openEngine } = await import('../compose.js');
         const { resolveWorkspace } = await import('../../host/app-paths.js');
         const { watch } = await import('chokidar');
-        const llmConfig = resolveLlmConfig(flags, process.env);
-        const llm = llmConfig ? createCliLlm(llmConfig, { logger }) : null;
-        if (llmConfig) logger.info(`Summaries by ${describeLlm(llmConfig)}`);
+        const llm = llmFromFlags(flags, process.env, 'one-shot');
         const folder = resolve(path);
         const workspace = resolve(resolveWorkspace(flags.workspace));
-        engine = await openEngine({ workspace, logger, index: indexConfig(flags, logger), ...(llm ? { summarizer: llm.summarizer } : {}) });
+        // Each cycle's summarize:run is one run of the engine's LLM: it gets the whole --token-budget.
+        engine = await openEngine({ workspace, logger, index: indexConfig(flags, logger), llm });
         const running = engine;
         const options = { scope: flags.scope as IngestScope, ...(flags.name ? { name: flags.name } : {}) };
 

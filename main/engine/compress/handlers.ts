@@ -3,7 +3,7 @@
  * before/after pair for the diff view out) and `context:pack` (a query and a budget in, a
  * chain-intact pack out, gathered from search hits, memories and their sessions' chains).
  */
-import type { CommandHandlers } from '../engine.js';
+import type { CommandHandlers } from '../command-handlers.js';
 import { SessionAnalysis, type ExtractedChain } from '../../../shared/types/memory.js';
 import { ANALYSIS_FILE, readConversation } from '../memory/sessions/workspace-store.js';
 import { formatMessageRecord } from '../index/message-record.js';

@@ -73,9 +73,12 @@ export interface CircuitBreaker {
   reset(): void;
 }
 
+/** How long an open circuit waits before a trial call, unless told (`--llm-cooldown`). */
+export const DEFAULT_COOLDOWN_MS = 30_000;
+
 export function createCircuitBreaker(options: CircuitBreakerOptions = {}): CircuitBreaker {
   const threshold = Math.max(1, options.failureThreshold ?? 5);
-  const cooldownMs = options.cooldownMs ?? 30_000;
+  const cooldownMs = options.cooldownMs ?? DEFAULT_COOLDOWN_MS;
   const clock = options.clock ?? systemClock;
   const isFailure = options.isFailure ?? defaultIsFailure;
   const name = options.name ?? 'LLM provider';

@@ -10,7 +10,7 @@
  *   gets its slot: once it opens, the calls still queued fail fast instead of reaching the server.
  *
  * @example
- * const limiter = createLimiter(config.max_concurrent_llm ?? 10);   // once per process
+ * const limiter = createLimiter(settings.maxConcurrent);   // once per configuration (settings/llm-stack.ts)
  * const stats = createLlmStats();
  * const { model, breaker } = createReliableModel(createOpenAIModel({...}), { limiter, stats, budget: createTokenBudget({ maxTokens }) });
  */

@@ -1,6 +1,5 @@
 /**
- * The process-wide cap on LLM calls in flight (`max_concurrent_llm`, default 10;
- * docs/SPEC.md#configuration-and-errors).
+ * The cap on LLM calls in flight (`maxConcurrent` of the settings, LLM_LIMITS in the contract).
  * The composition root creates ONE limiter and hands it to every model it wraps, so the DAG,
  * memory extraction and anything else calling a model share the same slots; there is no
  * module-level singleton to keep tests independent.
@@ -13,11 +12,10 @@
  * const summarizer = withConcurrencyLimit(openai, limiter);
  * const extractor = withConcurrencyLimit(otherModel, limiter); // same 10 slots
  */
+import { LLM_LIMITS } from '../../../shared/contracts/llm-limits.js';
 import { CairnError } from '../../../shared/errors.js';
 import type { LanguageModel } from '../ports/language-model.js';
 import { wrapLanguageModel } from './wrap.js';
-
-export const DEFAULT_MAX_CONCURRENT_LLM = 10;
 
 export interface Limiter {
   readonly concurrency: number;
@@ -31,7 +29,7 @@ export interface Limiter {
   run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
-export function createLimiter(concurrency: number = DEFAULT_MAX_CONCURRENT_LLM): Limiter {
+export function createLimiter(concurrency: number = LLM_LIMITS.maxConcurrent.default): Limiter {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new CairnError('INVALID_INPUT', `max_concurrent_llm must be a positive integer, not ${concurrency}`);
   let active = 0;
   let peak = 0;

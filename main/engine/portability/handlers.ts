@@ -12,7 +12,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
 import type { ContextType } from '../../../shared/types/node.js';
-import type { CommandHandlers } from '../engine.js';
+import type { CommandHandlers } from '../command-handlers.js';
 import type { Clock } from '../ports/clock.js';
 import { noopIndex, type ContextIndex } from '../ports/context-index.js';
 import type { Logger } from '../ports/logger.js';

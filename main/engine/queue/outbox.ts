@@ -17,7 +17,7 @@
  * @example
  * const outbox = await Outbox.open(join(workspace, '.cairn', 'queue'));
  * await outbox.enqueue({ uri: 'ctx://resources/docs/', context_type: 'resource' });
- * await runOutbox(outbox, async (message) => summarize(message.uri), { concurrency: 2 });
+ * await runOutbox(outbox, async (message) => summarize(message.uri), { concurrency: 2 }); // run-outbox.ts
  * await outbox.close();
  */
 import { mkdir, open, readFile, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
@@ -31,8 +31,6 @@ import { systemClock, type Clock } from '../ports/clock.js';
 import { silentLogger, type Logger } from '../ports/logger.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { LockFile } from './lock-file.js';
-
-export { runOutbox, type OutboxHandler, type RunOutboxOptions, type RunOutboxResult } from './run-outbox.js';
 
 export const MessageStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
 export type MessageStatus = z.infer<typeof MessageStatus>;

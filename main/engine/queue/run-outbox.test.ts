@@ -89,6 +89,30 @@ describe('runOutbox', () => {
     expect(outbox.counts()).toMatchObject({ completed: 10, pending: 0 });
   });
 
+  it('takes only the messages its filter passes, asked at each claim, and reports each outcome once it is durable', async () => {
+    const ids = await enqueueMany(5);
+    const skipped = new Set(['ctx://resources/m1/', 'ctx://resources/m3/']);
+    const seen: string[] = [];
+    const result = await runOutbox(
+      outbox,
+      async (message) => {
+        // A filter that changes during the run: m3 is let in once m2 ran.
+        if (message.uri === 'ctx://resources/m2/') skipped.delete('ctx://resources/m3/');
+        if (message.uri === 'ctx://resources/m4/') throw new Error('disk full');
+        return message.uri.toUpperCase();
+      },
+      {
+        filter: (message) => !skipped.has(message.uri),
+        onCompleted: (message, value) => seen.push(`${outbox.get(message.id)!.status} ${value}`),
+        onFailed: (message, error) => seen.push(`${outbox.get(message.id)!.status} ${error.code}: ${error.message}`),
+      },
+    );
+    expect(result).toEqual({ completed: 3, failed: 1, released: 0 });
+    expect(seen).toEqual(['completed CTX://RESOURCES/M0/', 'completed CTX://RESOURCES/M2/', 'completed CTX://RESOURCES/M3/', 'failed INTERNAL: disk full']);
+    expect(outbox.get(ids[1]!)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(outbox.get(ids[4]!)).toMatchObject({ status: 'failed', error: { code: 'INTERNAL', message: 'disk full' } });
+  });
+
   it('keeps waiting for new messages in follow mode until aborted', async () => {
     const controller = new AbortController();
     const handled: string[] = [];

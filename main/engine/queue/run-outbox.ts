@@ -6,18 +6,25 @@
  * whose handler was running when the process died runs again (at least once), so handlers make
  * their writes idempotent (ContextFS writes whole files atomically, the index upserts by id).
  */
+import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { Outbox, SemanticMsg } from './outbox.js';
 
-export type OutboxHandler = (message: SemanticMsg, ctx: { signal: AbortSignal }) => Promise<void>;
+export type OutboxHandler<T = void> = (message: SemanticMsg, ctx: { signal: AbortSignal }) => Promise<T>;
 
-export interface RunOutboxOptions {
+export interface RunOutboxOptions<T = void> {
   /** Messages handled at once. Default 1. */
   concurrency?: number;
   /** Stops claiming; handlers see it aborted, and a message whose handler then throws goes back to pending. */
   signal?: AbortSignal;
   /** Keep waiting for new messages once the outbox is drained, until `signal` aborts. Default false. */
   follow?: boolean;
+  /** Which pending messages this run takes, asked at each claim (so what it says may change during the run). Default: all. */
+  filter?: (message: SemanticMsg) => boolean;
+  /** Called once the message's completion is durable, with what its handler returned. */
+  onCompleted?: (message: SemanticMsg, value: T) => void;
+  /** Called once the message's failure is durable, with the error as recorded. Default: a warning in the log. */
+  onFailed?: (message: SemanticMsg, error: CairnError) => void;
   logger?: Logger;
 }
 
@@ -41,7 +48,7 @@ export interface RunOutboxResult {
  * }, { concurrency: 2, signal: controller.signal });
  * result.completed; // 3
  */
-export async function runOutbox(outbox: Outbox, handler: OutboxHandler, options: RunOutboxOptions = {}): Promise<RunOutboxResult> {
+export async function runOutbox<T = void>(outbox: Outbox, handler: OutboxHandler<T>, options: RunOutboxOptions<T> = {}): Promise<RunOutboxResult> {
   const result: RunOutboxResult = { completed: 0, failed: 0, released: 0 };
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   const stop = new AbortController();
@@ -63,29 +70,36 @@ export async function runOutbox(outbox: Outbox, handler: OutboxHandler, options:
   });
   stop.signal.addEventListener('abort', wake, { once: true });
 
+  const onFailed =
+    options.onFailed ?? ((message: SemanticMsg, error: CairnError) => options.logger?.warn(`Outbox message for ${message.uri} failed`, { id: message.id, error: error.message }));
+
   const handle = async (message: SemanticMsg): Promise<void> => {
+    let value: T;
     try {
-      await handler(message, { signal: stop.signal });
+      value = await handler(message, { signal: stop.signal });
     } catch (error) {
       if (stop.signal.aborted) {
+        // Left unfinished on purpose: the next run takes it again.
         await outbox.release(message.id);
         result.released += 1;
       } else {
-        options.logger?.warn(`Outbox message for ${message.uri} failed`, { id: message.id, error: (error as Error)?.message ?? String(error) });
-        await outbox.fail(message.id, error);
+        const cairn = CairnError.is(error) ? error : new CairnError('INTERNAL', errorMessage(error), { cause: error });
+        await outbox.fail(message.id, cairn);
         result.failed += 1;
+        onFailed(message, cairn);
       }
       return;
     }
     // Finished work is recorded even when the run was stopped meanwhile: it must not run again.
     await outbox.complete(message.id);
     result.completed += 1;
+    options.onCompleted?.(message, value);
   };
 
   const lane = async (): Promise<void> => {
     while (!stop.signal.aborted) {
       const seen = generation;
-      const message = await outbox.claim();
+      const message = await outbox.claim(options.filter);
       if (message) {
         await handle(message);
         continue;

@@ -2,7 +2,7 @@
  * settings:get, settings:set, settings:test and llm:stats, spread into the engine's handlers.
  * A change to the settings rebuilds the LLM at once; runs already going finish with theirs.
  */
-import type { CommandHandlers } from '../engine.js';
+import type { CommandHandlers } from '../command-handlers.js';
 import type { LlmRuntime } from './llm-runtime.js';
 import type { SettingsStore } from './settings-store.js';
 

@@ -1,19 +1,21 @@
 /**
- * The engine's LLM as the settings say: built when the LLM is on and configured, rebuilt when the
- * settings change (runs already going keep the summarizer they started with), and metered for the
- * LLM monitor. The counters and the call log outlive rebuilds; the breaker and the limiter belong
- * to one configuration; the token budget to one summary run.
+ * The engine's one LLM runtime, for every host (docs/llm-runtime.md): built when the settings
+ * turn the LLM on and configure it, rebuilt when they change (runs already going keep the
+ * summarizer they started with), and metered for the LLM monitor and `cairn ingest --json`.
+ * The counters and the call log outlive rebuilds; the provider, the limiter and the breaker
+ * belong to one configuration; the token budget to one summary run (`startRun`).
  *
  * Stats go out as `llm/stats-changed` events at most once per `throttleMs` while they change.
  *
  * @example
  * const runtime = createLlmRuntime({ createModel: createOpenAIModel, logger, emit: broadcast });
  * runtime.apply(store.current(), store.apiKey());
- * const summarizer = runtime.newRun() ?? extractiveSummarizer();
+ * const summarizer = runtime.startRun() ?? extractiveSummarizer();
  */
 import type { EngineEvent, LlmSettings, LlmStatsView } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import { estimateCostUsd } from '../llm/prices.js';
+import type { CircuitBreakerOptions } from '../llm/circuit-breaker.js';
 import type { RetryOptions } from '../llm/retry.js';
 import { createLlmStats } from '../llm/stats.js';
 import type { TokenBudget } from '../llm/budget.js';
@@ -32,6 +34,9 @@ export interface LlmRuntimeOptions {
   throttleMs?: number;
   /** Retry policy (tests shorten the backoff). */
   retry?: RetryOptions | undefined;
+  /** Circuit breaker settings (tests raise the threshold). */
+  breaker?: CircuitBreakerOptions | undefined;
+  /** Read answers as streams; the breaker's cool-down. Options of this engine, not settings. */
   stream?: boolean | undefined;
   cooldownMs?: number | undefined;
 }
@@ -47,8 +52,11 @@ export interface LlmRuntime {
   /** Builds the LLM for these settings, or drops it (extractive) when they turn it off. */
   apply(settings: LlmSettings, apiKey: string | null): void;
   readonly active: boolean;
-  /** A summarizer for one run (with a fresh budget), or null when there is no LLM. */
-  newRun(): NodeSummarizer | null;
+  /**
+   * Starts a summary run: a summarizer with a fresh token budget, which the monitor shows from
+   * now on, or null when there is no LLM. Call it once per run, never to look (an estimate).
+   */
+  startRun(): NodeSummarizer | null;
   stats(): LlmStatsView;
   /** One tiny request with these settings, outside the stats. */
   test(settings: LlmSettings, apiKey: string | null, signal: AbortSignal): Promise<TestResult>;
@@ -87,17 +95,21 @@ export function createLlmRuntime(options: LlmRuntimeOptions): LlmRuntime {
     return {
       active: stack !== null,
       model,
+      baseUrl: stack?.config.baseURL ?? null,
       calls: s.calls,
       inFlight: s.inFlight,
       succeeded: s.succeeded,
       failed: s.failed,
       retries: s.retries,
       fallbacks: s.fallbacks,
+      fallbackReasons: s.fallbackReasons,
       inputTokens: s.inputTokens,
       outputTokens: s.outputTokens,
       costUsd: model === null ? null : estimateCostUsd({ inputTokens: s.inputTokens, outputTokens: s.outputTokens }, model),
       breaker: stack?.breaker.state ?? null,
-      budget: budget ? { maxTokens: budget.maxTokens, used: budget.spent + budget.reserved, left: budget.remaining } : null,
+      budget: budget
+        ? { maxTokens: budget.maxTokens, used: budget.spent + budget.reserved, left: budget.remaining, spent: budget.spent, refusals: budget.refusals, exhausted: budget.exhausted }
+        : null,
       errors: s.errors,
       recent: callLog.recent(),
     };
@@ -121,7 +133,7 @@ export function createLlmRuntime(options: LlmRuntimeOptions): LlmRuntime {
     apply(settings, apiKey) {
       const base = llmConfigOf(settings, apiKey);
       const config = base && { ...base, ...(options.stream ? { stream: true } : {}), ...(options.cooldownMs !== undefined ? { cooldownMs: options.cooldownMs } : {}) };
-      stack = config && options.createModel ? createLlmStack(config, { createModel: options.createModel, logger: options.logger, stats, callLog, clock, ...(options.retry ? { retry: options.retry } : {}) }) : null;
+      stack = config && options.createModel ? createLlmStack(config, { createModel: options.createModel, logger: options.logger, stats, callLog, clock, retry: options.retry, breaker: options.breaker }) : null;
       lastBudget = undefined;
       if (options.createModel) options.logger.info(stack ? `Summaries use ${describeLlm(stack.config)}` : 'Summaries are extractive (no LLM configured)');
       changed();
@@ -129,10 +141,12 @@ export function createLlmRuntime(options: LlmRuntimeOptions): LlmRuntime {
     get active() {
       return stack !== null;
     },
-    newRun() {
+    startRun() {
       if (!stack) return null;
       const run = stack.newRun();
       lastBudget = run.budget;
+      // The monitor shows the new run's budget at once, not at its first call.
+      changed();
       return run.summarizer;
     },
     stats: view,

@@ -1,16 +1,18 @@
 /**
- * The LLM behind summaries, as the CLI and the engine worker both build it: llmSummarizer over
- * fallback metering → call log → metering → retry → budget → limiter → breaker → provider.
+ * The LLM behind summaries, for one configuration: the provider's model, the limiter and the
+ * breaker, and per run llmSummarizer over fallback metering → call log → metering → retry →
+ * budget → limiter → breaker → provider (see llm/compose.ts for that order). The engine's LLM
+ * runtime (llm-runtime.ts) builds one whenever the settings change; see docs/llm-runtime.md.
  *
- * The provider comes from the caller (`createModel`, the OpenAI adapter in the CLI and the
+ * The provider comes from the host (`createModel`, the OpenAI adapter in the CLI and the
  * worker), so this module stays inside the engine and loads no SDK. The API key goes into
  * `createModel` and nowhere else: `describeLlm` and the call log name the model and the server.
  *
  * @example
- * const llm = createLlmStack(config, { createModel: createOpenAIModel, logger });
+ * const llm = createLlmStack(config, { createModel, logger, stats, callLog });
  * const run = llm.newRun();            // a fresh token budget, the same limiter and breaker
  * await dag(run.summarizer);
- * llm.stats.snapshot();                // calls, retries, tokens, fallbacks
+ * run.budget?.snapshot();              // spent, refusals, exhausted
  */
 import type { LlmCallRecord } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
@@ -19,7 +21,7 @@ import { createCircuitBreaker, type CircuitBreaker, type CircuitBreakerOptions }
 import { createReliableModel } from '../llm/compose.js';
 import { createLimiter } from '../llm/limiter.js';
 import type { RetryOptions } from '../llm/retry.js';
-import { createLlmStats, type LlmStats } from '../llm/stats.js';
+import type { LlmStats } from '../llm/stats.js';
 import { wrapLanguageModel } from '../llm/wrap.js';
 import type { Clock } from '../ports/clock.js';
 import { systemClock } from '../ports/clock.js';
@@ -60,18 +62,14 @@ export type ModelFactory = (options: ModelOptions) => LanguageModel;
 export interface LlmStackOptions {
   createModel: ModelFactory;
   logger: Logger;
+  /** Counters to add to (the engine keeps one across settings changes). */
+  stats: LlmStats;
+  /** Where logical calls are recorded for the monitor. */
+  callLog: CallLog;
   /** Retry policy; tests shorten the backoff. Default: withRetry's defaults. */
-  retry?: RetryOptions;
-  /** Per-call bound; overrides the config's. */
-  timeoutMs?: number;
-  /** Read answers as SSE streams; overrides the config's. */
-  stream?: boolean;
-  /** Circuit breaker settings. Default: the breaker's (opens after 5 consecutive failed attempts). */
-  breaker?: CircuitBreakerOptions;
-  /** Counters to add to (the engine keeps one across settings changes); a new one when absent. */
-  stats?: LlmStats;
-  /** Where logical calls are recorded for the monitor; a new one when absent. */
-  callLog?: CallLog;
+  retry?: RetryOptions | undefined;
+  /** Circuit breaker settings (tests raise the threshold). Default: the breaker's (opens after 5 consecutive failed attempts). */
+  breaker?: CircuitBreakerOptions | undefined;
   clock?: Clock;
 }
 
@@ -80,27 +78,22 @@ export interface LlmRun {
   budget: TokenBudget | undefined;
 }
 
-export interface LlmStack extends LlmRun {
-  stats: LlmStats;
-  breaker: CircuitBreaker;
-  callLog: CallLog;
+export interface LlmStack {
   config: LlmConfig;
+  breaker: CircuitBreaker;
   /** A summarizer with a fresh token budget, sharing the limiter, breaker, stats and call log. */
   newRun(): LlmRun;
 }
 
 export function createLlmStack(config: LlmConfig, options: LlmStackOptions): LlmStack {
-  const stats = options.stats ?? createLlmStats(options.clock ? { clock: options.clock } : {});
-  const callLog = options.callLog ?? createCallLog({ clock: options.clock });
-  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-  const stream = options.stream ?? config.stream;
+  const { stats, callLog } = options;
   const base = options.createModel({
     ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
     apiKey: config.apiKey,
     model: config.model,
     logger: options.logger,
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(stream !== undefined ? { stream } : {}),
+    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+    ...(config.stream !== undefined ? { stream: config.stream } : {}),
   });
   const limiter = createLimiter(config.maxConcurrent);
   const breaker = createCircuitBreaker({
@@ -113,7 +106,7 @@ export function createLlmStack(config: LlmConfig, options: LlmStackOptions): Llm
     const { model } = createReliableModel(base, { limiter, stats, breaker, ...(budget ? { budget } : {}), ...(options.retry ? { retry: options.retry } : {}) });
     return { summarizer: withFallbackMetering(llmSummarizer(withCallLog(model, callLog, options.clock)), stats), budget };
   };
-  return { ...newRun(), stats, breaker, callLog, config, newRun };
+  return { config, breaker, newRun };
 }
 
 /** One line naming the model and the server, for logs; never the key. */

@@ -82,6 +82,16 @@ describe('the settings store', () => {
     expect(problems({ llm: { maxConcurrent: 64, tokenBudget: null }, apiKey: null })).toBe('accepted');
   });
 
+  it('neither reads nor writes the file without workspace settings (cairn ingest, cairn watch)', async () => {
+    const saved = `${JSON.stringify({ version: 1, llm: { ...DEFAULT_LLM_SETTINGS, enabled: true, baseUrl: 'http://127.0.0.1:9/v1' } })}\n`;
+    await writeFile(join(dir, SETTINGS_FILE), saved);
+    const store = await openSettingsStore({ stateDir: dir, logger, workspaceSettings: false, overrides: { model: 'flag-model' } });
+    expect(store.current()).toEqual({ ...DEFAULT_LLM_SETTINGS, model: 'flag-model' });
+    await store.update({ maxConcurrent: 3 });
+    expect(store.current().maxConcurrent).toBe(3);
+    expect(await readFile(join(dir, SETTINGS_FILE), 'utf8')).toBe(saved);
+  });
+
   it('reads what it can of a damaged file and lays start-up overrides over it without writing them', async () => {
     await writeFile(join(dir, SETTINGS_FILE), JSON.stringify({ version: 1, llm: { model: 'kept', maxConcurrent: 'many', apiKey: KEY } }));
     const store = await openSettingsStore({ stateDir: dir, logger, overrides: { enabled: true, baseUrl: 'http://127.0.0.1:1/v1' }, apiKey: KEY, keyStorage: 'encrypted' });

@@ -29,6 +29,12 @@ export interface SettingsStoreOptions {
   keyStorage?: KeyStorage;
   /** Settings given at start (`cairn serve --llm-*`): laid over the file's for this process, written only on the next update. */
   overrides?: Partial<LlmSettings> | undefined;
+  /**
+   * false: the file is neither read nor written; the settings are the defaults with `overrides`
+   * on top, and updates stay in memory (`cairn ingest` and `cairn watch`, whose flags and
+   * environment say everything; see docs/llm-runtime.md). Default true.
+   */
+  workspaceSettings?: boolean | undefined;
   logger: Logger;
 }
 
@@ -70,7 +76,8 @@ async function load(file: string, logger: Logger): Promise<LlmSettings> {
 
 export async function openSettingsStore(options: SettingsStoreOptions): Promise<SettingsStore> {
   const file = join(options.stateDir, SETTINGS_FILE);
-  let settings: LlmSettings = { ...(await load(file, options.logger)), ...(options.overrides ?? {}) };
+  const saved = options.workspaceSettings !== false;
+  let settings: LlmSettings = { ...(saved ? await load(file, options.logger) : DEFAULT_LLM_SETTINGS), ...(options.overrides ?? {}) };
   let apiKey: string | null = options.apiKey?.trim() ? options.apiKey.trim() : null;
   let writes: Promise<unknown> = Promise.resolve();
 
@@ -92,7 +99,7 @@ export async function openSettingsStore(options: SettingsStoreOptions): Promise<
       }
       const next = merged.data;
       // Serialized, so two quick saves land in order; the file never holds the key.
-      const write = writes.then(() => writeFileAtomic(file, `${JSON.stringify({ version: 1, llm: next }, null, 2)}\n`));
+      const write = writes.then(() => (saved ? writeFileAtomic(file, `${JSON.stringify({ version: 1, llm: next }, null, 2)}\n`) : undefined));
       writes = write.catch(() => {});
       await write;
       settings = next;

@@ -12,7 +12,7 @@ import { parseRequest, type CommandResponse, type ParsedCommandRequest } from '.
 import { CairnError } from '../../../../shared/errors.js';
 import type { ContextType } from '../../../../shared/types/node.js';
 import { uriName } from '../../../../shared/uri.js';
-import type { CommandHandlers } from '../../engine.js';
+import type { CommandHandlers } from '../../command-handlers.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextIndex } from '../../ports/context-index.js';
 import type { LanguageModel } from '../../ports/language-model.js';

@@ -11,7 +11,7 @@
 import { parseRequest, type SessionCommitResult } from '../../../../shared/contracts/api.js';
 import { CairnError } from '../../../../shared/errors.js';
 import type { Conversation, SessionAnalysis } from '../../../../shared/types/memory.js';
-import type { CommandHandlers } from '../../engine.js';
+import type { CommandHandlers } from '../../command-handlers.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextIndex } from '../../ports/context-index.js';
 import type { Logger } from '../../ports/logger.js';

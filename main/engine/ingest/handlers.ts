@@ -1,0 +1,85 @@
+/**
+ * ingest:start, ingest:cancel and ingest:recent, spread into the engine's handlers. An ingest
+ * runs until it finishes, its caller cancels it (the call's signal or ingest:cancel), or the
+ * engine stops (`lifetime`).
+ */
+import { IngestOptions } from '../../../shared/types/ingest.js';
+import { CairnError } from '../../../shared/errors.js';
+import type { CommandHandlers } from '../command-handlers.js';
+import type { EngineIndex } from '../ports/engine-index.js';
+import type { ParseRunner } from '../parse/runner.js';
+import type { Clock } from '../ports/clock.js';
+import { noopIndex } from '../ports/context-index.js';
+import type { Logger } from '../ports/logger.js';
+import type { HeldRoots } from '../queue/held-roots.js';
+import type { Outbox } from '../queue/outbox.js';
+import type { ContextFS } from '../tree/context-fs.js';
+import { ingest } from './ingest.js';
+import type { JobStore } from './job-store.js';
+import { noteIngest, recentIngests } from './recent.js';
+
+export interface IngestHandlerDeps {
+  fs: ContextFS;
+  jobs: JobStore;
+  parser: ParseRunner;
+  index: EngineIndex | null;
+  outbox: () => Promise<Outbox>;
+  /** Roots ingested with `summarize: false` are held here, out of background summary runs. */
+  held: HeldRoots;
+  optimizeIndex: () => Promise<void>;
+  /** After an ingest finished (the app then summarizes in the background). */
+  onIngested: () => void;
+  lifetime: AbortSignal;
+  logger: Logger;
+  clock: Clock;
+}
+
+export function ingestHandlers(deps: IngestHandlerDeps): Pick<CommandHandlers, 'ingest:start' | 'ingest:cancel' | 'ingest:recent'> {
+  const { fs, index, held, logger, clock } = deps;
+  const running = new Map<string, AbortController>();
+  return {
+    'ingest:start': async (request, ctx) => {
+      const options = IngestOptions.parse(request.options ?? {});
+      const jobId = request.jobId ?? crypto.randomUUID();
+      const cancel = new AbortController();
+      running.set(jobId, cancel);
+      // Opens the index beside the scan, so neither the ingest's first records nor the summary
+      // run after it wait for LanceDB and the embedder to load.
+      void index?.prepare?.();
+      try {
+        const result = await ingest(
+          { fs, jobs: deps.jobs, parser: deps.parser, index: index ?? noopIndex, queue: await deps.outbox(), logger, clock },
+          request.path,
+          options,
+          { signal: AbortSignal.any([cancel.signal, ctx.signal, deps.lifetime]), emit: ctx.emit, jobId },
+        ).catch((error: unknown) => {
+          const cairn = CairnError.is(error) ? error : new CairnError('INTERNAL', String((error as Error)?.message ?? error), { cause: error });
+          ctx.emit({ type: 'ingest/failed', jobId, error: { code: cairn.code, message: cairn.message } });
+          throw cairn;
+        });
+        if (result.changed > 0) await deps.optimizeIndex();
+        if (request.summarize === false) await held.add(result.root);
+        else await held.delete(result.root);
+        await noteIngest(fs, result, clock, logger);
+        ctx.emit({ type: 'ingest/finished', jobId: result.jobId, result });
+        deps.onIngested();
+        return result;
+      } finally {
+        running.delete(jobId);
+      }
+    },
+    'ingest:cancel': async (request) => {
+      const controller = running.get(request.jobId);
+      controller?.abort();
+      return { cancelled: controller !== undefined };
+    },
+    'ingest:recent': async (request) => {
+      // The outbox says what is queued or running; without it (another process holds it) the metas still answer.
+      const queued = await deps
+        .outbox()
+        .then((queue) => queue.list({ status: ['pending', 'processing', 'failed'] }))
+        .catch(() => []);
+      return { items: await recentIngests(fs, queued, request.limit) };
+    },
+  };
+}
