@@ -2,27 +2,45 @@
  * What the CLI prints. `--json` prints exactly one JSON document on stdout (an error too);
  * people get readable text on stdout; progress and logs go to stderr.
  */
-import { CairnError, errorMessage, serializeError } from '../../shared/errors.js';
 import type { Logger } from '../engine/ports/logger.js';
+import { errorDocument, errorLine, errorStack, exitCodeOf } from './errors.js';
 
 export interface OutputOptions {
   json?: boolean;
+  /** Adds the stack to an error. */
+  verbose?: boolean;
 }
 
+/** Whether a JSON document is already on stdout: `--json` prints exactly one, an error included. */
+let documentPrinted = false;
+/** The command being run (`sessions import`), for the usage advice of an error line. */
+let commandPath = '';
+const reported = new WeakSet<object>();
+
 export function printJson(value: unknown): void {
+  documentPrinted = true;
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
-/** Prints an error the way the caller asked for and sets a failing exit code. */
+export function setCommandPath(path: string): void {
+  commandPath = path;
+}
+
+/**
+ * Prints an error the way the caller asked for: one line on stderr (see errors.ts), or with
+ * --json the one JSON error document on stdout; --verbose (or $CAIRN_DEBUG) adds the stack. Sets
+ * the exit code of the first failure. An error that reaches the top-level handler after a
+ * command reported it is not printed twice.
+ */
 export function reportError(error: unknown, options: OutputOptions): void {
-  const serialized = serializeError(error);
-  if (options.json) {
-    printJson({ error: { code: serialized.code, message: serialized.message, ...(serialized.details ? { details: serialized.details } : {}) } });
-  } else {
-    process.stderr.write(`cairn: ${CairnError.is(error) ? error.message : errorMessage(error)}\n`);
-    if (!CairnError.is(error) && process.env.CAIRN_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  if (typeof error === 'object' && error !== null) {
+    if (reported.has(error)) return;
+    reported.add(error);
   }
-  process.exitCode = CairnError.is(error, 'INVALID_INPUT') || CairnError.is(error, 'INVALID_URI') ? 2 : 1;
+  if (options.json && !documentPrinted) printJson(errorDocument(error));
+  else process.stderr.write(`${errorLine(error, commandPath)}\n`);
+  if (options.verbose || process.env.CAIRN_DEBUG) process.stderr.write(`${errorStack(error)}\n`);
+  if (!process.exitCode) process.exitCode = exitCodeOf(error);
 }
 
 /** Logs to stderr: warnings and errors always, info with --verbose. */

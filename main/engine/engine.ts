@@ -152,7 +152,12 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   // The outbox takes the workspace's queue lock, so it opens only when work needs it: browsing
   // commands (ls, tree, cat) run beside a serving app without contending for it.
   let outboxPromise: Promise<Outbox> | null = null;
-  const outbox = () => (outboxPromise ??= Outbox.open(join(stateDir, 'queue'), { clock, logger }));
+  // A refusal (LOCKED while a CLI ingest runs) is not kept: the next call tries again.
+  const outbox = () =>
+    (outboxPromise ??= Outbox.open(join(stateDir, 'queue'), { clock, logger, lockName: `The workspace ${deps.workspace}` }).catch((error: unknown) => {
+      outboxPromise = null;
+      throw error;
+    }));
   /** Roots ingested with `summarize: false`: queued, but not for the background runs (kept across restarts). */
   const held = await HeldRoots.open(join(stateDir, 'held-roots.json'), logger);
   const scheduler = createSummaryScheduler({
@@ -222,7 +227,10 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
       await scheduler.idle();
       listeners.clear();
       await deps.parser.dispose();
-      if (outboxPromise) await (await outboxPromise).close();
+      // An outbox that never opened (LOCKED: another process owns it) has nothing to close; its
+      // error already reached the call that needed it.
+      const opened = await outboxPromise?.catch(() => null);
+      await opened?.close();
       await index?.close?.();
     },
   };

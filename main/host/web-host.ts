@@ -12,7 +12,9 @@
  *   unknown commands are refused, and messages are capped in size;
  * - the page gets a strict Content-Security-Policy and no Referer leaves it;
  * - folder uploads (`/upload`, see upload.ts) need the same Origin and the token, in the
- *   `X-Cairn-Token` header.
+ *   `X-Cairn-Token` header;
+ * - export downloads (`GET /export`, see export-download.ts) need the token in the same header
+ *   (a page of another site cannot send it: custom headers need a CORS preflight, never granted).
  *
  * @example
  * const host = await startWebHost({ engine, rendererDir: 'dist/renderer' });
@@ -23,6 +25,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, join, resolve, sep } from 'node:path';
@@ -33,6 +36,7 @@ import { CairnError, serializeError } from '../../shared/errors.js';
 import { silentLogger, type Logger } from '../engine/ports/logger.js';
 import type { Uploads } from './upload.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
+import { handleExportDownload } from './export-download.js';
 import type { EngineConnection } from './engine-connection.js';
 import { coalesceEvents } from './coalesce-events.js';
 import { dropSuperseded } from './supersede-events.js';
@@ -52,6 +56,8 @@ export interface WebHostOptions {
   maxCallsInFlight?: number;
   /** Where browser uploads go (`createUploads`); absent: `/upload` answers 404. */
   uploads?: Uploads;
+  /** Where an export download is written before it is sent (and removed after); default the OS temp folder. */
+  tempDir?: string;
 }
 
 export interface WebHost {
@@ -164,6 +170,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const given = req.headers['x-cairn-token'];
       if (!sameSecret(typeof given === 'string' ? given : null, token)) return refuse(res, 401, 'Unauthorized', host);
       return options.uploads.handle(req, res, url.pathname.slice('/upload'.length), url.searchParams);
+    }
+    if (url.pathname === '/export') {
+      const given = req.headers['x-cairn-token'];
+      if (!sameSecret(typeof given === 'string' ? given : null, token)) return refuse(res, 401, 'Unauthorized', host);
+      return handleExportDownload(req, res, url, { engine: options.engine, logger, tempDir: options.tempDir ?? tmpdir() });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed', host);
     if (url.pathname === '/' || url.pathname === '/index.html') {

@@ -21,6 +21,36 @@ describe('the export store', () => {
     expect(store.getState()).toMatchObject({ exportStatus: 'done', exported: written });
   });
 
+  it('exports one scope when one is chosen, to a path or as a download', async () => {
+    const { client, next } = pendingClient();
+    const store = createPortabilityStore(client);
+    store.getState().setScope('user');
+    store.getState().setOut('/tmp/out.json');
+    const done = store.getState().runExport();
+    const call = next('export:run');
+    expect(call.request).toEqual({ format: 'json', out: '/tmp/out.json', scope: 'user' });
+    call.resolve({ format: 'json', out: '/tmp/out.json', files: 1, bytes: 10, memories: 2, conversations: 0, chains: 0, clusters: 0, nodes: 0, ms: 1 });
+    await done;
+
+    const asked: unknown[] = [];
+    const downloaded = { format: 'jsonl', out: 'cairn-export-20261201-120000-user.jsonl', files: 1, bytes: 10, memories: 2, conversations: 0, chains: 0, clusters: 0, nodes: 0, ms: 1 } as const;
+    store.getState().setFormat('jsonl');
+    await store.getState().runDownload(async (request) => {
+      asked.push(request);
+      return downloaded;
+    });
+    expect(asked).toEqual([{ format: 'jsonl', scope: 'user' }]);
+    expect(store.getState()).toMatchObject({ exportStatus: 'done', exported: downloaded });
+
+    store.getState().setScope(null);
+    await store.getState().runDownload(async (request) => {
+      asked.push(request);
+      throw new CairnError('INVALID_INPUT', 'engine: no');
+    });
+    expect(asked.at(-1)).toEqual({ format: 'jsonl' });
+    expect(store.getState()).toMatchObject({ exportStatus: 'failed', exportError: 'engine: no', exported: null });
+  });
+
   it('imports a path and reports a failure with its message', async () => {
     const { client, next } = pendingClient();
     const store = createPortabilityStore(client);

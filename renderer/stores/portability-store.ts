@@ -1,18 +1,25 @@
 /**
- * The export view: exporting memories and context in one of the export formats
- * (docs/ARCHITECTURE.md#export-and-import) to a path on the engine's machine, and importing what an
- * export wrote.
+ * The export view: exporting memories and context in one of the formats (README "Export and
+ * import"), of every scope or one, to a path on the engine's machine or (browser mode) as a
+ * download, and importing what an export wrote.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ExportFormat, ExportResult, ImportResult } from '../../shared/contracts/api';
+import type { CommandRequest, ExportFormat, ExportResult, ImportResult } from '../../shared/contracts/api';
 import type { CairnClient } from '../api/client';
 
 export const EXPORT_FORMATS = ['json', 'jsonl', 'markdown', 'contextfs'] as const satisfies readonly ExportFormat[];
 
 type Phase = 'idle' | 'running' | 'done' | 'failed';
 
+export type ExportScope = NonNullable<CommandRequest<'export:run'>['scope']>;
+export const EXPORT_SCOPES = ['resources', 'user', 'agent', 'session'] as const satisfies readonly ExportScope[];
+/** What a download asks the host for (see features/export/download.ts). */
+export type DownloadExport = (request: { format: ExportFormat; scope?: ExportScope }) => Promise<ExportResult>;
+
 export interface PortabilityState {
   format: ExportFormat;
+  /** Only this scope; null: every scope. */
+  scope: ExportScope | null;
   out: string;
   exportStatus: Phase;
   exported: ExportResult | null;
@@ -22,9 +29,12 @@ export interface PortabilityState {
   imported: ImportResult | null;
   importError: string | null;
   setFormat(format: ExportFormat): void;
+  setScope(scope: ExportScope | null): void;
   setOut(out: string): void;
   setImportPath(path: string): void;
   runExport(): Promise<void>;
+  /** Browser mode: the export as a download; `exported` then names the file. */
+  runDownload(download: DownloadExport): Promise<void>;
   runImport(): Promise<void>;
 }
 
@@ -33,6 +43,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export function createPortabilityStore(client: Pick<CairnClient, 'call'>): StoreApi<PortabilityState> {
   return createStore<PortabilityState>()((set, get) => ({
     format: 'json',
+    scope: null,
     out: '',
     exportStatus: 'idle',
     exported: null,
@@ -43,6 +54,7 @@ export function createPortabilityStore(client: Pick<CairnClient, 'call'>): Store
     importError: null,
 
     setFormat: (format) => set({ format }),
+    setScope: (scope) => set({ scope }),
     setOut: (out) => set({ out }),
     setImportPath: (importPath) => set({ importPath }),
 
@@ -51,8 +63,20 @@ export function createPortabilityStore(client: Pick<CairnClient, 'call'>): Store
       if (!out || get().exportStatus === 'running') return;
       set({ exportStatus: 'running', exportError: null, exported: null });
       try {
-        const exported = await client.call('export:run', { format: get().format, out });
+        const { format, scope } = get();
+        const exported = await client.call('export:run', { format, out, ...(scope ? { scope } : {}) });
         set({ exportStatus: 'done', exported });
+      } catch (error) {
+        set({ exportStatus: 'failed', exportError: message(error) });
+      }
+    },
+
+    async runDownload(download) {
+      if (get().exportStatus === 'running') return;
+      set({ exportStatus: 'running', exportError: null, exported: null });
+      try {
+        const { format, scope } = get();
+        set({ exportStatus: 'done', exported: await download({ format, ...(scope ? { scope } : {}) }) });
       } catch (error) {
         set({ exportStatus: 'failed', exportError: message(error) });
       }

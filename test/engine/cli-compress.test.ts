@@ -93,7 +93,7 @@ describe('cairn compress', () => {
     const broken = cairn('compress', 'broken.json');
     expect(broken.code).toBe(2);
     expect(broken.stdout).toBe('');
-    expect(broken.stderr).toMatch(/^cairn: broken\.json is not valid JSON: /);
+    expect(broken.stderr).toMatch(/^cairn: INVALID_INPUT: broken\.json is not valid JSON: /);
 
     await writeFile(join(dir, 'bad.json'), JSON.stringify({ blocks: [blocks.blocks[0], { ...blocks.blocks[1], chain_types: ['causal', 'gossip'] }] }));
     const bad = cairn('compress', 'bad.json', '--json');

@@ -111,7 +111,7 @@ describe('cairn memories', () => {
 
     const text = cairn('memories', 'forget', ids[0]!, '--workspace', workspace);
     expect(text.code).toBe(1);
-    expect(text.stderr).toContain(`cairn: No memory ${ids[0]}`);
+    expect(text.stderr).toContain(`cairn: NOT_FOUND: No memory ${ids[0]}`);
     expect(text.stdout).toBe('');
 
     const nothing = json('memories', 'edit', ids[1]!);

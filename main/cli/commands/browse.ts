@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CairnError } from '../../../shared/errors.js';
 import type { TreeNode } from '../../../shared/types/node.js';
 import type { Engine } from '../../engine/engine.js';
 import { formatBytes, formatCount } from '../../../shared/format.js';
@@ -11,6 +12,7 @@ interface BrowseFlags {
   level?: string;
   depth?: string;
   abstracts?: boolean;
+  verbose?: boolean;
 }
 
 /** Runs one read-only engine call and closes the engine. Browsing needs no parse workers. */
@@ -18,7 +20,7 @@ async function withEngine<T>(flags: BrowseFlags, work: (engine: Engine) => Promi
   let engine;
   try {
     const { openEngine } = await import('../compose.js');
-    engine = await openEngine({ workspace: flags.workspace, workers: 0, logger: stderrLogger(false) });
+    engine = await openEngine({ workspace: flags.workspace, workers: 0, logger: stderrLogger(flags.verbose === true) });
     await work(engine);
   } catch (error) {
     reportError(error, flags);
@@ -34,6 +36,7 @@ export function registerBrowse(program: Command): void {
     .argument('[uri]', 'a ctx:// directory URI', 'ctx://resources/')
     .option('-w, --workspace <dir>', 'workspace folder')
     .option('--json', 'print one JSON document')
+    .option('-v, --verbose', 'log more on stderr')
     .action((uri: string, flags: BrowseFlags) =>
       withEngine(flags, async (engine) => {
         const result = await engine.call('fs:ls', { uri });
@@ -55,6 +58,7 @@ export function registerBrowse(program: Command): void {
     .option('-d, --depth <n>', 'levels to show', '64')
     .option('--no-abstracts', 'names only')
     .option('--json', 'print one JSON document')
+    .option('-v, --verbose', 'log more on stderr')
     .action((uri: string, flags: BrowseFlags) =>
       withEngine(flags, async (engine) => {
         const result = await engine.call('fs:tree', { uri, depth: Number(flags.depth ?? 64) });
@@ -72,10 +76,11 @@ export function registerBrowse(program: Command): void {
     .option('-w, --workspace <dir>', 'workspace folder')
     .option('-l, --level <n>', '0 abstract, 1 overview, 2 content', '2')
     .option('--json', 'print one JSON document')
+    .option('-v, --verbose', 'log more on stderr')
     .action((uri: string, flags: BrowseFlags) =>
       withEngine(flags, async (engine) => {
         const level = Number(flags.level ?? 2);
-        if (level !== 0 && level !== 1 && level !== 2) throw new Error('--level must be 0, 1 or 2');
+        if (level !== 0 && level !== 1 && level !== 2) throw new CairnError('INVALID_INPUT', `--level must be 0, 1 or 2, not ${JSON.stringify(flags.level)}`);
         const result = await engine.call('fs:read', { uri, level });
         if (flags.json) return printJson(result);
         process.stdout.write(result.content.endsWith('\n') ? result.content : `${result.content}\n`);
@@ -88,6 +93,7 @@ export function registerBrowse(program: Command): void {
     .argument('<uri>', 'a ctx:// URI')
     .option('-w, --workspace <dir>', 'workspace folder')
     .option('--json', 'print one JSON document')
+    .option('-v, --verbose', 'log more on stderr')
     .action((uri: string, flags: BrowseFlags) =>
       withEngine(flags, async (engine) => {
         const stat = await engine.call('fs:stat', { uri });

@@ -10,6 +10,7 @@ interface CompressFlags {
   budget?: string;
   json?: boolean;
   markdown?: boolean;
+  verbose?: boolean;
 }
 
 export function registerCompress(program: Command): void {
@@ -22,6 +23,7 @@ export function registerCompress(program: Command): void {
     .option('--budget <n>', 'keep at most this many tokens (instead of --ratio)')
     .option('--json', 'print one JSON document: {"kept", "dropped", "replaced", "original_tokens", "compressed_tokens", "intact_chains", "broken_chains", ...}')
     .option('--markdown', 'print the compressed context as Markdown an agent can paste')
+    .option('-v, --verbose', 'print the stack of an error')
     .action(async (file: string, flags: CompressFlags) => {
       try {
         const strategy = CompressionStrategy.safeParse(flags.strategy);

@@ -3,6 +3,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import type { DagRunResult, EngineEvent, LlmStatsView, SummaryEstimate } from '../../../shared/contracts/api.js';
 import { DEFAULT_LLM_MODEL } from '../../../shared/contracts/llm-limits.js';
 import type { IngestResult, Skip } from '../../../shared/types/ingest.js';
+import { CairnError } from '../../../shared/errors.js';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
 import type { LlmFlags } from '../llm-config.js';
 import { addLlmOptions } from '../llm-flags.js';
@@ -51,7 +52,7 @@ export function registerIngest(program: Command): void {
       let engine;
       try {
         if (!(INGEST_SCOPES as readonly string[]).includes(flags.scope)) {
-          throw new Error(`--scope must be one of ${INGEST_SCOPES.join(', ')}, not ${JSON.stringify(flags.scope)}`);
+          throw new CairnError('INVALID_INPUT', `--scope must be one of ${INGEST_SCOPES.join(', ')}, not ${JSON.stringify(flags.scope)}`);
         }
         // Loaded here, not at start-up, so `cairn --help` and other commands never pay for them.
         const { llmFromFlags } = await import('../llm-config.js');
@@ -110,7 +111,7 @@ export function registerIngest(program: Command): void {
 
 function toInt(text: string, flag: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${flag} must be a whole number, not ${JSON.stringify(text)}`);
+  if (!Number.isInteger(value) || value < 0) throw new CairnError('INVALID_INPUT', `${flag} must be a whole number, not ${JSON.stringify(text)}`);
   return value;
 }
 

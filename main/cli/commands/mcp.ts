@@ -56,7 +56,7 @@ Example (Claude Code): claude mcp add cairn -- npx cairn mcp --workspace ~/cairn
         await closed;
         await server.close().catch(() => undefined);
       } catch (error) {
-        reportError(error, {});
+        reportError(error, flags);
       } finally {
         await engine?.dispose();
       }

@@ -85,7 +85,7 @@ $OPENAI_API_KEY; it is never written to a file.`,
         process.once('SIGTERM', () => void stop(0));
       } catch (error) {
         await engine?.dispose().catch(() => {});
-        reportError(error, {});
+        reportError(error, flags);
       }
     });
 }

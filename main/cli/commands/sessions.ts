@@ -105,6 +105,7 @@ export function registerSessions(program: Command): void {
     .description('List the imported conversations')
     .option('-w, --workspace <dir>', 'workspace folder')
     .option('--json', 'print one JSON document: {"conversations"}')
+    .option('-v, --verbose', 'log progress to stderr')
     .action((flags: SessionFlags) =>
       withEngine(flags, async (engine) => {
         const result = await engine.call('sessions:list', {});

@@ -9,6 +9,7 @@ import { printJson, reportError } from '../output.js';
 interface SkeletonFlags {
   mode: string;
   json?: boolean;
+  verbose?: boolean;
 }
 
 export function registerSkeleton(program: Command): void {
@@ -18,6 +19,7 @@ export function registerSkeleton(program: Command): void {
     .argument('<path>', 'a source file or a folder')
     .option('--mode <mode>', 'ast (first doc line) | llm | ast_llm (whole docs)', 'ast')
     .option('--json', 'print one JSON document: {"files": [...]}')
+    .option('-v, --verbose', 'print the stack of an error')
     .action(async (path: string, flags: SkeletonFlags) => {
       try {
         const mode = CodeSummaryMode.safeParse(flags.mode);

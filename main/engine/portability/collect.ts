@@ -5,6 +5,7 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CairnError } from '../../../shared/errors.js';
 import { ABSTRACT_FILE, META_FILE, OVERVIEW_FILE, childUri, isSidecarName } from '../../../shared/uri.js';
 import { MemoryCategory, type LongTermMemory } from '../../../shared/types/memory.js';
 import type { ContextFS } from '../tree/context-fs.js';
@@ -37,7 +38,7 @@ export async function collectExport(
       data.conversations.push(conversation);
       const analysisUri = `${uri}${ANALYSIS_FILE}`;
       if ((await fs.kindOf(analysisUri)) !== 'file') continue;
-      const raw = JSON.parse(await fs.readFileContent(analysisUri)) as Record<string, unknown>;
+      const raw = parseJson(await fs.readFileContent(analysisUri), analysisUri) as Record<string, unknown>;
       const meta = (await fs.readMeta(analysisUri)) as { cache_key?: unknown } | null;
       data.analyses.push({ ...raw, conversation_id: conversation.id, cache_key: typeof meta?.cache_key === 'string' ? meta.cache_key : null } as AnalysisEntry);
     }
@@ -65,7 +66,7 @@ async function collectNodes(fs: ContextFS, dirUri: string, out: NodeRecord[]): P
   const meta = await readOptional(join(path, META_FILE));
   if (abstract !== null) node.abstract = abstract;
   if (overview !== null) node.overview = overview;
-  if (meta !== null) node.meta = JSON.parse(meta) as Record<string, unknown>;
+  if (meta !== null) node.meta = parseJson(meta, join(path, META_FILE)) as Record<string, unknown>;
   out.push(node);
   for (const name of names) {
     if (isSidecarName(name)) continue;
@@ -76,9 +77,18 @@ async function collectNodes(fs: ContextFS, dirUri: string, out: NodeRecord[]): P
       const bytes = await readFile(join(path, name));
       const file: NodeRecord = { uri, kind: 'file', ...textOrBase64(bytes) };
       const fileMeta = await readOptional(fs.metaPathOf(uri, 'file'));
-      if (fileMeta !== null) file.meta = JSON.parse(fileMeta) as Record<string, unknown>;
+      if (fileMeta !== null) file.meta = parseJson(fileMeta, fs.metaPathOf(uri, 'file')) as Record<string, unknown>;
       out.push(file);
     }
+  }
+}
+
+/** A workspace file damaged on disk (a hand edit, a full disk) stops the export naming the file. */
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CairnError('PARSE_FAILED', `${where} is damaged (invalid JSON: ${(error as Error).message}); fix or remove it, then export again`, { details: { file: where } });
   }
 }
 

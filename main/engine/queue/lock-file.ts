@@ -14,6 +14,8 @@ import { CairnError } from '../../../shared/errors.js';
 interface LockOwner {
   pid: number;
   hostname: string;
+  /** What the owner is, as `ps` names it (the CLI titles itself `cairn <command>`), so a refusal can say what to wait for. */
+  title?: string;
   /** Tells this acquisition apart from any other by the same pid (pids are reused). */
   token: string;
   acquired_at: string;
@@ -39,7 +41,7 @@ export class LockFile {
     // A few rounds cover the races: the owner released between our try and our read, or another
     // process broke the same stale lock first.
     for (let round = 0; round < 5; round += 1) {
-      const owner: LockOwner = { pid: process.pid, hostname: hostname(), token: randomUUID(), acquired_at: new Date().toISOString() };
+      const owner: LockOwner = { pid: process.pid, hostname: hostname(), title: process.title, token: randomUUID(), acquired_at: new Date().toISOString() };
       if (await tryCreate(path, JSON.stringify(owner))) return new LockFile(path, owner.token);
 
       const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -49,8 +51,9 @@ export class LockFile {
       if (text === null) continue;
       const current = parseOwner(text);
       if (current && isOwnerAlive(current)) {
-        throw new CairnError('LOCKED', `${what} is in use by process ${current.pid} on ${current.hostname} (lock file ${path})`, {
-          details: { path, pid: current.pid, hostname: current.hostname, since: current.acquired_at },
+        const holder = `${current.title ?? 'another process'} (pid ${current.pid} on ${current.hostname})`;
+        throw new CairnError('LOCKED', `${what} is busy: ${holder} has held it since ${current.acquired_at} (lock file ${path})`, {
+          details: { path, pid: current.pid, hostname: current.hostname, since: current.acquired_at, ...(current.title ? { holder: current.title } : {}) },
         });
       }
       // Dead owner, or a lock we cannot read (we only ever link complete files, so that is damage):
@@ -122,7 +125,7 @@ function parseOwner(text: string): LockOwner | null {
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
     if (typeof value.pid !== 'number' || typeof value.token !== 'string' || typeof value.hostname !== 'string') return null;
-    return { pid: value.pid, token: value.token, hostname: value.hostname, acquired_at: String(value.acquired_at ?? '') };
+    return { pid: value.pid, token: value.token, hostname: value.hostname, acquired_at: String(value.acquired_at ?? ''), ...(typeof value.title === 'string' ? { title: value.title } : {}) };
   } catch {
     return null;
   }

@@ -84,6 +84,8 @@ export interface OutboxOptions {
   maxAttempts?: number;
   /** Completed messages kept (the most recent); older ones are dropped at compaction. Default 10 000. */
   keepCompleted?: number;
+  /** What a refusal to open names as busy (the engine names its workspace). Default: "The outbox in {dir}". */
+  lockName?: string;
 }
 
 /** Counters for tests and diagnostics. */
@@ -153,7 +155,7 @@ export class Outbox {
    */
   static async open(dir: string, options: OutboxOptions = {}): Promise<Outbox> {
     await mkdir(dir, { recursive: true });
-    const lock = await LockFile.acquire(join(dir, LOCK), `The outbox in ${dir}`);
+    const lock = await LockFile.acquire(join(dir, LOCK), options.lockName ?? `The outbox in ${dir}`);
     try {
       const outbox = new Outbox(
         dir,

@@ -1,17 +1,43 @@
 /**
- * Export and import: everything the workspace knows written in one of the export formats
- * (docs/ARCHITECTURE.md#export-and-import) to a path on the engine's machine, with what was
+ * Export and import: everything the workspace knows (or one scope of it) written in one of the
+ * export formats to a path on the engine's machine or, in a browser, downloaded; with what was
  * written; and an import of such an export by path.
  */
+import { useState } from 'react';
 import type { ExportFormat } from '../../../shared/contracts/api';
+import { CairnError } from '../../../shared/errors';
 import { formatBytes, formatMs } from '../../../shared/format';
-import { EXPORT_FORMATS } from '../../stores/portability-store';
-import { usePortability } from '../../stores/stores-context';
+import { EXPORT_FORMATS, EXPORT_SCOPES, type ExportScope } from '../../stores/portability-store';
+import { useApp, usePortability } from '../../stores/stores-context';
 import { useT } from '../../use-t';
+import { pageToken } from '../upload/upload-client';
+import { fetchExport } from './download-client';
+
+/** Browser mode: the export comes from the web host that served this page, with the page's token. */
+async function downloadExport(request: { format: ExportFormat; scope?: ExportScope }) {
+  const token = pageToken(window.location.search);
+  if (!token) throw new CairnError('INVALID_INPUT', 'This page has no access token');
+  const { result, blob } = await fetchExport(request, { token });
+  // Handed to the browser's downloads under the file name the host chose.
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = result.out;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started from the object URL by now; it is freed a little later, for slower browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return result;
+}
 
 export function ExportView() {
   const t = useT();
   const s = usePortability((state) => state);
+  const browser = useApp((state) => state.transport) === 'websocket';
+  // The result panel says "downloaded" or "written" after what was last asked for.
+  const [lastRun, setLastRun] = useState<'path' | 'download'>('path');
   return (
     <section className="view export-view" aria-labelledby="export-title">
       <header className="view-header">
@@ -22,6 +48,7 @@ export function ExportView() {
         className="panel toolbar"
         onSubmit={(e) => {
           e.preventDefault();
+          setLastRun('path');
           void s.runExport();
         }}
       >
@@ -35,14 +62,39 @@ export function ExportView() {
             ))}
           </select>
         </label>
+        <label className="field compact">
+          <span>{t('export.scope')}</span>
+          <select value={s.scope ?? ''} onChange={(e) => s.setScope((e.target.value || null) as ExportScope | null)} data-testid="export-scope">
+            <option value="">{t('export.scope.all')}</option>
+            {EXPORT_SCOPES.map((scope) => (
+              <option key={scope} value={scope}>
+                {t(`export.scope.${scope}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {browser && (
+          <button
+            type="button"
+            className="primary"
+            disabled={s.exportStatus === 'running'}
+            onClick={() => {
+              setLastRun('download');
+              void s.runDownload(downloadExport);
+            }}
+            data-testid="export-download"
+          >
+            {s.exportStatus === 'running' && lastRun === 'download' ? t('export.downloading') : t('export.download')}
+          </button>
+        )}
         <label className="field grow">
           <span>{s.format === 'json' || s.format === 'jsonl' ? t('export.outFile') : t('export.outFolder')}</span>
           <input value={s.out} onChange={(e) => s.setOut(e.target.value)} placeholder={s.format === 'json' ? '/home/me/cairn-export.json' : '/home/me/cairn-export'} spellCheck={false} data-testid="export-out" />
         </label>
-        <button type="submit" className="primary" disabled={!s.out.trim() || s.exportStatus === 'running'} data-testid="export-run">
-          {s.exportStatus === 'running' ? t('export.running') : t('export.run')}
+        <button type="submit" className={browser ? undefined : 'primary'} disabled={!s.out.trim() || s.exportStatus === 'running'} data-testid="export-run">
+          {s.exportStatus === 'running' && lastRun === 'path' ? t('export.running') : t('export.run')}
         </button>
-        <p className="muted small full-row">{t('export.hint')}</p>
+        <p className="muted small full-row">{t(browser ? 'export.downloadHint' : 'export.hint')}</p>
       </form>
       {s.exportStatus === 'failed' && (
         <div className="banner banner-error" role="alert" data-testid="export-error">
@@ -51,7 +103,7 @@ export function ExportView() {
       )}
       {s.exported && (
         <section className="panel" data-testid="export-result" data-out={s.exported.out}>
-          <h2>{t('export.written')}</h2>
+          <h2>{t(lastRun === 'download' ? 'export.downloaded' : 'export.written')}</h2>
           <p>
             <code>{s.exported.out}</code> · {t(`export.format.${s.exported.format}`)}
           </p>

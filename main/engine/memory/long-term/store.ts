@@ -158,8 +158,9 @@ export class ContextFsMemoryStore implements MemoryStore {
    * Merges memories exported from a workspace (export:run → import:run), by id and without dedup:
    * the history lines come first (merged in time order), then each memory is written as it was
    * unless this workspace holds the same one, a newer version of it, or the user forgot it here
-   * after it was last changed. Every memory written gets a history line naming `source`, and the
-   * history's last line is left describing the pages, as `recover` expects.
+   * after it was last changed. A memory written gets a history line naming `source` unless the
+   * imported history already ends with this very version (an export carries its memories'
+   * history), and the history's last line is left describing the pages, as `recover` expects.
    */
   async restore(memories: LongTermMemory[], history: MemoryChange[], source: string): Promise<RestoreOutcome> {
     return this.exclusive(async () => {
@@ -172,7 +173,16 @@ export class ContextFsMemoryStore implements MemoryStore {
           else if (decision.op === 'keep') outcome.kept.push({ id: memory.id, reason: decision.reason });
           else {
             const current = decision.current;
-            await this.persist({ at: this.now(), op: current ? 'update' : 'add', memory_id: memory.id, ...(current ? { before: current } : {}), after: memory, reason: `imported from ${source}` });
+            const recorded = this.log.last(memory.id);
+            if (recorded?.after && JSON.stringify(recorded.after) === JSON.stringify(memory)) {
+              // The imported history already holds the change that made this version (and is on
+              // disk, fsync'd): the page is written as that line says, and nothing is recorded
+              // twice, so an export of this workspace gives back the history it was given.
+              const { before: _older, ...change } = recorded;
+              await this.applyToFiles(current ? { ...change, before: current } : change);
+            } else {
+              await this.persist({ at: this.now(), op: current ? 'update' : 'add', memory_id: memory.id, ...(current ? { before: current } : {}), after: memory, reason: `imported from ${source}` });
+            }
             if (current) touched.add(current.category);
             touched.add(memory.category);
             outcome[current ? 'updated' : 'added'] += 1;
