@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@xyflow/react/dist/style.css';
-import './styles.css';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/components.css';
 import { App } from './App';
 import { createClient } from './api/client';
 import { preferredLocale } from './i18n';

@@ -6,6 +6,7 @@ import { useEffect, type ReactNode } from 'react';
 import type { FormField } from '../../stores/settings-store';
 import { useApp, useSettings } from '../../stores/stores-context';
 import { useT } from '../../use-t';
+import './settings.css';
 
 export function SettingsView() {
   const t = useT();
