@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@xyflow/react/dist/style.css';
+// The shared styles, before App: each view and component imports its own file, which the bundle
+// then places after these, so a view's rule wins a tie with a shared one.
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/components.css';
