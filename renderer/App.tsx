@@ -14,6 +14,7 @@ import { CompressView } from './features/compress/CompressView';
 import { ExportView } from './features/export/ExportView';
 import { MonitorView } from './features/monitor/MonitorView';
 import { SettingsView } from './features/settings/SettingsView';
+import './app.css';
 
 const VIEW_LABELS = {
   home: 'nav.home',

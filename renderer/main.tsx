@@ -1,7 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@xyflow/react/dist/style.css';
-import './styles.css';
+// The shared styles, before App: each view and component imports its own file, which the bundle
+// then places after these, so a view's rule wins a tie with a shared one.
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/components.css';
 import { App } from './App';
 import { createClient } from './api/client';
 import { preferredLocale } from './i18n';

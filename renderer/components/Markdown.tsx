@@ -6,6 +6,7 @@
  */
 import { marked, type Token, type Tokens } from 'marked';
 import { memo, type ReactNode } from 'react';
+import './markdown.css';
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 

@@ -1,5 +1,6 @@
 import type { Skip } from '../../shared/types/ingest';
 import { groupSkips } from '../features/home/drop';
+import './skip-groups.css';
 
 /** Skipped files grouped by reason, each with its path and the sentence that explains it. */
 export function SkipGroups({ skips, open }: { skips: readonly Skip[]; open?: boolean }) {

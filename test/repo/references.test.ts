@@ -19,19 +19,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-/**
- * Files others are rewriting in their own branches, whose references are swept once those land.
- * Each entry must still hold a problem: the test fails when one is clean or gone, so the list
- * empties as the work merges.
- */
-const PENDING_SWEEP: readonly string[] = [];
-
-/**
- * Files being split in other branches. Same rule: an entry that is no longer long, or no longer
- * exists, fails the test until it is removed from here.
- */
-const PENDING_SPLIT: readonly string[] = ['renderer/i18n.ts', 'renderer/styles.css'];
-
 const MAX_LINES = 700;
 /** A comment line starting with `Long file:` and a reason, within a file's first lines. */
 const LONG_FILE_MARKER = /^\s*(?:\/\/+|\/?\*+)\s*Long file:\s*\S/;
@@ -224,24 +211,16 @@ describe('the repository explains itself', () => {
   });
 
   it('points only at documents and headings that exist, from inside the repository', () => {
-    const problems = files.filter((f) => !PENDING_SWEEP.includes(f)).flatMap((f) => referenceProblems(f, read(f)));
+    const problems = files.flatMap((f) => referenceProblems(f, read(f)));
     expect(problems).toEqual([]);
   });
 
-  it('still has work to sweep in every file it leaves pending', () => {
-    const clean = PENDING_SWEEP.filter((f) => !files.includes(f) || referenceProblems(f, read(f)).length === 0);
-    expect(clean, 'these files are swept (or gone): remove them from PENDING_SWEEP').toEqual([]);
-  });
 
   it('keeps source files under 700 lines, or says why', () => {
-    const problems = files.filter((f) => LONG_CHECKED.test(f) && !PENDING_SPLIT.includes(f)).flatMap((f) => longFileProblem(f, read(f)) ?? []);
+    const problems = files.filter((f) => LONG_CHECKED.test(f)).flatMap((f) => longFileProblem(f, read(f)) ?? []);
     expect(problems).toEqual([]);
   });
 
-  it('still has a split to do for every file it leaves pending', () => {
-    const done = PENDING_SPLIT.filter((f) => !files.includes(f) || longFileProblem(f, read(f)) === null);
-    expect(done, 'these files are split (or gone): remove them from PENDING_SPLIT').toEqual([]);
-  });
 });
 
 describe('the checks themselves', () => {

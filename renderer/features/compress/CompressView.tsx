@@ -10,6 +10,7 @@ import { STRATEGIES, blockFates } from '../../stores/compress-store';
 import { useApp, useCompress } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
+import './compress.css';
 
 const DiffView = lazy(() => import('./DiffView'));
 

@@ -8,6 +8,7 @@ import { useResolvedTheme } from '../../use-theme';
 import { DagMiniMap } from './DagMiniMap';
 import { DirNode, type DirFlowNode } from './DirNode';
 import { DEFAULT_LAYOUT, layoutDag } from './layout';
+import './dag.css';
 
 // Module scope, so React Flow sees the same object on every render.
 const nodeTypes = { dir: DirNode };

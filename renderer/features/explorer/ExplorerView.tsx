@@ -9,6 +9,7 @@ import { useResolvedTheme } from '../../use-theme';
 import { SkipGroups } from '../../components/SkipGroups';
 import { ContextTree } from './ContextTree';
 import { monacoLanguage } from './language';
+import './explorer.css';
 
 const CodeView = lazy(() => import('./CodeView'));
 

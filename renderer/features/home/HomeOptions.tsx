@@ -6,6 +6,7 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { RecentIngest } from '../../../shared/contracts/api';
 import { formatCount, formatUsd, formatWhen } from '../../../shared/format';
+import { LLM_LIMITS } from '../../../shared/contracts/llm-limits';
 import { parseBudget } from '../../stores/settings-store';
 import { useApp, useIngest, useSettings } from '../../stores/stores-context';
 import { useT } from '../../use-t';
@@ -103,7 +104,7 @@ export function IngestOptionsFields() {
           />
           {budgetInvalid ? (
             <span id="home-budget-error" className="field-error" role="alert" data-testid="home-budget-error">
-              {t('settings.error.budget')}
+              {t('settings.error.budget', { min: LLM_LIMITS.tokenBudget.min })}
             </span>
           ) : (
             <span id="home-budget-hint" className="muted small">

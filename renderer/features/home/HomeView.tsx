@@ -11,6 +11,7 @@ import { useApp, useIngest } from '../../stores/stores-context';
 import { useT, type Translate } from '../../use-t';
 import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
 import { useDropTarget } from '../upload/use-drop-target';
+import './home.css';
 
 export function HomeView() {
   const t = useT();

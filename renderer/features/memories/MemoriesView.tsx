@@ -9,6 +9,7 @@ import { countByCategory, visibleMemories, type CategoryFilter } from '../../sto
 import { useMemories, useStores } from '../../stores/stores-context';
 import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
+import './memories.css';
 
 const CATEGORIES = MemoryCategories.options;
 

@@ -7,6 +7,7 @@ import type { LlmCallRecord } from '../../../shared/contracts/api';
 import { formatMs } from '../../../shared/format';
 import { useApp, useMonitor } from '../../stores/stores-context';
 import { useT } from '../../use-t';
+import './monitor.css';
 
 export function MonitorView() {
   const t = useT();

@@ -13,6 +13,7 @@ import { LEVELS, SEARCH_MODES, SEARCH_SCOPES, groupHits, type LevelFilter, type 
 import { useApp, useSearch, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { highlightParts, queryTerms } from './highlight';
+import './search.css';
 
 /** Search-as-you-type waits this long after the last key. */
 const DEBOUNCE_MS = 250;

@@ -22,6 +22,7 @@ import { localPathsOfFiles, pathsFromDrop } from '../upload/drop-path';
 import { entriesOfDrop, fallbackFolderName, filesAsFolder, hostPathsOf, walkEntries } from '../upload/upload';
 import { UploadPanel, useFolderUpload, type UploadTexts } from '../upload/UploadPanel';
 import { useDropTarget } from '../upload/use-drop-target';
+import './sessions.css';
 
 /** The one upload name rule: `conversations-20261201-1430`. */
 const uploadName = () => fallbackFolderName(new Date(), 'conversations');

@@ -3,9 +3,18 @@
  * key field is write-only: the engine never sends a key back, only whether one is set.
  */
 import { useEffect, type ReactNode } from 'react';
+import { LLM_LIMITS } from '../../../shared/contracts/llm-limits';
 import type { FormField } from '../../stores/settings-store';
 import { useApp, useSettings } from '../../stores/stores-context';
 import { useT } from '../../use-t';
+import './settings.css';
+
+/** The bounds each numeric field's hint and error name ({min}, {max}): the contract's, never restated. */
+const FIELD_LIMITS: Partial<Record<FormField, { min: number; max?: number }>> = {
+  maxConcurrent: LLM_LIMITS.maxConcurrent,
+  tokenBudget: { min: LLM_LIMITS.tokenBudget.min },
+  timeoutMs: LLM_LIMITS.timeoutMs,
+};
 
 export function SettingsView() {
   const t = useT();
@@ -25,7 +34,7 @@ export function SettingsView() {
       {hint && !s.errors[name] && <span className="muted small">{hint}</span>}
       {s.errors[name] && (
         <span className="field-error" id={`settings-${name}-error`} role="alert" data-testid={`settings-error-${name}`}>
-          {t(s.errors[name]!)}
+          {t(s.errors[name]!, FIELD_LIMITS[name])}
         </span>
       )}
     </label>
@@ -68,7 +77,7 @@ export function SettingsView() {
         <div className="settings-grid">
           {field('baseUrl', t('settings.baseUrl'), text('baseUrl', { placeholder: 'http://127.0.0.1:11434/v1' }), t('settings.baseUrlHint'))}
           {field('model', t('settings.model'), text('model', { placeholder: 'gpt-4o-mini' }))}
-          {field('maxConcurrent', t('settings.maxConcurrent'), text('maxConcurrent', { inputMode: 'numeric' }), t('settings.maxConcurrentHint'))}
+          {field('maxConcurrent', t('settings.maxConcurrent'), text('maxConcurrent', { inputMode: 'numeric' }), t('settings.maxConcurrentHint', FIELD_LIMITS.maxConcurrent))}
           {field('tokenBudget', t('settings.tokenBudget'), text('tokenBudget', { inputMode: 'numeric', placeholder: t('settings.noLimit') }), t('settings.tokenBudgetHint'))}
           {field('timeoutMs', t('settings.timeout'), text('timeoutMs', { inputMode: 'numeric' }))}
           <label className="field">

@@ -10,6 +10,7 @@ import type { MessageKey } from '../../i18n';
 import { useApp } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { pageToken, uploadFolder, UploadError, type PickedFolder, type UploadFailure, type UploadOutcome, type UploadProgress } from './upload-client';
+import '../../components/skip-groups.css';
 
 export type UploadState =
   | { status: 'idle' }
