@@ -197,7 +197,7 @@ describe('the LLM limits of every command', () => {
     const llm = ['--llm-base-url', server.url, '--llm-model', 'mock-model'];
     for (const [name, args] of Object.entries(commands)) {
       const refused = await untilFirstLine([...args, ...llm, '--max-concurrent-llm', '100']);
-      expect({ name, code: refused.code, stderr: refused.stderr }).toEqual({ name, code: 2, stderr: 'cairn: --max-concurrent-llm must be at most 64\n' });
+      expect({ name, code: refused.code, stderr: refused.stderr }).toEqual({ name, code: 2, stderr: `cairn: INVALID_INPUT: --max-concurrent-llm must be at most 64. See \`cairn ${name} --help\`.\n` });
     }
     expect(server.chatRequests).toHaveLength(0);
 
