@@ -53,7 +53,7 @@ describe('ingest', () => {
     expect(result.changed).toBeGreaterThanOrEqual(8);
 
     const top = await engine.call('fs:ls', { uri: 'ctx://resources/sample/' });
-    expect(top.entries.map((e) => e.name)).toEqual(['.gitignore', 'README.md', 'docs', 'notes', 'src']);
+    expect(top.entries.map((e) => e.name)).toEqual(['.gitignore', 'docs', 'notes', 'README.md', 'src']);
 
     // The long architecture document became a directory of sections; they concatenate back to it.
     const arch = await engine.call('fs:stat', { uri: 'ctx://resources/sample/docs/architecture.md' });
@@ -69,6 +69,9 @@ describe('ingest', () => {
     let joined = '';
     for (const uri of leaves) joined += (await engine.call('fs:read', { uri, level: 2 })).content;
     expect(joined).toBe(await readFile(join(SAMPLE, 'docs/architecture.md'), 'utf8'));
+    // The folder's own L2 is the whole document, with or without the trailing slash.
+    expect((await engine.call('fs:read', { uri: 'ctx://resources/sample/docs/architecture.md/', level: 2 })).content).toBe(joined);
+    expect((await engine.call('fs:read', { uri: 'ctx://resources/sample/docs/architecture.md', level: 2 })).content).toBe(joined);
 
     // Chinese names and content survive.
     const zh = await engine.call('fs:read', { uri: 'ctx://resources/sample/docs/zh/快速入门.md', level: 2 });
