@@ -15,8 +15,3 @@ const collator = new Intl.Collator('en', { numeric: true });
 export function compareNatural(a: string, b: string): number {
   return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
-
-/** Sorts by a key (a name, a URI) in natural order, without changing the input. */
-export function sortNatural<T>(items: readonly T[], key: (item: T) => string): T[] {
-  return [...items].sort((a, b) => compareNatural(key(a), key(b)));
-}
