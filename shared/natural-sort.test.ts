@@ -27,5 +27,4 @@ describe('compareNatural', () => {
     const backward = ['e\u0301', 'é', '001', '01', '1'].sort(compareNatural);
     expect(forward).toEqual(backward);
   });
-
 });
