@@ -113,7 +113,7 @@ function tools(engine: Engine): ToolSpec[] {
     tool({
       name: 'read',
       title: 'Read a node',
-      description: 'Read a ctx:// node at a level: 0 its abstract (a line), 1 its overview (structured Markdown), 2 its full content (files only). Directories have levels 0 and 1.',
+      description: 'Read a ctx:// node at a level: 0 its abstract (a line), 1 its overview (structured Markdown), 2 its full content (of a file, or for the folder of a split document the whole document). Other directories have levels 0 and 1.',
       input: z.object({ uri: Uri, level: read.level.describe('0 abstract, 1 overview, 2 content (default)') }),
       write: false,
       readOnlyHint: true,

@@ -55,6 +55,22 @@ describe('the DAG store', () => {
     expect(Object.keys(s.dirs)).toHaveLength(4);
   });
 
+  it('draws and finds children in natural order: 2.4.0 before 2.39.5, v9 before v10', () => {
+    const root = 'ctx://resources/releases/';
+    const names = ['2.39.5', 'v10', '2.4.0', 'v9', '1.5.0.1'];
+    const dispatched = (uri: string, parent: string | null): EngineEvent => ({ type: 'dag/dir-dispatched', root, uri, parent, pending: 1, dirs: 0, files: 1, counts: counts() });
+    const store = createDagStore();
+    store.getState().applyEvents([
+      { type: 'dag/started', root, messageId: 'm-releases' },
+      dispatched(root, null),
+      ...names.map((name) => dispatched(`${root}${name}/`, root)),
+    ]);
+    const natural = ['1.5.0.1', '2.4.0', '2.39.5', 'v9', 'v10'].map((name) => `${root}${name}/`);
+    expect(visibleGraph(store.getState(), root).nodes).toEqual([root, ...natural]);
+    expect(findDirs(store.getState(), root, '.')).toEqual(natural.slice(0, 3));
+    expect(findDirs(store.getState(), root, 'v')).toEqual(natural.slice(3));
+  });
+
   it('patches only the entries a batch touches and leaves the shape alone on progress ticks', () => {
     const store = createDagStore();
     store.getState().applyEvents(run());

@@ -12,6 +12,7 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { DagCounts, DagRunResult, EngineEvent } from '../../shared/contracts/api';
 import { CairnError } from '../../shared/errors';
+import { compareNatural } from '../../shared/natural-sort';
 import type { SummaryStatus, TreeNode } from '../../shared/types/node';
 import { INGEST_SCOPES, isWithinUri, parentUri, scopeRootUri, uriName } from '../../shared/uri';
 import type { CairnClient } from '../api/client';
@@ -454,7 +455,7 @@ export function shownRoot(state: Pick<DagState, 'activeRoot' | 'runOrder' | 'run
 }
 
 export interface VisibleGraph {
-  /** Visible directories, parents before children, children by name. */
+  /** Visible directories, parents before children, children by name in natural order. */
   nodes: string[];
   edges: { source: string; target: string }[];
   /** For each collapsed directory, how many directories it hides. */
@@ -467,7 +468,7 @@ export function visibleGraph(state: Pick<DagState, 'dirs' | 'children' | 'collap
   const start = state.focus !== null && state.dirs[state.focus] ? state.focus : root;
   if (start === null || !state.dirs[start]) return result;
   const sortedChildren = (uri: string) =>
-    [...(state.children[uri] ?? [])].filter((child) => state.dirs[child]).sort((a, b) => (state.dirs[a]!.name < state.dirs[b]!.name ? -1 : state.dirs[a]!.name > state.dirs[b]!.name ? 1 : 0));
+    [...(state.children[uri] ?? [])].filter((child) => state.dirs[child]).sort((a, b) => compareNatural(state.dirs[a]!.name, state.dirs[b]!.name));
   const countBelow = (uri: string): number => {
     let count = 0;
     const stack = [...(state.children[uri] ?? [])];
@@ -507,7 +508,7 @@ export function findDirs(state: Pick<DagState, 'dirs' | 'children'>, root: strin
     const dir = state.dirs[uri];
     if (!dir) continue;
     if (dir.name.toLowerCase().includes(needle)) matches.push(uri);
-    const kids = [...(state.children[uri] ?? [])].sort();
+    const kids = [...(state.children[uri] ?? [])].sort(compareNatural);
     for (let i = kids.length - 1; i >= 0; i -= 1) stack.push(kids[i]!);
   }
   return matches;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CairnError } from '../../shared/errors';
 import type { NodeEntry } from '../../shared/types/node';
 import type { CairnClient } from '../api/client';
-import { ancestorsOf, createExplorerStore } from './explorer-store';
+import { ancestorsOf, createExplorerStore, hasContent } from './explorer-store';
 
 const tree: Record<string, NodeEntry[]> = {
   'ctx://resources/': [{ uri: 'ctx://resources/sample/', name: 'sample', kind: 'dir' }],
@@ -25,7 +25,9 @@ function fakeClient(): { client: CairnClient; calls: string[] } {
       }
       if (command === 'fs:stat') {
         const isDir = request.uri.endsWith('/');
-        return { uri: request.uri, kind: isDir ? 'dir' : 'file', bytes: 5, has_abstract: true, has_overview: !isDir, meta: null };
+        const document = request.uri.endsWith('.md/');
+        const meta = document ? { uri: request.uri, kind: 'dir', context_type: 'resource', document: true, created_at: '', updated_at: '' } : null;
+        return { uri: request.uri, kind: isDir ? 'dir' : 'file', bytes: 5, has_abstract: true, has_overview: !isDir, meta };
       }
       if (command === 'fs:read') {
         if (request.level === 1) throw new CairnError('NOT_FOUND', 'no L1 yet');
@@ -64,6 +66,20 @@ describe('the explorer store', () => {
     await store.getState().select('ctx://resources/sample/README.md');
     expect(store.getState().details).toMatchObject({ status: 'loaded', abstract: 'level 0', overview: null, content: 'level 2' });
     expect(calls).toContain('fs:read ctx://resources/sample/README.md 2');
+  });
+
+  it("shows a split document's folder with the whole document as its L2, and no L2 for other folders", async () => {
+    const { client, calls } = fakeClient();
+    const store = createExplorerStore(client);
+    await store.getState().select('ctx://resources/sample/docs/guide.md/');
+    expect(calls).toContain('fs:read ctx://resources/sample/docs/guide.md/ 2');
+    expect(store.getState().details).toMatchObject({ status: 'loaded', content: 'level 2' });
+    expect(hasContent(store.getState().details!.stat!)).toBe(true);
+
+    await store.getState().select('ctx://resources/sample/docs/');
+    expect(calls).not.toContain('fs:read ctx://resources/sample/docs/ 2');
+    expect(store.getState().details).toMatchObject({ status: 'loaded', content: null });
+    expect(hasContent(store.getState().details!.stat!)).toBe(false);
   });
 
   it('reveals a deep node by opening its ancestors', async () => {

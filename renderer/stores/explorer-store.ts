@@ -44,6 +44,14 @@ export interface ExplorerState {
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/**
+ * Whether a node has L2 content to show: a file, or the folder of a split document (its meta says
+ * `document`), which reads at level 2 as the whole document. Other folders have none of their own.
+ */
+export function hasContent(stat: Pick<NodeStat, 'kind' | 'meta'>): boolean {
+  return stat.kind === 'file' || stat.meta?.document === true;
+}
+
 /** The directory URIs from the scope root down to the parent of `uri`. */
 export function ancestorsOf(uri: string): string[] {
   const chain: string[] = [];
@@ -75,7 +83,7 @@ export function createExplorerStore(client: CairnClient): StoreApi<ExplorerState
         const [abstract, overview, content] = await Promise.all([
           stat.has_abstract ? optional(0) : null,
           stat.has_overview ? optional(1) : null,
-          stat.kind === 'file' ? optional(2) : null,
+          hasContent(stat) ? optional(2) : null,
         ]);
         if (get().selected === uri) set({ details: { uri, status: 'loaded', stat, abstract, overview, content } });
       } catch (error) {

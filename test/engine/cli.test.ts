@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -59,12 +59,36 @@ describe('cairn CLI', () => {
     const skeleton = cairn('cat', 'ctx://resources/sample/src/station.py', '--level', '1');
     expect(skeleton.stdout).toContain('class Station');
 
+    // A split document's folder prints as the whole document.
+    const doc = cairn('cat', 'ctx://resources/sample/docs/architecture.md/');
+    expect(doc.code, doc.stderr).toBe(0);
+    expect(doc.stdout).toBe(readFileSync(join(SAMPLE, 'docs/architecture.md'), 'utf8'));
+
     const stat = cairn('stat', 'ctx://resources/sample/', '--json');
     expect(JSON.parse(stat.stdout).meta.summary_status).toBe('done');
 
     const again = JSON.parse(cairn('ingest', SAMPLE, '--json', '--workers', '0').stdout);
     expect(again.changed).toBe(0);
     expect(again.summary?.dirsSummarized ?? 0).toBe(0);
+  }, 60_000);
+
+  it('lists and draws release notes in natural order', async () => {
+    const notes = join(workspace, '..', `${workspace.split('/').pop()}-release-notes`);
+    await mkdir(notes, { recursive: true });
+    for (const name of ['2.39.5.txt', '2.4.0.txt', '1.5.0.1.txt', 'file10.md', 'file9.md']) await writeFile(join(notes, name), `Release ${name}\n`);
+    try {
+      expect(cairn('ingest', notes, '--json', '--workers', '0', '--no-summarize').code).toBe(0);
+      const root = `ctx://resources/${notes.split('/').pop()}/`;
+      const ls = JSON.parse(cairn('ls', root, '--json').stdout) as { entries: { name: string }[] };
+      const natural = ['1.5.0.1.txt', '2.4.0.txt', '2.39.5.txt', 'file9.md', 'file10.md'];
+      expect(ls.entries.map((e) => e.name)).toEqual(natural);
+      const tree = cairn('tree', root).stdout;
+      const at = natural.map((name) => tree.indexOf(name));
+      expect(at.every((index) => index > 0)).toBe(true);
+      expect([...at].sort((a, b) => a - b)).toEqual(at);
+    } finally {
+      await rm(notes, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('prints skeletons in the documented JSON shape', () => {

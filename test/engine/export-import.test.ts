@@ -202,6 +202,9 @@ describe('export and import', () => {
     expect((await readdir(all)).sort()).toEqual(['cairn-export.json', 'resources', 'session', 'user']);
     const doc = JSON.parse(await readFile(outOf('json'), 'utf8')) as { memories: unknown[]; sessions: unknown[]; nodes: Array<{ uri: string }> };
     expect(doc.nodes.some((n) => n.uri.startsWith('ctx://temp/') || n.uri.includes('.cairn'))).toBe(false);
+    // Nodes go out in the order ls lists them (natural: README.md between notes/ and src/).
+    const top = doc.nodes.map((n) => n.uri).filter((uri) => /^ctx:\/\/resources\/sample\/[^/]+\/?$/.test(uri));
+    expect(top).toEqual(['.gitignore', 'docs/', 'notes/', 'README.md', 'src/'].map((name) => `ctx://resources/sample/${name}`));
     const jsonUser = JSON.parse(await readFile((await source.call('export:run', { format: 'json', out: join(dir, 'exports', 'user.json'), scope: 'session' })).out, 'utf8')) as typeof doc;
     expect(jsonUser.memories).toEqual([]);
     expect(jsonUser.sessions).toHaveLength(1);

@@ -53,7 +53,7 @@ describe('ingest', () => {
     expect(result.changed).toBeGreaterThanOrEqual(8);
 
     const top = await engine.call('fs:ls', { uri: 'ctx://resources/sample/' });
-    expect(top.entries.map((e) => e.name)).toEqual(['.gitignore', 'README.md', 'docs', 'notes', 'src']);
+    expect(top.entries.map((e) => e.name)).toEqual(['.gitignore', 'docs', 'notes', 'README.md', 'src']);
 
     // The long architecture document became a directory of sections; they concatenate back to it.
     const arch = await engine.call('fs:stat', { uri: 'ctx://resources/sample/docs/architecture.md' });
@@ -69,6 +69,9 @@ describe('ingest', () => {
     let joined = '';
     for (const uri of leaves) joined += (await engine.call('fs:read', { uri, level: 2 })).content;
     expect(joined).toBe(await readFile(join(SAMPLE, 'docs/architecture.md'), 'utf8'));
+    // The folder's own L2 is the whole document, with or without the trailing slash.
+    expect((await engine.call('fs:read', { uri: 'ctx://resources/sample/docs/architecture.md/', level: 2 })).content).toBe(joined);
+    expect((await engine.call('fs:read', { uri: 'ctx://resources/sample/docs/architecture.md', level: 2 })).content).toBe(joined);
 
     // Chinese names and content survive.
     const zh = await engine.call('fs:read', { uri: 'ctx://resources/sample/docs/zh/快速入门.md', level: 2 });
@@ -131,6 +134,43 @@ describe('ingest', () => {
     const touched = await engine.call('ingest:start', { path: source });
     expect(touched.changed).toBe(0);
     expect((await engine.fs.readMeta(uri))!.source_mtime_ms).toBe((await stat(join(source, 'a.md'))).mtimeMs);
+  });
+
+  it('names sections from their headings or first words, the same on every re-ingest and in a fresh workspace', async () => {
+    const source = join(tmp, 'manuals');
+    await mkdir(source);
+    const body = (topic: string) => `The ${topic} is checked every spring before the storm season begins. `.repeat(45);
+    const headings = ['Configuration', '快速入门', 'FAQ', 'Troubleshooting', 'FAQ'];
+    const manual = `# Station manual\n\n${body('station')}\n\n${headings.map((title, i) => `## ${title}\n\n${body(`part ${i}`)}\n\n`).join('')}`;
+    const log = ['Battery swap', 'Uplink window', 'Tide gauge drift'].map((lead) => `${lead} notes. ${body(lead.toLowerCase())}`).join('\n\n') + '\n';
+    await writeFile(join(source, 'manual.md'), manual);
+    await writeFile(join(source, 'field-notes.txt'), log);
+    await writeFile(join(source, 'other.md'), '# Other\n\nShort.\n');
+    const first = await engine.call('ingest:start', { path: source });
+    const names = async (uri: string) => (await engine.call('fs:ls', { uri })).entries.map((e) => e.name);
+    const manualNames = await names(`${first.root}manual.md/`);
+    expect(manualNames).toEqual(['01-station-manual.md', '02-configuration.md', '03-快速入门.md', '04-faq.md', '05-troubleshooting.md', '06-faq.md']);
+    const logNames = await names(`${first.root}field-notes.txt/`);
+    expect(logNames).toEqual(['01-battery-swap-notes-the-battery.txt', '02-uplink-window-notes-the-uplink.txt', '03-tide-gauge-drift-notes-the-tide.txt']);
+    expect((await engine.call('fs:read', { uri: `${first.root}manual.md/`, level: 2 })).content).toBe(manual);
+    expect((await engine.call('fs:read', { uri: `${first.root}field-notes.txt/`, level: 2 })).content).toBe(log);
+    const before = await listTree(join(workspace, 'resources'));
+
+    // Touched, and a neighbour edited: nothing is renamed.
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(source, 'manual.md'), later, later);
+    await writeFile(join(source, 'other.md'), '# Other\n\nLonger now.\n');
+    await engine.call('ingest:start', { path: source });
+    expect(await listTree(join(workspace, 'resources'))).toEqual(before);
+
+    // Parsed again from scratch, elsewhere: the same names.
+    const fresh = await createEngine({ workspace: join(tmp, 'ws2'), parser: inProcessParseRunner() });
+    try {
+      await fresh.call('ingest:start', { path: source });
+      expect(await listTree(join(tmp, 'ws2', 'resources'))).toEqual(before);
+    } finally {
+      await fresh.dispose();
+    }
   });
 
   it('gives a different folder with the same name its own root', async () => {

@@ -108,6 +108,12 @@ describe('cairn mcp (read-only)', () => {
     const overview = await call(client, 'read', { uri: 'ctx://resources/sample/', level: 1 });
     expect(overview.text).toBe(await readFile(join(workspace, 'resources/sample/.overview.md'), 'utf8'));
 
+    // A split document's folder reads at level 2 as the whole document, as a tool and as a resource.
+    const architecture = await readFile(join(ROOT, 'assets/sample/docs/architecture.md'), 'utf8');
+    expect((await call(client, 'read', { uri: 'ctx://resources/sample/docs/architecture.md/' })).text).toBe(architecture);
+    const asResource = await client.readResource({ uri: 'ctx://resources/sample/docs/architecture.md/?level=2' });
+    expect((asResource.contents[0] as { text: string }).text).toBe(architecture);
+
     const listing = await call(client, 'ls', { uri: 'ctx://resources/sample/' });
     const entries = (listing.structuredContent as { entries: Array<{ uri: string; kind: string }> }).entries;
     expect(entries.map((e) => e.uri)).toContain('ctx://resources/sample/README.md');

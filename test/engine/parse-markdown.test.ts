@@ -46,7 +46,7 @@ describe('Markdown files', () => {
     expect(parsed.tokens).toBe(countTokens(text));
     expect(outline(parsed.node)).toEqual([
       'field-guide.md/ 1-102',
-      '  01-part.md 1-9',
+      '  01-title-field-station-handbook.md 1-9',
       '  02-field-station-handbook/ 10-102',
       '    01-field-station-handbook.md 10-22',
       '    02-before-you-go.md 23-40',
@@ -54,7 +54,7 @@ describe('Markdown files', () => {
       '      01-on-site.md 41-45',
       '      02-replacing-the-electronics-box/ 46-65',
       '        01-replacing-the-electronics-box.md 46-55',
-      '        02-part.md 56-65',
+      '        02-bash-connect-to-the-service-port.md 56-65',
       '      03-calibrating-the-anemometer.md 66-78',
       '      04-water-level-sensor.md 79-90',
       '    04-after-the-visit.md 91-102',
@@ -136,7 +136,7 @@ describe('Markdown files', () => {
 });
 
 describe('Text files', () => {
-  it('splits plain text by paragraphs and names its parts .txt', async () => {
+  it('splits plain text by paragraphs and names its parts .txt after their first words', async () => {
     const paragraph = (i: number) => `Paragraph ${i}. ${'The tide gauge logs the water level every minute and the base keeps a year of it. '.repeat(6)}`;
     const text = `${Array.from({ length: 12 }, (_, i) => paragraph(i)).join('\n\n')}\n`;
     const parsed = await parseBytes('notes/log.txt', new TextEncoder().encode(text), 256, 128);
@@ -146,11 +146,41 @@ describe('Text files', () => {
     const parts = leaves(node);
     expect(parts.map((part) => part.content).join('')).toBe(text);
     for (const [i, part] of parts.entries()) {
-      expect(part.name).toBe(`${String(i + 1).padStart(2, '0')}-part.txt`);
+      // Paragraphs stay whole: every part starts at a paragraph, and is named by its first six words.
+      const first = /^Paragraph (\d+)\. /.exec(part.content)?.[1];
+      expect(first).toBeDefined();
+      expect(part.name).toBe(`${String(i + 1).padStart(2, '0')}-paragraph-${first}-the-tide-gauge-logs.txt`);
       expect(part.meta.tokens).toBeLessThanOrEqual(256);
-      // Paragraphs stay whole: every part starts at a paragraph.
-      expect(part.content).toMatch(/^Paragraph \d+\. /);
     }
+  });
+});
+
+describe('Section names', () => {
+  it('keep the extension of a text format, and fall back to .txt for a file without one', async () => {
+    const text = Array.from({ length: 10 }, (_, i) => `Chapter ${i + 1}\n==========\n\n${'The mast carries the anemometer and the uplink antenna. '.repeat(8)}\n`).join('\n');
+    const rst = await parseBytes('docs/manual.rst', new TextEncoder().encode(text), 200, 100);
+    const names = leaves(rst.node).map((part) => part.name);
+    expect(names[0]).toBe('01-chapter-1-the-mast-carries-the.rst');
+    for (const name of names) expect(name).toMatch(/^\d{2}-[a-z0-9-]+\.rst$/);
+    const bare = await parseBytes('docs/NOTES', new TextEncoder().encode(text), 200, 100);
+    expect(leaves(bare.node).map((part) => part.name)).toEqual(names.map((name) => name.replace(/\.rst$/, '.txt')));
+  });
+
+  it('give converted formats Markdown sections', async () => {
+    const body = Array.from({ length: 6 }, (_, i) => `<h2>Step ${i + 1}</h2><p>${'Open the box and check the seal before the storm season. '.repeat(12)}</p>`).join('');
+    const parsed = await parseBytes('site/guide.html', new TextEncoder().encode(`<!doctype html><html><head><title>Guide</title></head><body><main>${body}</main></body></html>`), 200, 100);
+    expect(parsed.parserName).toBe('html');
+    const names = leaves(parsed.node).map((part) => part.name);
+    expect(names.length).toBeGreaterThan(1);
+    for (const name of names) expect(name).toMatch(/\.md$/);
+    expect(names).toContain('02-step-2.md');
+  });
+
+  it('are the same when the same document is parsed again', async () => {
+    const bytes = new Uint8Array(await readFile(join(FIXTURES, 'field-guide.md')));
+    const first = await parseBytes('docs/field-guide.md', bytes, 200, 100);
+    const again = await parseBytes('docs/field-guide.md', bytes, 200, 100);
+    expect(outline(again.node)).toEqual(outline(first.node));
   });
 });
 

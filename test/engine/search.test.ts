@@ -166,6 +166,14 @@ describe('search options', () => {
     expect(directories.every((h) => h.uri.endsWith('/') && h.category === 'directory')).toBe(true);
   });
 
+  it('breaks score ties in natural order of the node: 2.4.0 before 2.39.5', async () => {
+    const text = 'Release notes: the anemometer calibration drift is fixed.';
+    await index.upsert(['2.39.5', '2.4.0', '10.0.0'].map((version) => input(`ctx://resources/releases/${version}.md`, 2, text)));
+    const hits = await index.search({ text: 'anemometer calibration drift', k: 3, mode: 'fts' });
+    expect(new Set(hits.map((h) => h.score)).size).toBe(1);
+    expect(uris(hits)).toEqual(['ctx://resources/releases/2.4.0.md', 'ctx://resources/releases/2.39.5.md', 'ctx://resources/releases/10.0.0.md']);
+  });
+
   it('rejects impossible options with INVALID_INPUT and returns nothing for an empty query', async () => {
     await expect(index.search({ text: 'storm', k: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(index.search({ text: 'storm', minScore: 2 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });

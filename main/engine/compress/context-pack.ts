@@ -14,6 +14,7 @@ import type { ExtractedChain } from '../../../shared/types/memory.js';
 import { countTokens } from '../../lib/tokens.js';
 import { compressBlocks } from './compress.js';
 import { renderMarkdown } from './render.js';
+import { compareNatural } from '../../../shared/natural-sort.js';
 
 /** What the pack needs of a search hit (the contract's SearchHit has these). */
 export interface PackHit {
@@ -124,7 +125,7 @@ function bestLevelPerNode(hits: readonly PackHit[]): PackHit[] {
     const current = byUri.get(key);
     if (!current || hit.score > current.score || (hit.score === current.score && hit.level > current.level)) byUri.set(key, hit);
   }
-  return [...byUri.values()].sort((a, b) => b.score - a.score || a.uri.localeCompare(b.uri));
+  return [...byUri.values()].sort((a, b) => b.score - a.score || compareNatural(a.uri, b.uri));
 }
 
 function priorityOf(hit: PackHit, rank: number, top: number): ContextPriority {

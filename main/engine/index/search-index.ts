@@ -33,6 +33,7 @@ import type { EmbeddingModel } from '../ports/embedding-model.js';
 import { silentLogger, type Logger } from '../ports/logger.js';
 import type { RecordLevel, ScoredRecord, StoredRecord, VectorFilter, VectorRecord, VectorStore } from '../ports/vector-store.js';
 import { makeSnippet } from './snippet.js';
+import { compareNatural } from '../../../shared/natural-sort.js';
 
 export const SEARCH_MODES = ['hybrid', 'fts', 'vector', 'hierarchical'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -223,7 +224,8 @@ function rankCandidates(candidates: Iterable<Candidate>, levels: readonly Record
       byUri.set(key, candidate);
     }
   }
-  return [...byUri.values()].sort((a, b) => b.score - a.score || a.record.level - b.record.level || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0));
+  // Ties go in natural order of the node (section 2 before section 10), as the tree lists them.
+  return [...byUri.values()].sort((a, b) => b.score - a.score || a.record.level - b.record.level || compareNatural(a.record.id, b.record.id));
 }
 
 /** Candidates each retriever contributes before fusion: plenty more than k, so fusion has something to fuse. */

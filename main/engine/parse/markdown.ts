@@ -16,6 +16,6 @@ export const markdownParser: Parser = {
   extensions: ['.md', '.markdown', '.mdx', '.mdown', '.mkd', '.mkdn', '.mdwn'],
   async parse(input) {
     const { text, warning } = decodeText(input.bytes, input.relPath);
-    return documentFile({ text, input, parserName: 'markdown', sourceFormat: 'markdown', format: 'markdown', warnings: warning ? [warning] : [] });
+    return documentFile({ text, input, parserName: 'markdown', sourceFormat: 'markdown', format: 'markdown', keepExtension: true, warnings: warning ? [warning] : [] });
   },
 };

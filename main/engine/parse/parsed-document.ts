@@ -13,6 +13,11 @@ export interface DocumentFileInput {
   format: 'markdown' | 'text';
   /** Cut oversized paragraphs at line ends instead of sentence ends (logs, CSV). */
   paragraphCuts?: 'sentences' | 'lines';
+  /**
+   * Name the sections with the source file's own extension (`.rst` sections of a `.rst` file).
+   * Off for converted formats (HTML, PDF), whose sections are Markdown (`.md`).
+   */
+  keepExtension?: boolean;
   /** The document's own title (an HTML <title>, PDF metadata); else the first heading is used. */
   title?: string;
   warnings?: string[];
@@ -24,6 +29,7 @@ export function documentFile(args: DocumentFileInput): ParsedFile {
     maxTokens: args.input.split.maxTokens,
     minTokens: args.input.split.minTokens,
     format: args.format,
+    ...(args.keepExtension ? sectionExtension(args.input.relPath) : {}),
     ...(args.paragraphCuts ? { paragraphCuts: args.paragraphCuts } : {}),
   });
   if (args.title) node.meta.title = args.title;
@@ -35,6 +41,12 @@ export function documentFile(args: DocumentFileInput): ParsedFile {
     parseMs: 0,
     warnings: args.warnings ?? [],
   };
+}
+
+/** The source's extension for its sections, when it is a plain one (`.md`, `.rst`, `.log`); otherwise the format's default. */
+function sectionExtension(relPath: string): { extension?: string } {
+  const extension = extensionOf(relPath);
+  return /^\.[a-z0-9_+-]{1,16}$/.test(extension) ? { extension } : {};
 }
 
 /** The last segment of a POSIX relative path: `notes/guide.md` -> `guide.md`. */

@@ -103,7 +103,8 @@ describe('splitDocument', () => {
     const parts = leaves(splitDocument(text, { ...md(300, 100), format: 'text' }));
     expect(parts.length).toBeGreaterThan(2);
     for (const part of parts.slice(0, -1)) expect(part.content).toMatch(/[。！？]$/);
-    expect(parts.map((part) => part.name)[0]).toBe('01-part.txt');
+    // No headings: each part is named by its first words (16 Chinese characters fill the 32 columns).
+    expect(parts.map((part) => part.name)[0]).toBe('01-第0个观测站每十分钟发送一个数据.txt');
   });
 
   it('never cuts inside a fenced code block that fits, and ignores # lines inside it', () => {
@@ -145,7 +146,7 @@ describe('splitDocument', () => {
     ].join('\r\n');
     const node = dir(splitDocument(text, md(200, 20)));
     // "Handbook ===" is a level-1 heading and "Before you go ---" a level-2 one inside it.
-    expect(node.children.map((child) => child.name)).toEqual(['01-part.md', '02-handbook']);
+    expect(node.children.map((child) => child.name)).toEqual(['01-title-handbook-preface-text.md', '02-handbook']);
     const handbook = dir(node.children[1]!);
     expect(handbook.children.map((child) => [child.name, child.meta.title, child.meta.lines])).toEqual([
       ['01-handbook.md', 'Handbook', [6, 10]],
@@ -163,16 +164,53 @@ describe('splitDocument', () => {
     expect(joined(node)).toBe(text);
   });
 
-  it('names sections readably: zero-padded to the count, Unicode slugs, "part" without a heading', () => {
+  it('names sections readably: zero-padded to the count, slugs of the heading, else of the first words, else "part"', () => {
     expect(sectionName(0, 3, 'Installing Cairn', '.md')).toBe('01-installing-cairn.md');
     expect(sectionName(4, 120, '快速入门 Quick start!', '.md')).toBe('005-快速入门-quick-start.md');
     expect(sectionName(2, 9, undefined, '.txt')).toBe('03-part.txt');
+    expect(sectionName(2, 9, undefined, '.txt', '  ---  \n\n')).toBe('03-part.txt');
+    expect(sectionName(2, 9, undefined, '.txt', 'The uplink retries [three times](x.md), then **waits** for the next window.')).toBe('03-the-uplink-retries-three-times.txt');
     expect(sectionName(1, 9, '***', null)).toBe('02-part');
+    expect(sectionName(1, 9, '***', '.md', '***\n\nBattery swap')).toBe('02-battery-swap.md');
     expect(sectionName(9, 10, 'Usage', null)).toBe('10-usage');
     expect(slugify('A'.repeat(100))).toHaveLength(60);
     expect(slugify(`${'word '.repeat(11)}end`)).toBe('word-word-word-word-word-word-word-word-word-word-word-end');
     expect(slugify(`${'ab '.repeat(30)}`)).not.toMatch(/-$/);
-    expect(slugify('Café résumé')).toBe('café-résumé');
+    // Long headings stop at a word end within 60 columns.
+    expect(slugify('Configuring the uplink modem when the harbour network is down for maintenance')).toBe('configuring-the-uplink-modem-when-the-harbour-network-is');
+  });
+
+  it('folds Latin letters to ASCII and keeps other scripts, Chinese counting two columns a character', () => {
+    expect(slugify('Café résumé')).toBe('cafe-resume');
+    expect(slugify('Straße, Ærø & Łódź')).toBe('strasse-aero-lodz');
+    expect(slugify('İstanbul Ｆｕｌｌｗｉｄｔｈ')).toBe('istanbul-fullwidth');
+    expect(slugify('Установка и настройка')).toBe('установка-и-настройка');
+    expect(slugify('はじめに：ガイド')).toBe('はじめに-ガイド');
+    expect(slugify('설치 방법')).toBe('설치-방법');
+    expect(slugify('नमस्ते दुनिया')).toBe('नमस्ते-दुनिया');
+    expect(slugify('第三章 配置')).toBe('第三章-配置');
+    // NFD input gives the same name as NFC.
+    expect(slugify('Cafe\u0301')).toBe(slugify('Caf\u00e9'));
+    // A long Chinese heading (no spaces) is cut inside, at 30 characters.
+    expect(slugify('潮汐站'.repeat(20))).toBe('潮汐站'.repeat(10));
+  });
+
+  it('names the sections of a real document from its headings, Chinese and repeated ones included', () => {
+    const sections = ['Overview', '快速入门', 'FAQ', 'Configuration', 'FAQ', 'Überblick: Setup & Teardown'];
+    const text = `# Station manual\n\n${prose(30)}\n\n${sections.map((title, i) => `## ${title}\n\n${prose(150, i + 2)}\n\n`).join('')}`;
+    const node = dir(splitDocument(text, md(200, 50)));
+    // The short introduction merged with "Overview" into the first section, named by its first heading.
+    expect(node.children.map((child) => child.name)).toEqual(['01-station-manual.md', '02-快速入门.md', '03-faq.md', '04-configuration.md', '05-faq.md', '06-uberblick-setup-teardown.md']);
+    expect(new Set(node.children.map((child) => child.name)).size).toBe(node.children.length);
+    expect(joined(node)).toBe(text);
+    // The same text always gets the same names.
+    expect(dir(splitDocument(text, md(200, 50))).children.map((child) => child.name)).toEqual(node.children.map((child) => child.name));
+  });
+
+  it('names the parts of a document without headings by their first words, with the extension asked for', () => {
+    const paragraphs = ['Tide gauge readings', 'Battery swap notes', 'Uplink failures in May'].map((lead, i) => `${lead}. ${prose(150, i + 1)}`).join('\n\n');
+    const node = dir(splitDocument(paragraphs, { ...md(200, 100), format: 'text', extension: '.rst' }));
+    expect(node.children.map((child) => child.name)).toEqual(['01-tide-gauge-readings-tide-window.rst', '02-battery-swap-notes-forecast.rst', '03-uplink-failures-in-may-battery.rst']);
   });
 
   it('takes titles without inline Markdown', () => {

@@ -25,6 +25,11 @@ export interface SplitDocumentOptions {
   /** Markdown splits at headings; text only at blank lines, sentences and windows. */
   format: 'markdown' | 'text';
   /**
+   * Extension of the section files, with its dot (`.rst`): the source's own, so a section opens
+   * like its document. Default `.md` for Markdown, `.txt` for text.
+   */
+  extension?: string;
+  /**
    * How a paragraph too big for one leaf is cut: at sentence ends (prose, the default) or at
    * line ends (logs, CSV, subtitles: one record per line).
    */
@@ -68,7 +73,6 @@ type Piece =
   | { kind: 'dir'; start: number; end: number; title?: string; children: Piece[] };
 
 const NO_HEADING = 7;
-const MAX_SLUG = 60;
 // Front matter closes near the top; a document that merely opens with a `---` rule is not all front matter.
 const FRONT_MATTER_LIMIT = 64 * 1024;
 
@@ -94,7 +98,7 @@ export function splitDocument(text: string, opts: SplitDocumentOptions): ParsedN
   for (const block of blocks) block.tokens = blocks.length === 1 ? total : countTokens(text.slice(block.start, block.end));
   const splitter = new Splitter(text, blocks, opts.maxTokens, opts.minTokens, opts.paragraphCuts ?? 'sentences');
   const children = splitter.splitRange(0, blocks.length, false);
-  const namer = new NodeBuilder(text, lines, opts.format === 'markdown' ? '.md' : '.txt');
+  const namer = new NodeBuilder(text, lines, opts.extension ?? (opts.format === 'markdown' ? '.md' : '.txt'));
   return { kind: 'dir', name: opts.name, children: namer.children(children), meta: meta(total, lines.range(0, text.length), title) };
 }
 
@@ -452,18 +456,87 @@ export function plainTitle(markdown: string): string {
 // ---------------------------------------------------------------------------------------------
 // Nodes
 
-/** Node names that sort in document order: `01-introduction.md`, `02-usage/`, `03-part.md`. */
-export function sectionName(index: number, count: number, title: string | undefined, extension: string | null): string {
+/**
+ * Node names that sort in document order and say what each section is: `01-introduction.md`,
+ * `02-usage/`, `03-faq.md`. The number keeps the order (and makes names unique within their
+ * folder, even for repeated headings); the slug comes from the section's heading, else from its
+ * first words (`text`), else is `part`. Names depend only on the text, so re-ingesting the same
+ * document gives the same names.
+ */
+export function sectionName(index: number, count: number, title: string | undefined, extension: string | null, text = ''): string {
   const width = Math.max(2, String(count).length);
-  const slug = slugify(title ?? '') || 'part';
+  const slug = slugify(title ?? '') || leadSlug(text) || 'part';
   return `${String(index + 1).padStart(width, '0')}-${slug}${extension ?? ''}`;
 }
 
-/** Lower-case letters and digits of any script; other runs become `-`; at most 60 characters. */
-export function slugify(title: string): string {
-  const slug = title.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}\p{M}]+/gu, '-').replace(/^-+|-+$/g, '');
-  const chars = Array.from(slug);
-  return chars.length <= MAX_SLUG ? slug : chars.slice(0, MAX_SLUG).join('').replace(/-+$/, '');
+// Slug budgets in columns: a Chinese, Japanese or Korean character counts two, as a terminal shows it.
+const MAX_SLUG_COLUMNS = 60;
+const MAX_LEAD_COLUMNS = 32;
+const MAX_LEAD_WORDS = 6;
+// Far under the 255-byte name limit of common file systems, with room for the number and extension.
+const MAX_SLUG_BYTES = 180;
+// Enough of a section's start to find its first words.
+const LEAD_CHARS = 400;
+
+/**
+ * A heading as a file name: lower case; Latin letters folded to ASCII (`Café Straße` ->
+ * `cafe-strasse`, so names are easy to type and have one Unicode form); letters of other
+ * scripts kept as they are (`快速入门`: there is no faithful transliteration without a
+ * dictionary, and a reader searches by the characters); every other run becomes `-`; cut at
+ * a word end within 60 columns.
+ */
+export function slugify(title: string, maxColumns = MAX_SLUG_COLUMNS, maxWords = Infinity): string {
+  const words = foldLatin(title.normalize('NFKD').toLowerCase()).normalize('NFC').split(/[^\p{L}\p{N}\p{M}]+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
+  const kept: string[] = [];
+  let columns = 0;
+  let bytes = 0;
+  for (const word of words.slice(0, maxWords)) {
+    const separator = kept.length > 0 ? 1 : 0;
+    const wordColumns = columnsOf(word);
+    if (columns + separator + wordColumns <= maxColumns && bytes + separator + Buffer.byteLength(word) <= MAX_SLUG_BYTES) {
+      kept.push(word);
+      columns += separator + wordColumns;
+      bytes += separator + Buffer.byteLength(word);
+      continue;
+    }
+    // A first word that is too long on its own (a Chinese phrase has no spaces) is cut inside.
+    if (kept.length === 0) kept.push(cutToBudget(word, maxColumns));
+    break;
+  }
+  return kept.join('-');
+}
+
+/** The first words of a section without a heading, as a slug (Markdown links and emphasis read as text). */
+function leadSlug(text: string): string {
+  return slugify(plainTitle(text.slice(0, LEAD_CHARS)), MAX_LEAD_COLUMNS, MAX_LEAD_WORDS);
+}
+
+// Latin letters NFKD does not take apart.
+const LATIN_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', þ: 'th', ł: 'l', ı: 'i', ħ: 'h', ŋ: 'ng', ŧ: 't', ĸ: 'k' };
+
+/** Drops the accents of Latin letters (in NFKD text) and spells the few special ones in ASCII; other scripts' marks stay. */
+function foldLatin(decomposed: string): string {
+  return decomposed.replace(/(\p{Script=Latin})\p{M}+/gu, '$1').replace(/[ßæœøđðþłıħŋŧĸ]/g, (letter) => LATIN_LETTERS[letter] ?? letter);
+}
+
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+function columnsOf(word: string): number {
+  let columns = 0;
+  for (const char of word) columns += WIDE.test(char) ? 2 : 1;
+  return columns;
+}
+
+function cutToBudget(word: string, maxColumns: number): string {
+  let out = '';
+  let columns = 0;
+  for (const char of word) {
+    const next = columns + (WIDE.test(char) ? 2 : 1);
+    if (next > maxColumns || Buffer.byteLength(out + char) > MAX_SLUG_BYTES) break;
+    out += char;
+    columns = next;
+  }
+  return out;
 }
 
 class NodeBuilder {
@@ -474,7 +547,9 @@ class NodeBuilder {
   ) {}
 
   children(pieces: Piece[]): ParsedNode[] {
-    return pieces.map((piece, index) => this.node(piece, sectionName(index, pieces.length, piece.title, piece.kind === 'dir' ? null : this.extension)));
+    return pieces.map((piece, index) =>
+      this.node(piece, sectionName(index, pieces.length, piece.title, piece.kind === 'dir' ? null : this.extension, this.text.slice(piece.start, Math.min(piece.end, piece.start + LEAD_CHARS)))),
+    );
   }
 
   private node(piece: Piece, name: string): ParsedNode {

@@ -23,6 +23,6 @@ export const textParser: Parser = {
   async parse(input) {
     const { text, warning } = decodeText(input.bytes, input.relPath);
     const paragraphCuts = LINE_RECORDS.has(extensionOf(input.relPath)) ? 'lines' : 'sentences';
-    return documentFile({ text, input, parserName: 'text', sourceFormat: 'text', format: 'text', paragraphCuts, warnings: warning ? [warning] : [] });
+    return documentFile({ text, input, parserName: 'text', sourceFormat: 'text', format: 'text', keepExtension: true, paragraphCuts, warnings: warning ? [warning] : [] });
   },
 };

@@ -13,6 +13,7 @@ import { MEMORIES_ROOT } from '../memory/long-term/memory-file.js';
 import type { ContextFsMemoryStore } from '../memory/long-term/store.js';
 import { ANALYSIS_FILE, listConversations, readConversation } from '../memory/sessions/workspace-store.js';
 import type { AnalysisEntry, ExportData, NodeRecord, PortableScope } from './format.js';
+import { compareNatural } from '../../../shared/natural-sort.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -49,13 +50,13 @@ export async function collectExport(
   return data;
 }
 
-/** The nodes under a directory, depth first in name order; memory pages are left to the memory records. */
+/** The nodes under a directory, depth first in natural name order (as `ls` lists them); memory pages are left to the memory records. */
 async function collectNodes(fs: ContextFS, dirUri: string, out: NodeRecord[]): Promise<void> {
   if (dirUri === MEMORIES_ROOT) return;
   const path = fs.pathOf(dirUri);
   let names: string[];
   try {
-    names = (await readdir(path)).sort();
+    names = (await readdir(path)).sort(compareNatural);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;

@@ -65,9 +65,42 @@ describe('ContextFS', () => {
     await fs.mkdir('ctx://resources/d/sub/');
     await fs.writeDirSummary('ctx://resources/d/sub/', { abstract: 'sub abstract', overview: 'o' });
     const entries = await fs.ls('ctx://resources/d/');
-    expect(entries.map((e) => e.name)).toEqual(['Z.md', 'a.md', 'b.md', 'sub', '文档.md']);
+    expect(entries.map((e) => e.name)).toEqual(['a.md', 'b.md', 'sub', 'Z.md', '文档.md']);
     expect(entries.find((e) => e.name === 'sub')).toMatchObject({ kind: 'dir', uri: 'ctx://resources/d/sub/', abstract: 'sub abstract' });
     expect(await rejectCode(fs.ls('ctx://resources/d/a.md'))).toBe('NOT_A_DIRECTORY');
+  });
+
+  it('lists and walks release notes in natural order: 2.4.0 before 2.39.5, file9 before file10', async () => {
+    for (const name of ['2.39.5.txt', '2.4.0.txt', '1.5.0.1.txt', '2.4.10.txt', 'file10.md', 'file9.md']) await fs.writeFile(`ctx://resources/notes/${name}`, name);
+    await fs.mkdir('ctx://resources/notes/v10/');
+    await fs.mkdir('ctx://resources/notes/v9/');
+    const natural = ['1.5.0.1.txt', '2.4.0.txt', '2.4.10.txt', '2.39.5.txt', 'file9.md', 'file10.md', 'v9', 'v10'];
+    expect((await fs.ls('ctx://resources/notes/')).map((e) => e.name)).toEqual(natural);
+    const tree = await fs.tree('ctx://resources/notes/', 2, 100);
+    expect(tree.children?.map((c) => c.name)).toEqual(natural);
+    expect((await fs.tree('ctx://resources/notes/', 1, 3)).children?.map((c) => c.name)).toEqual(natural.slice(0, 3));
+  });
+
+  it('reads a split document folder at level 2 as the whole document, its sections in order', async () => {
+    const doc = 'ctx://resources/guide.md/';
+    const sections: [string, string][] = [
+      ['01-guide.md', '# Guide\n\nIntro.\n\n'],
+      ['02-usage/01-usage.md', '## Usage\n\n'],
+      ['02-usage/02-running.md', '### Running\n\nRun it.\n\n'],
+      ['10-faq.md', '## FAQ\n\nAsk.\n'],
+      ['09-install.md', '## Install\n\nnpm i\r\n\r\n'],
+    ];
+    for (const [path, text] of sections) await fs.writeFile(`${doc}${path}`, text);
+    await fs.writeMeta(doc, meta(doc, 'dir', { document: true }));
+    await fs.writeMeta(`${doc}02-usage/`, meta(`${doc}02-usage/`, 'dir', { document: true }));
+    const expected = sections[0]![1] + sections[1]![1] + sections[2]![1] + sections[4]![1] + sections[3]![1];
+    expect(await fs.read(doc, 2)).toBe(expected);
+    expect(await fs.read('ctx://resources/guide.md', 2)).toBe(expected);
+    // A section directory of the document reads as its part of the text.
+    expect(await fs.read(`${doc}02-usage/`, 2)).toBe(sections[1]![1] + sections[2]![1]);
+    // A plain folder still has no content of its own.
+    await fs.writeFile('ctx://resources/plain/a.md', 'A');
+    expect(await rejectCode(fs.read('ctx://resources/plain/', 2))).toBe('IS_A_DIRECTORY');
   });
 
   it('moves and removes nodes together with their sidecars', async () => {

@@ -27,6 +27,7 @@ import {
   type CtxUri,
 } from '../../../shared/uri.js';
 import { NodeMeta, type NodeEntry, type NodeStat, type TreeNode } from '../../../shared/types/node.js';
+import { compareNatural } from '../../../shared/natural-sort.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 
 export type NodeKind = 'file' | 'dir';
@@ -177,11 +178,13 @@ export class ContextFS {
   }
 
   /**
-   * Reads a node at a level: 0 is the abstract, 1 the overview, 2 the content (files only).
-   * A node without the level asked for gives NOT_FOUND saying why.
+   * Reads a node at a level: 0 is the abstract, 1 the overview, 2 the content: a file's own, or
+   * for the directory of a split document, the whole document (its sections in order, which
+   * give back the source text). A node without the level asked for gives NOT_FOUND saying why.
    */
   async read(uri: string, level: 0 | 1 | 2): Promise<string> {
     const { uri: canonical, kind } = await this.canonicalUri(uri);
+    if (level === 2 && kind === 'dir' && (await this.readMetaOf(canonical, 'dir'))?.document) return this.documentText(canonical);
     if (level === 2) return this.readFileContent(canonical);
     if (kind === 'dir') {
       const file = join(await this.safePathOf(canonical), level === 0 ? ABSTRACT_FILE : OVERVIEW_FILE);
@@ -203,7 +206,17 @@ export class ContextFS {
     return text;
   }
 
-  /** Lists a directory's children, sidecars hidden, in a stable order (by name, code points). */
+  /**
+   * A split document's text: its sections depth-first in listing order. Section names start with
+   * their number (`01-…`, `02-…`), so the listing order is the document's order.
+   */
+  private async documentText(dirUri: string): Promise<string> {
+    const parts: string[] = [];
+    for (const entry of await this.ls(dirUri)) parts.push(entry.kind === 'dir' ? await this.documentText(entry.uri) : await this.readFileContent(entry.uri));
+    return parts.join('');
+  }
+
+  /** Lists a directory's children, sidecars hidden, in natural order (shared/natural-sort.ts: 2.4.0 before 2.39.5). */
   async ls(uri: string): Promise<NodeEntry[]> {
     return (await this.lsWithMeta(uri)).map(({ entry }) => entry);
   }
@@ -219,7 +232,7 @@ export class ContextFS {
     const parsed = parseCtxUri(dirUri);
     const path = await this.safePathOf(parsed);
     const dirents = await readdir(path, { withFileTypes: true });
-    const names = dirents.filter((d) => !isSidecarName(d.name) && (d.isDirectory() || d.isFile())).sort(byName);
+    const names = dirents.filter((d) => !isSidecarName(d.name) && (d.isDirectory() || d.isFile())).sort((a, b) => compareNatural(a.name, b.name));
     return Promise.all(
       names.map(async (d) => {
         const isDir = d.isDirectory();
@@ -360,10 +373,6 @@ function readSmallFileIfAny(path: string): string | undefined {
 function summaryOf(meta: NodeMeta | null): Pick<TreeNode, 'summary_status' | 'summary_reason'> {
   if (!meta?.summary_status) return {};
   return meta.summary_reason ? { summary_status: meta.summary_status, summary_reason: meta.summary_reason } : { summary_status: meta.summary_status };
-}
-
-function byName(a: { name: string }, b: { name: string }): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function notFound(uri: string): CairnError {

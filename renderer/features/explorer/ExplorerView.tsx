@@ -3,6 +3,7 @@ import { INGEST_SCOPES, scopeRootUri, type IngestScope } from '../../../shared/u
 import type { NodeMeta } from '../../../shared/types/node';
 import { Markdown } from '../../components/Markdown';
 import { formatBytes, formatCount } from '../../../shared/format';
+import { hasContent } from '../../stores/explorer-store';
 import { useApp, useExplorer } from '../../stores/stores-context';
 import { useT, type Translate } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
@@ -78,6 +79,7 @@ function NodeDetails() {
   const meta = stat.meta;
   const name = details.uri.replace(/\/$/, '').split('/').pop() ?? details.uri;
   const language = monacoLanguage(meta, details.uri);
+  const showsContent = hasContent(stat);
   return (
     <article className="node-details" data-testid="node-details" data-uri={details.uri}>
       <header>
@@ -106,9 +108,9 @@ function NodeDetails() {
       </section>
       <section className="panel content-panel" aria-labelledby="l2-title">
         <h3 id="l2-title">
-          {t('explorer.content')} {stat.kind === 'file' && <span className="badge">{language}</span>}
+          {t('explorer.content')} {showsContent && <span className="badge">{language}</span>}
         </h3>
-        {stat.kind === 'dir' ? (
+        {!showsContent ? (
           <p className="muted">{t('explorer.dirContent')}</p>
         ) : (
           <Suspense fallback={<p className="muted">{t('explorer.loading')}</p>}>

@@ -50,7 +50,8 @@ export function monacoLanguage(meta: { language?: string; source_format?: string
     const id = hint ? BY_NAME[hint.toLowerCase()] : undefined;
     if (id) return id;
   }
-  const name = uri.split('/').pop() ?? '';
+  // A split document's folder (`guide.md/`) is named like its file.
+  const name = uri.replace(/\/$/, '').split('/').pop() ?? '';
   const dot = name.lastIndexOf('.');
   const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
   return BY_NAME[ext] ?? 'plaintext';
