@@ -80,8 +80,11 @@ describe('an OpenAI-compatible embedding endpoint', () => {
   it('refuses to search the endpoint\'s vectors with the local embedder, naming the reason', async () => {
     const run = await runCli(['search', 'storm review', '--workspace', workspace, '--json']);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/dimension/i);
-    expect(run.stderr).toMatch(/512/);
+    // --json: the reason is the one JSON document on stdout, not a line on stderr.
+    const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe('INDEX_FAILED');
+    expect(error.message).toMatch(/dimension/i);
+    expect(error.message).toMatch(/512/);
   }, 60_000);
 
   it('rebuilds the index through the endpoint after it is thrown away', async () => {
