@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveWorkspace } from '../host/app-paths.js';
 import { connectionOf, type EngineConnection } from '../host/engine-connection.js';
 import { EngineHost } from '../host/engine-host.js';
-import { bundledFile } from '../host/bundled-file.js';
+import { bundledFile } from '../lib/runtime-files.js';
 import { registerAppScheme, serveRenderer } from './app-protocol.js';
 import { forwardEvents, registerIpcHandlers } from './ipc.js';
 import { buildMenu } from './menu.js';

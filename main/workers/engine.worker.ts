@@ -11,7 +11,7 @@ import { workerSearchIndex } from './index-worker-client.js';
 import { createParsePool } from './parse-pool.js';
 import { createTrackWorkers } from './track-workers.js';
 import { serveEngine, workerLogger } from './rpc-server.js';
-import { bundledFile } from '../host/bundled-file.js';
+import { bundledFile } from '../lib/runtime-files.js';
 import { lazyLanguageModel } from '../engine/llm/lazy-model.js';
 import type { WorkerLlmData } from '../host/llm-worker-data.js';
 
