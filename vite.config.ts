@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     root: '.',
     environment: 'node',
-    include: ['shared/**/*.test.ts', 'main/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/repo/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}'],
+    include: ['shared/**/*.test.ts', 'main/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/repo/**/*.test.ts', 'test/package/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

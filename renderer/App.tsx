@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { LOCALES, type Locale } from './i18n';
-import { THEME_CHOICES, VIEWS, type ThemeChoice, type View } from './stores/app-store';
+import { THEME_CHOICES, VIEWS, type EngineNotice, type ThemeChoice, type View } from './stores/app-store';
 import { useApp, useStores } from './stores/stores-context';
 import { useT } from './use-t';
 import { useResolvedTheme } from './use-theme';
@@ -42,6 +42,7 @@ export function App() {
   const status = useApp((s) => s.status);
   const problem = useApp((s) => s.problem);
   const transport = useApp((s) => s.transport);
+  const engineNotice = useApp((s) => s.engineNotice);
   const locale = useApp((s) => s.locale);
   const themeChoice = useApp((s) => s.theme);
   const setView = useApp((s) => s.setView);
@@ -130,6 +131,7 @@ export function App() {
       </nav>
       <main className="content" id="main">
         {status === 'ready' || status === 'connecting' ? null : <ConnectionProblem problem={problem} status={status} />}
+        {engineNotice ? <EngineNoticeBanner notice={engineNotice} /> : null}
         {view === 'home' && <HomeView />}
         {view === 'explorer' && <ExplorerView />}
         {view === 'dag' && <DagView />}
@@ -153,6 +155,28 @@ function ConnectionProblem({ problem, status }: { problem: string | null; status
       <span>{text}</span>
       <button type="button" onClick={() => window.location.reload()}>
         {t('app.reload')}
+      </button>
+    </div>
+  );
+}
+
+/** The engine restarted after a crash (and what it resumes), or kept crashing and was stopped. */
+function EngineNoticeBanner({ notice }: { notice: EngineNotice }) {
+  const t = useT();
+  const dismiss = useApp((s) => s.dismissEngineNotice);
+  if (notice.kind === 'stopped') {
+    return (
+      <div className="banner banner-error" role="alert" data-testid="engine-notice">
+        <span>{t('engine.stopped')}</span>
+      </div>
+    );
+  }
+  const text = [t('engine.restarted'), ...notice.ingests.map((source) => t('engine.resumes', { source }))].join(' ');
+  return (
+    <div className="banner banner-warn" role="status" data-testid="engine-notice">
+      <span>{text}</span>
+      <button type="button" onClick={dismiss}>
+        {t('engine.dismiss')}
       </button>
     </div>
   );

@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'EMBED_FAILED'
   | 'INDEX_FAILED'
   | 'WORKER_CRASHED'
+  /** A call was in flight when the engine worker crashed; the host restarted the engine. */
+  | 'ENGINE_RESTARTED'
   /** Another live process owns a resource that only one may hold (a workspace's outbox). */
   | 'LOCKED'
   | 'INTERNAL';

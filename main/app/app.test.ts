@@ -2,8 +2,12 @@
  * The Electron main process and preload, with `electron` mocked (the binary cannot be downloaded
  * here; docs/STACK.md#electron-cannot-run-here): the window's security settings, navigation and
  * window.open denied, IPC handlers generated from the contract that refuse invalid input and
- * foreign senders, and a preload that exposes exactly one function per command plus onEvent.
+ * foreign senders, a preload that exposes exactly one function per command plus onEvent, and one
+ * instance at a time (a second launch hands over its folder).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { commands, type EngineEvent } from '../../shared/contracts/api.js';
 import { ipcChannel } from '../../shared/contracts/wire.js';
@@ -12,12 +16,13 @@ import type { EngineConnection } from '../host/engine-connection.js';
 
 const electron = vi.hoisted(() => {
   const handlers = new Map<string, (event: unknown, request: unknown) => Promise<unknown>>();
-  const windows: { options: Record<string, unknown>; loaded: string[] }[] = [];
+  const windows: { options: Record<string, unknown>; loaded: string[]; listeners: Map<string, () => void>; restore: () => void; focus: () => void }[] = [];
   const appListeners = new Map<string, (...args: unknown[]) => void>();
   class BrowserWindow {
     static getAllWindows = () => windows;
-    webContents = { send: vi.fn(), isDestroyed: () => false };
+    webContents = { send: vi.fn(), isDestroyed: () => false, on: vi.fn(), removeListener: vi.fn(), reload: vi.fn(), forcefullyCrashRenderer: vi.fn() };
     loaded: string[] = [];
+    listeners = new Map<string, () => void>();
     constructor(public options: Record<string, unknown>) {
       windows.push(this);
     }
@@ -25,9 +30,15 @@ const electron = vi.hoisted(() => {
       this.loaded.push(url);
       return Promise.resolve();
     }
-    on() {}
+    on(name: string, listener: () => void) {
+      this.listeners.set(name, listener);
+    }
     once() {}
-    show() {}
+    removeListener() {}
+    isMinimized = vi.fn(() => true);
+    restore = vi.fn();
+    show = vi.fn();
+    focus = vi.fn();
   }
   return {
     handlers,
@@ -44,6 +55,7 @@ const electron = vi.hoisted(() => {
         getPath: (name: string) => `/nonexistent/cairn-test-${name}`,
         quit: vi.fn(),
         exit: vi.fn(),
+        requestSingleInstanceLock: vi.fn(() => true),
       },
       BrowserWindow,
       ipcMain: {
@@ -67,10 +79,15 @@ vi.mock('electron', () => ({
   webUtils: electron.webUtils,
 }));
 
+const engineCalls = vi.hoisted(() => [] as [string, unknown][]);
 vi.mock('../host/engine-host.js', () => ({
   EngineHost: {
     start: vi.fn(async () => ({
-      call: vi.fn(async () => ({ uri: 'ctx://resources/', entries: [] })),
+      threadId: 1,
+      call: vi.fn(async (command: string, request: unknown) => {
+        engineCalls.push([command, request]);
+        return { uri: 'ctx://resources/', entries: [] };
+      }),
       onEvent: () => () => {},
       onCrash: () => () => {},
       dispose: async () => {},
@@ -246,7 +263,38 @@ describe('the main process', () => {
     expect(electron.appListeners.has('before-quit')).toBe(true);
     // Without OS encryption no key is read or written, and the worker is told the key lives in memory.
     const { EngineHost } = await import('../host/engine-host.js');
-    expect(vi.mocked(EngineHost.start).mock.calls[0]![0].workerData).toMatchObject({ llm: { keyStorage: 'memory' } });
+    expect(vi.mocked(EngineHost.start).mock.calls[0]![0].workerData).toMatchObject({ llm: { keyStorage: 'memory' }, deadThreads: [] });
     expect(electron.module.safeStorage.decryptString).not.toHaveBeenCalled();
+    // The page is watched: a hang or a renderer crash brings it back.
+    expect(window!.listeners.has('unresponsive')).toBe(true);
+  });
+
+  it('holds the single-instance lock, and a second launch focuses the window and ingests its folder', async () => {
+    expect(electron.module.app.requestSingleInstanceLock).toHaveBeenCalledOnce();
+    const folder = mkdtempSync(join(tmpdir(), 'cairn-second-launch-'));
+    try {
+      electron.appListeners.get('second-instance')!({}, ['/opt/Cairn/cairn', '--allow-file-access-from-files', folder], '/');
+      await vi.waitFor(() => expect(engineCalls.filter(([command]) => command === 'ingest:start')).toEqual([['ingest:start', { path: folder, jobId: expect.any(String) }]]));
+      const [window] = electron.windows;
+      expect(window!.restore).toHaveBeenCalled();
+      expect(window!.focus).toHaveBeenCalled();
+      // A launch without a folder only brings the window forward.
+      electron.appListeners.get('second-instance')!({}, ['/opt/Cairn/cairn'], '/');
+      await vi.waitFor(() => expect(window!.focus).toHaveBeenCalledTimes(2));
+      expect(engineCalls.filter(([command]) => command === 'ingest:start')).toHaveLength(1);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('quits at once when another Cairn holds the lock, starting no engine', async () => {
+    const { EngineHost } = await import('../host/engine-host.js');
+    const starts = vi.mocked(EngineHost.start).mock.calls.length;
+    electron.module.app.requestSingleInstanceLock.mockReturnValueOnce(false);
+    vi.resetModules();
+    await import('./index.js');
+    expect(electron.module.app.quit).toHaveBeenCalled();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(vi.mocked((await import('../host/engine-host.js')).EngineHost.start).mock.calls.length).toBe(starts);
   });
 });

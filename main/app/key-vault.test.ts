@@ -63,11 +63,15 @@ describe('the key vault', () => {
     await expect(stat(file)).rejects.toThrow(/ENOENT/);
   });
 
-  it('writes nothing when the OS cannot encrypt, and says the key lives in memory', async () => {
+  it('writes nothing when the OS cannot encrypt, and keeps the key in memory for a restarted engine', async () => {
     const file = join(dir, 'llm-key.bin');
     const vault = createKeyVault({ safeStorage: fakeSafeStorage(false), file, logger: silentLogger });
+    expect(await vault.workerData()).toEqual({ keyStorage: 'memory' });
     await vault.save(KEY);
     await expect(stat(file)).rejects.toThrow(/ENOENT/);
+    // An engine worker started again after a crash gets the key the first one was given.
+    expect(await vault.workerData()).toEqual({ apiKey: KEY, keyStorage: 'memory' });
+    await vault.clear();
     expect(await vault.workerData()).toEqual({ keyStorage: 'memory' });
   });
 

@@ -2,7 +2,8 @@
  * The LLM API key in the desktop app: encrypted with Electron's `safeStorage` (the OS keychain)
  * into one file in the app's data folder, decrypted at start and handed to the engine worker in
  * `workerData.llm` (main/host/llm-worker-data.ts). When the OS offers no encryption the key is
- * kept in memory only: a failed encryption never falls back to writing it in plain text.
+ * kept in memory only, until the app quits (an engine worker restarted after a crash gets it
+ * again): a failed encryption never falls back to writing it in plain text.
  *
  * `withKeyVault` sits between the IPC handlers and the engine: a `settings:set` that the engine
  * accepted with a new key (or `apiKey: null`) is saved (or forgotten) here too.
@@ -36,12 +37,13 @@ export interface KeyVault {
 export function createKeyVault(options: { safeStorage: SafeStorageLike; file: string; logger: Logger }): KeyVault {
   const { safeStorage, file, logger } = options;
   const encrypted = () => safeStorage.isEncryptionAvailable();
+  let inMemory: string | undefined;
   const vault: KeyVault = {
     get encrypted() {
       return encrypted();
     },
     async read() {
-      if (!encrypted()) return undefined;
+      if (!encrypted()) return inMemory;
       let bytes: Buffer;
       try {
         bytes = await readFile(file);
@@ -58,11 +60,13 @@ export function createKeyVault(options: { safeStorage: SafeStorageLike; file: st
     async save(key) {
       if (!encrypted()) {
         logger.warn('The OS offers no encryption here: the LLM API key is kept in memory until the app quits');
+        inMemory = key;
         return;
       }
       await writeFileAtomic(file, safeStorage.encryptString(key));
     },
     async clear() {
+      inMemory = undefined;
       await rm(file, { force: true });
     },
     async workerData() {

@@ -11,7 +11,7 @@ import { inProcessParseRunner, type ParseRunner } from '../engine/parse/runner.j
 import { createParsePool } from '../workers/parse-pool.js';
 import { createTrackWorkers } from '../workers/track-workers.js';
 import { resolveWorkspace } from '../host/app-paths.js';
-import { bundledFile } from '../host/bundled-file.js';
+import { bundledFile } from '../lib/runtime-files.js';
 import { openAICompatibleModel } from '../host/openai-model.js';
 import { lazySearchIndex, type IndexConfig } from '../host/open-index.js';
 import { workerSearchIndex } from '../workers/index-worker-client.js';

@@ -69,12 +69,18 @@ export class EngineHost {
   private readonly exited: Promise<number>;
   private resolveExited!: (code: number) => void;
   private readyWaiter: { resolve(): void; reject(error: unknown): void } | null = null;
+  /**
+   * The worker's thread id, what its locks are stamped with (main/engine/queue/lock-file.ts).
+   * Kept from the start: once the worker has exited, `worker.threadId` reads -1.
+   */
+  readonly threadId: number;
 
   private constructor(
     private readonly worker: Worker,
     private readonly logger: Logger,
     private readonly shutdownTimeoutMs: number,
   ) {
+    this.threadId = worker.threadId;
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     worker.on('message', (message: unknown) => this.onMessage(message));
     worker.on('error', (error: Error) => {

@@ -11,9 +11,10 @@ import { workerSearchIndex } from './index-worker-client.js';
 import { createParsePool } from './parse-pool.js';
 import { createTrackWorkers } from './track-workers.js';
 import { serveEngine, workerLogger } from './rpc-server.js';
-import { bundledFile } from '../host/bundled-file.js';
+import { bundledFile } from '../lib/runtime-files.js';
 import { openAICompatibleModel } from '../host/openai-model.js';
 import type { WorkerLlmData } from '../host/llm-worker-data.js';
+import { declareDeadThreads } from '../engine/queue/lock-file.js';
 
 if (!parentPort) throw new Error('engine.worker must run as a worker thread');
 const port = parentPort;
@@ -25,10 +26,13 @@ interface EngineWorkerData {
   index?: Omit<IndexConfig, 'logger'>;
   /** The API key and start-up LLM settings from the host (main/host/llm-worker-data.ts). */
   llm?: WorkerLlmData;
+  /** Engine workers of this process that crashed: their outbox lock and index journal are stale (main/app/engine-supervisor.ts). */
+  deadThreads?: number[];
 }
 
 const data = workerData as EngineWorkerData;
 const logger = workerLogger(port);
+declareDeadThreads(data.deadThreads ?? []);
 const engine = await createEngine({
   workspace: data.workspace,
   parser: createParsePool({ workerUrl: bundledFile('parse.worker.js'), size: data.parseWorkers ?? Math.max(1, availableParallelism() - 1), logger }),

@@ -1,9 +1,10 @@
 /**
- * The app shell's state: which view is shown, theme and language preferences, and the state of
- * the connection to the engine. Preferences are read and saved in `init()`, never in the
+ * The app shell's state: which view is shown, theme and language preferences, the state of
+ * the connection to the engine, and the notice of an engine restart (`engine/*` events). Preferences are read and saved in `init()`, never in the
  * initializer, so a test can build the store without any storage.
  */
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
+import type { EngineEvent } from '../../shared/contracts/api';
 import type { CairnClient, ClientStatus } from '../api/client';
 import { LOCALES, type Locale } from '../i18n';
 
@@ -36,9 +37,36 @@ export interface ConnectionSlice {
   localPathOf(file: File): string | null;
 }
 
+/** The desktop host restarted the engine after a crash (the ingests it resumed), or stopped it. */
+export interface EngineNotice {
+  kind: 'restarted' | 'stopped';
+  ingests: string[];
+}
+
+export interface EngineNoticeSlice {
+  engineNotice: EngineNotice | null;
+  dismissEngineNotice(): void;
+  applyEvents(events: readonly EngineEvent[]): void;
+}
+
+export const createEngineNoticeSlice: StateCreator<AppState, [], [], EngineNoticeSlice> = (set, get) => ({
+  engineNotice: null,
+  dismissEngineNotice: () => set({ engineNotice: null }),
+  applyEvents(events) {
+    let notice = get().engineNotice;
+    for (const event of events) {
+      if (event.type === 'engine/restarted') notice = { kind: 'restarted', ingests: event.ingests };
+      // Once stopped, it stays stopped: nothing restarts it but the app.
+      else if (event.type === 'engine/stopped') notice = { kind: 'stopped', ingests: [] };
+    }
+    if (notice !== get().engineNotice) set({ engineNotice: notice });
+  },
+});
+
 export type AppState = PrefsSlice &
   NavSlice &
-  ConnectionSlice & {
+  ConnectionSlice &
+  EngineNoticeSlice & {
     /** Loads saved preferences, saves changes, follows the client's status; returns dispose. */
     init(storage: Pick<Storage, 'getItem' | 'setItem'> | null): () => void;
   };
@@ -67,6 +95,7 @@ export function createAppStore(client: CairnClient, initialLocale: Locale = 'en'
   return createStore<AppState>()((set, get, api) => ({
     ...createPrefsSlice(initialLocale)(set, get, api),
     ...createNavSlice(set, get, api),
+    ...createEngineNoticeSlice(set, get, api),
     status: client.status,
     problem: client.problem,
     transport: client.transport,

@@ -48,4 +48,26 @@ describe('connecting the stores to the event stream', () => {
     frames.forEach((frame) => frame());
     expect(stores.dag.getState().dirs['ctx://resources/r/b/']).toBeUndefined();
   });
+
+  it('shows an engine restart and what it resumes, until dismissed; a stop replaces it', () => {
+    let emit: (events: EngineEvent[]) => void = () => {};
+    const client = {
+      transport: 'electron',
+      status: 'ready',
+      problem: null,
+      call: async () => ({ items: [] }),
+      onEvents: (listener: (events: EngineEvent[]) => void) => ((emit = listener), () => {}),
+      onStatus: () => () => {},
+      dispose: () => {},
+    } as unknown as CairnClient;
+    const stores = createStores(client);
+    connectStores(stores, { request: (callback) => callback() });
+    expect(stores.app.getState().engineNotice).toBeNull();
+    emit([{ type: 'engine/restarted', reason: 'exit code 1', ingests: ['/home/me/notes'], summaries: [] }]);
+    expect(stores.app.getState().engineNotice).toEqual({ kind: 'restarted', ingests: ['/home/me/notes'] });
+    stores.app.getState().dismissEngineNotice();
+    expect(stores.app.getState().engineNotice).toBeNull();
+    emit([{ type: 'engine/restarted', reason: 'exit code 1', ingests: [], summaries: [] }, { type: 'engine/stopped', reason: 'exit code 1' }]);
+    expect(stores.app.getState().engineNotice).toEqual({ kind: 'stopped', ingests: [] });
+  });
 });

@@ -85,6 +85,7 @@ export function connectStores(stores: Stores, frames: FrameScheduler = animation
     if (disposed || queued.length === 0) return;
     const events = queued;
     queued = [];
+    stores.app.getState().applyEvents(events);
     stores.ingest.getState().applyEvents(events);
     stores.dag.getState().applyEvents(events);
     stores.explorer.getState().applyEvents(events);

@@ -83,6 +83,48 @@ describe('the ingest store', () => {
   });
 });
 
+describe('the ingest store: ingests started elsewhere', () => {
+  const started = (jobId: string, source = '/home/me/notes') => ({ type: 'ingest/started' as const, jobId, source, root: 'ctx://resources/notes/', resumed: false });
+
+  it('follows an ingest it did not start (a second launch handed over a folder) from start to result', () => {
+    const { client, calls } = fakeClient(async () => ({ items: [] }));
+    const store = createIngestStore(client);
+    store.getState().applyEvents([started('launch-1'), { type: 'ingest/progressed', jobId: 'launch-1', phase: 'scan', done: 4, total: null, bytes: 40 }]);
+    expect(store.getState()).toMatchObject({ status: 'running', jobId: 'launch-1', root: 'ctx://resources/notes/', form: { path: '/home/me/notes' }, progress: { phase: 'scan', done: 4 } });
+    // While it runs, another ingest's start does not take the view over.
+    store.getState().applyEvents([started('other', '/elsewhere')]);
+    expect(store.getState().jobId).toBe('launch-1');
+
+    store.getState().applyEvents([{ type: 'ingest/finished', jobId: 'launch-1', result: { ...result, jobId: 'launch-1', root: 'ctx://resources/notes/' } }]);
+    expect(store.getState()).toMatchObject({ status: 'done', root: 'ctx://resources/notes/', result: { jobId: 'launch-1' } });
+    expect(calls.map(([command]) => command)).toEqual(['ingest:recent']);
+
+    store.getState().applyEvents([started('launch-2'), { type: 'ingest/failed', jobId: 'launch-2', error: { code: 'NOT_FOUND', message: 'no such folder' } }]);
+    expect(store.getState()).toMatchObject({ status: 'failed', jobId: 'launch-2', error: { code: 'NOT_FOUND', message: 'no such folder' } });
+  });
+
+  it('keeps its own ingest running through an engine restart, and ends it from the resumed job', async () => {
+    const { client } = fakeClient(() => Promise.reject(new CairnError('ENGINE_RESTARTED', 'The engine stopped during ingest:start and was restarted; the ingest resumes on its own')));
+    const store = createIngestStore(client, () => 'job-1');
+    store.getState().setForm({ path: '/home/me/notes' });
+    await store.getState().start();
+    expect(store.getState()).toMatchObject({ status: 'running', jobId: 'job-1', error: null });
+    // The host ran the same job again: its events arrive under the same id.
+    store.getState().applyEvents([{ ...started('job-1'), resumed: true }, { type: 'ingest/progressed', jobId: 'job-1', phase: 'parse', done: 2, total: 9, bytes: 20 }]);
+    expect(store.getState().progress).toMatchObject({ phase: 'parse', done: 2 });
+    store.getState().applyEvents([{ type: 'ingest/finished', jobId: 'job-1', result }]);
+    expect(store.getState()).toMatchObject({ status: 'done', result });
+  });
+
+  it('fails the running ingest when the engine was stopped for good', async () => {
+    const { client } = fakeClient(() => new Promise(() => {}));
+    const store = createIngestStore(client, () => 'job-1');
+    void store.getState().start();
+    store.getState().applyEvents([{ type: 'engine/stopped', reason: 'exit code 1' }]);
+    expect(store.getState()).toMatchObject({ status: 'failed', error: { code: 'WORKER_CRASHED', message: 'exit code 1' } });
+  });
+});
+
 describe('the ingest store: estimate first and recent folders', () => {
   const estimate = { root: result.root, files: 9, directories: 3, reused_directories: 0, calls: 12, input_tokens: 9000, output_tokens: 1200, cost_usd: 0.00207 };
   const run = { root: result.root, dirs_total: 3, dirs_done: 3, files_total: 9, files_done: 9, llm_calls: 0, dirsSummarized: 3, dirsReused: 0, filesSummarized: 9, fallbacks: 0, failed: 0, tokens: 0, ms: 5 };

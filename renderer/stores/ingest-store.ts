@@ -1,6 +1,7 @@
 /**
  * The Home view's ingest: the form, the live progress of the running job (from `ingest/*`
- * events of its job id) and the result or error it ended with; with "estimate first", the
+ * events of its job id; an ingest started elsewhere, by a second launch of the desktop app or an
+ * engine restart, is followed the same way) and the result or error it ended with; with "estimate first", the
  * estimate of the summaries the tree still owes and the run started from it; and the list of
  * folders recently ingested into the workspace.
  */
@@ -80,6 +81,8 @@ const idleProgress: IngestProgress = { phase: null, done: 0, total: null, bytes:
 
 export function createIngestStore(client: CairnClient, newJobId: () => string = () => crypto.randomUUID()): StoreApi<IngestState> {
   return createStore<IngestState>()((set, get) => {
+    /** The job of an ingest this view did not start, followed from its events alone. */
+    let adopted: string | null = null;
     const estimateFor = async (root: string) => {
       set({ estimate: { phase: 'loading', root, estimate: null, model: null, llm: false, run: null, error: null } });
       try {
@@ -120,7 +123,9 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
           if (form.estimateFirst) await estimateFor(result.root);
         } catch (error) {
           if (get().jobId !== jobId) return;
-          if (CairnError.is(error, 'CANCELLED')) set({ status: 'cancelled' });
+          // The engine crashed and the desktop host runs this ingest again, same job: its events end it.
+          if (CairnError.is(error, 'ENGINE_RESTARTED')) adopted = jobId;
+          else if (CairnError.is(error, 'CANCELLED')) set({ status: 'cancelled' });
           else set({ status: 'failed', error: { code: CairnError.is(error) ? error.code : 'INTERNAL', message: error instanceof Error ? error.message : String(error) } });
         }
       },
@@ -171,12 +176,26 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
       applyEvents(events) {
         // A summary run starting or ending changes a recent folder's state.
         if (get().recent.phase === 'ready' && events.some((e) => e.type === 'dag/started' || e.type === 'dag/finished' || e.type === 'dag/run-failed')) void get().loadRecent();
-        const state = get();
-        if (state.status !== 'running' || !state.jobId) return;
-        let progress = state.progress;
-        let root = state.root;
+        let { progress, root } = get();
+        const flush = () => {
+          if (progress !== get().progress || root !== get().root) set({ progress, root });
+        };
         for (const event of events) {
-          if (!('jobId' in event) || event.jobId !== state.jobId) continue;
+          if (event.type === 'ingest/started' && get().status !== 'running') {
+            // An ingest this view did not start (a folder handed over by a second launch of the
+            // app, one the desktop host resumed after an engine restart): shown as its own.
+            flush();
+            adopted = event.jobId;
+            progress = idleProgress;
+            root = null;
+            set({ status: 'running', jobId: event.jobId, root, progress, result: null, error: null, estimate: null, form: { ...get().form, path: event.source } });
+          }
+          if (event.type === 'engine/stopped' && get().status === 'running') {
+            flush();
+            set({ status: 'failed', error: { code: 'WORKER_CRASHED', message: event.reason } });
+          }
+          const state = get();
+          if (state.status !== 'running' || !('jobId' in event) || event.jobId !== state.jobId) continue;
           switch (event.type) {
             case 'ingest/started':
               root = event.root;
@@ -187,11 +206,23 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
             case 'ingest/skipped':
               progress = { ...progress, skipped: progress.skipped + 1 };
               break;
+            // The end of an ingest `start` runs comes with its answer; an adopted one ends here.
+            case 'ingest/finished':
+              if (adopted !== event.jobId) break;
+              flush();
+              set({ status: 'done', result: event.result, root: event.result.root });
+              void get().loadRecent();
+              break;
+            case 'ingest/failed':
+              if (adopted !== event.jobId) break;
+              flush();
+              set(event.error.code === 'CANCELLED' ? { status: 'cancelled' } : { status: 'failed', error: event.error });
+              break;
             default:
               break;
           }
         }
-        if (progress !== state.progress || root !== state.root) set({ progress, root });
+        flush();
       },
     };
   });

@@ -566,6 +566,13 @@ export const EngineEvent = z.discriminatedUnion('type', [
   }),
   /** The LLM monitor's numbers, at most a few times a second while calls run. */
   z.object({ type: z.literal('llm/stats-changed'), stats: LlmStatsView }),
+  /**
+   * The desktop host restarted the engine after its worker crashed: `ingests` (their sources) and
+   * `summaries` (their roots) were interrupted and run again. `engine/stopped`: it crashed too
+   * often (main/app/engine-supervisor.ts) and was not restarted; every call fails until the app restarts.
+   */
+  z.object({ type: z.literal('engine/restarted'), reason: z.string(), ingests: z.array(z.string()), summaries: z.array(z.string()) }),
+  z.object({ type: z.literal('engine/stopped'), reason: z.string() }),
   z.object({
     type: z.literal('queue/enqueued'),
     id: z.string(),

@@ -8,8 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { ContextFS } from '../../main/engine/tree/context-fs.js';
 import { journaledIndex } from '../../main/engine/index/journaled-index.js';
+import { declareDeadThreads } from '../../main/engine/queue/lock-file.js';
 import type { ContextIndex, IndexInput } from '../../main/engine/ports/context-index.js';
 import { silentLogger } from '../../main/engine/ports/logger.js';
 
@@ -57,7 +59,7 @@ describe('journaled index', () => {
     await buffered.upsert([record('ctx://resources/a.md'), record('ctx://resources/a.md', 0)]);
     expect(calls).toEqual([]);
     const [segment] = await readdir(journalDir);
-    expect(segment).toMatch(new RegExp(`~${process.pid}~`));
+    expect(segment).toMatch(new RegExp(`~${process.pid}\\.${threadId}~`));
     expect((await readFile(join(journalDir, segment!), 'utf8')).trim().split('\n')).toEqual(['ctx://resources/a.md']);
 
     await buffered.upsert([record('ctx://resources/b.md')]);
@@ -118,6 +120,24 @@ describe('journaled index', () => {
       { op: 'upsert', ids: ['ctx://resources/notes/tide.md#2', 'ctx://resources/notes/tide.md#0'] },
       { op: 'remove', uri: 'ctx://resources/notes/gone.md' },
     ]);
+    expect(await readdir(journalDir)).toEqual([live]);
+  });
+
+  it('replays the journal of a crashed thread of this process once the host declares it dead', async () => {
+    await mkdir(join(workspace, 'resources/notes'), { recursive: true });
+    await writeFile(join(workspace, 'resources/notes/tide.md'), '# Tide\n\nThe gauge reads high at noon.\n');
+    await fs.writeMeta('ctx://resources/notes/tide.md', { uri: 'ctx://resources/notes/tide.md', kind: 'file', context_type: 'resource', created_at: '2026-12-01T00:00:00Z', updated_at: '2026-12-01T00:00:00Z' });
+    await mkdir(journalDir, { recursive: true });
+    const crashed = `${hostname()}~${process.pid}.5~0b1c2d3e-3333-4000-8000-000000000000.log`;
+    const live = `${hostname()}~${process.pid}.6~0b1c2d3e-4444-4000-8000-000000000000.log`;
+    await writeFile(join(journalDir, crashed), 'ctx://resources/notes/tide.md\n');
+    await writeFile(join(journalDir, live), 'ctx://resources/notes/other.md\n');
+    // Before the host says so, thread 5 may be alive: both segments are left alone.
+    expect(await journaledIndex(recordingIndex().index, { fs, journalDir, logger: silentLogger }).replayed()).toBe(0);
+    declareDeadThreads([5]);
+    const { index, calls } = recordingIndex();
+    expect(await journaledIndex(index, { fs, journalDir, logger: silentLogger }).replayed()).toBe(1);
+    expect(calls).toEqual([{ op: 'upsert', ids: ['ctx://resources/notes/tide.md#2'] }]);
     expect(await readdir(journalDir)).toEqual([live]);
   });
 

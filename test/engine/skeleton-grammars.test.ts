@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../../shared/errors.js';
 import { configureGrammars, extractSkeleton, summarizeCode } from '../../main/engine/parse/skeleton/index.js';
 
-// The packaged app keeps its .wasm files in resources/grammars/: a folder with the runtime and
-// some grammars stands in for it. Vitest runs each test file in its own process, so the
+// configureGrammars points loading at a folder of .wasm files instead of the installed packages:
+// one with the runtime and some grammars. Vitest runs each test file in its own process, so the
 // configuration made here does not reach other files.
 const require = createRequire(import.meta.url);
 let dir: string;

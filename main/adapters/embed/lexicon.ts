@@ -11,10 +11,8 @@
  * const lexicon = loadLexicon();
  * lexicon.lookup('automobiles') // [{ id: 342, kind: 'sense', rank: 0 }, ...] — the senses of "automobile"
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CairnError } from '../../../shared/errors.js';
+import { readFileSync } from 'node:fs';
+import { assetFile } from '../../lib/runtime-files.js';
 
 export type LexiconLinkKind = 'sense' | 'hypernym' | 'derivation';
 
@@ -62,17 +60,9 @@ const SUFFIX_RULES: ReadonlyArray<readonly [string, string]> = [
   ['est', 'e'],
 ];
 
-/** Where the lexicon file is: next to the bundle in dist-main/, or in the repository's assets/. */
+/** Where a lexicon file is: next to the bundle in dist-main/, or in the repository's assets/. */
 export function lexiconPath(file = FILE): string {
-  const candidates = [
-    new URL(`./${file}`, import.meta.url),
-    new URL(`../${file}`, import.meta.url),
-    new URL(`../../../assets/${file}`, import.meta.url),
-  ].map((url) => fileURLToPath(url));
-  candidates.push(join(process.cwd(), 'assets', file));
-  const found = candidates.find((path) => existsSync(path));
-  if (!found) throw new CairnError('NOT_FOUND', `The local embedder's lexicon (${file}) is missing; looked in ${candidates.join(', ')}`);
-  return found;
+  return assetFile(file, "The local embedder's lexicon");
 }
 
 /**

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
 import type { EngineHost } from '../../host/engine-host.js';
-import { bundledFile } from '../../host/bundled-file.js';
+import { bundledFile } from '../../lib/runtime-files.js';
 import { reportError, stderrLogger } from '../output.js';
 import { addLlmOptions } from '../llm-flags.js';
 import type { LlmFlags } from '../llm-config.js';

@@ -19,6 +19,7 @@ import { mkdir, open, readFile, readdir, rm, type FileHandle } from 'node:fs/pro
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { threadId } from 'node:worker_threads';
 import type { ContextIndex, IndexInput } from '../ports/context-index.js';
 import type { EngineIndex } from '../ports/engine-index.js';
 import type { Logger } from '../ports/logger.js';
@@ -45,14 +46,19 @@ export interface JournaledIndex extends EngineIndex {
 /** Records per write of a flush (see flush). */
 const WRITE_SLICE = 128;
 
-/** A segment is named `{hostname}~{pid}~{uuid}.log`, so a replayer can tell a dead owner from a live one. */
+/**
+ * A segment is named `{hostname}~{pid}.{thread}~{uuid}.log`, so a replayer can tell a dead owner
+ * from a live one, a crashed engine worker of a live process included (`.{thread}` is absent in
+ * segments written before threads were named).
+ */
 function segmentName(): string {
-  return `${hostname().replaceAll('~', '-')}~${process.pid}~${randomUUID()}.log`;
+  return `${hostname().replaceAll('~', '-')}~${process.pid}.${threadId}~${randomUUID()}.log`;
 }
 
-function segmentOwner(name: string): { hostname: string; pid: number } | null {
-  const match = /^(.+)~(\d+)~[0-9a-f-]+\.log$/.exec(name);
-  return match ? { hostname: match[1]!, pid: Number(match[2]) } : null;
+function segmentOwner(name: string): { hostname: string; pid: number; thread?: number } | null {
+  const match = /^(.+)~(\d+)(?:\.(\d+))?~[0-9a-f-]+\.log$/.exec(name);
+  if (!match) return null;
+  return { hostname: match[1]!, pid: Number(match[2]), ...(match[3] !== undefined ? { thread: Number(match[3]) } : {}) };
 }
 
 /** One journal segment and the records it vouches for until they are written. */
@@ -179,7 +185,8 @@ async function replayDeadSegments(inner: ContextIndex, options: JournaledIndexOp
   let written = 0;
   for (const name of names) {
     const owner = segmentOwner(name);
-    if (!owner || (owner.pid === process.pid && owner.hostname === hostname()) || isOwnerAlive(owner)) continue;
+    // This process's own segments count as alive (isOwnerAlive), unless their thread was declared dead.
+    if (!owner || isOwnerAlive(owner)) continue;
     const path = join(options.journalDir, name);
     const uris = new Set((await readFile(path, 'utf8').catch(() => '')).split('\n').filter(Boolean));
     // Written in batches: one store write per node made a resume after kills spend most of its

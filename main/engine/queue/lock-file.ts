@@ -1,7 +1,9 @@
 /**
  * An exclusive lock file stamped with its owner's pid, so that only one process at a time owns a
  * workspace's outbox. A lock left by a process that died (kill -9, power cut) is broken by the
- * next owner; a lock held by a live process is refused with `LOCKED`.
+ * next owner; a lock held by a live process is refused with `LOCKED`. The stamp also names the
+ * owner's thread: an engine worker that crashed leaves its locks behind in a live process, and
+ * the host that starts its replacement declares that thread dead (`declareDeadThreads`).
  *
  * The lock is written whole to a temp file and linked into place, so a reader never sees a
  * half-written lock: `link` fails when the name exists, which is what makes taking it atomic.
@@ -9,6 +11,7 @@
 import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { threadId } from 'node:worker_threads';
 import { CairnError } from '../../../shared/errors.js';
 
 interface LockOwner {
@@ -16,6 +19,8 @@ interface LockOwner {
   hostname: string;
   /** What the owner is, as `ps` names it (the CLI titles itself `cairn <command>`), so a refusal can say what to wait for. */
   title?: string;
+  /** The owning thread of the process (absent in locks written before threads were stamped). */
+  thread?: number;
   /** Tells this acquisition apart from any other by the same pid (pids are reused). */
   token: string;
   acquired_at: string;
@@ -41,7 +46,7 @@ export class LockFile {
     // A few rounds cover the races: the owner released between our try and our read, or another
     // process broke the same stale lock first.
     for (let round = 0; round < 5; round += 1) {
-      const owner: LockOwner = { pid: process.pid, hostname: hostname(), title: process.title, token: randomUUID(), acquired_at: new Date().toISOString() };
+      const owner: LockOwner = { pid: process.pid, hostname: hostname(), thread: threadId, title: process.title, token: randomUUID(), acquired_at: new Date().toISOString() };
       if (await tryCreate(path, JSON.stringify(owner))) return new LockFile(path, owner.token);
 
       const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -125,16 +130,38 @@ function parseOwner(text: string): LockOwner | null {
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
     if (typeof value.pid !== 'number' || typeof value.token !== 'string' || typeof value.hostname !== 'string') return null;
-    return { pid: value.pid, token: value.token, hostname: value.hostname, acquired_at: String(value.acquired_at ?? ''), ...(typeof value.title === 'string' ? { title: value.title } : {}) };
+    return {
+      pid: value.pid,
+      token: value.token,
+      hostname: value.hostname,
+      ...(typeof value.thread === 'number' ? { thread: value.thread } : {}),
+      acquired_at: String(value.acquired_at ?? ''),
+      ...(typeof value.title === 'string' ? { title: value.title } : {}),
+    };
   } catch {
     return null;
   }
 }
 
-/** Whether the process that owns a lock (or a journal) may still be running. */
-export function isOwnerAlive(owner: { pid: number; hostname: string }): boolean {
+/** Threads of this process that ended without releasing what they owned. */
+const deadThreads = new Set<number>();
+
+/**
+ * Tells this thread that threads of its own process have died (the engine workers a host saw
+ * crash): their locks and journals are stale although the process lives.
+ *
+ * @example
+ * declareDeadThreads(workerData.deadThreads ?? []);
+ */
+export function declareDeadThreads(threads: Iterable<number>): void {
+  for (const thread of threads) deadThreads.add(thread);
+}
+
+/** Whether the process (and thread) that owns a lock (or a journal) may still be running. */
+export function isOwnerAlive(owner: { pid: number; hostname: string; thread?: number }): boolean {
   // A lock from another machine (a workspace on a shared mount) cannot be checked from here.
   if (owner.hostname !== hostname()) return true;
+  if (owner.pid === process.pid && owner.thread !== undefined && deadThreads.has(owner.thread)) return false;
   try {
     process.kill(owner.pid, 0);
     return true;

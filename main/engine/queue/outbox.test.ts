@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { appendFile, copyFile, mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CairnError } from '../../../shared/errors.js';
 import { memoryLogger } from '../ports/logger.js';
+import { declareDeadThreads } from './lock-file.js';
 import { Outbox, type OutboxChange } from './outbox.js';
 
 let root: string;
@@ -319,6 +321,20 @@ describe('Outbox lock', () => {
     const outbox = await openAt(dir);
     const lock = JSON.parse(await readFile(join(dir, 'outbox.lock'), 'utf8')) as { pid: number };
     expect(lock.pid).toBe(process.pid);
+    expect(outbox.counts().total).toBe(0);
+  });
+
+  it('breaks the lock of a crashed thread of this process once the host declares it dead', async () => {
+    const dir = join(root, 'queue');
+    await mkdir(dir, { recursive: true });
+    // What an engine worker that crashed leaves: its lock, stamped with this live pid and its thread.
+    await writeFile(join(dir, 'outbox.lock'), JSON.stringify({ pid: process.pid, hostname: hostname(), thread: 7, token: 'crashed', acquired_at: '2024-05-08T00:00:00Z' }));
+    await expect(Outbox.open(dir)).rejects.toMatchObject({ code: 'LOCKED', details: { pid: process.pid } });
+    declareDeadThreads([7]);
+    const outbox = await openAt(dir);
+    const lock = JSON.parse(await readFile(join(dir, 'outbox.lock'), 'utf8')) as { pid: number; thread: number; token: string };
+    expect(lock).toMatchObject({ pid: process.pid, thread: threadId });
+    expect(lock.token).not.toBe('crashed');
     expect(outbox.counts().total).toBe(0);
   });
 

@@ -6,10 +6,10 @@
  * letting emscripten locate files, which is what works inside bundles, asar archives and workers.
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 import { CairnError, errorMessage } from '../../../../shared/errors.js';
+import { packageFile } from '../../../lib/runtime-files.js';
 import { LANGUAGES } from './detect.js';
 import type { SkeletonLanguage } from './skeleton.js';
 
@@ -22,8 +22,9 @@ const languages = new Map<string, Promise<Language>>();
 
 export interface GrammarOptions {
   /**
-   * A folder holding `web-tree-sitter.wasm` and `tree-sitter-<grammar>.wasm` files (the packaged
-   * app's `resources/grammars/`). Unset: the files are resolved from the npm packages.
+   * A folder holding `web-tree-sitter.wasm` and `tree-sitter-<grammar>.wasm` files, instead of the
+   * installed packages. Unset (the CLI, the app): the files of the npm packages, which are runtime
+   * dependencies (main/lib/runtime-files.ts finds them in every layout, a packaged app included).
    */
   dir?: string;
 }
@@ -34,7 +35,7 @@ export interface GrammarOptions {
  * be initialised once per thread, so it stays the one already loaded.
  *
  * @example
- * configureGrammars({ dir: join(process.resourcesPath, 'grammars') });
+ * configureGrammars({ dir: '/opt/grammars' });
  */
 export function configureGrammars(options: GrammarOptions): void {
   if (options.dir !== grammarDir) languages.clear();
@@ -42,12 +43,7 @@ export function configureGrammars(options: GrammarOptions): void {
 }
 
 function resolveFile(packageName: string, file: string): string {
-  if (grammarDir !== undefined) return join(grammarDir, file);
-  try {
-    return createRequire(import.meta.url).resolve(`${packageName}/${file}`);
-  } catch (cause) {
-    throw new CairnError('NOT_FOUND', `grammar file ${packageName}/${file} is not installed`, { cause });
-  }
+  return grammarDir !== undefined ? join(grammarDir, file) : packageFile(`${packageName}/${file}`);
 }
 
 async function readWasm(packageName: string, file: string): Promise<Uint8Array> {
