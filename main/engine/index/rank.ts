@@ -187,7 +187,12 @@ export async function documentsOf(fs: MetaReader, hits: readonly SearchHit[]): P
         documentUri = at;
         at = parentUri(at);
       }
-      if (documentUri) return { hit, document: { uri: documentUri, title: titleOf(documentUri, await metaOf(documentUri), null) } };
+      if (documentUri) {
+        const document = { uri: documentUri, title: titleOf(documentUri, await metaOf(documentUri), null) };
+        // A section's abstract or overview is headed by its section's heading too.
+        const heading = hit.heading ?? (hit.uri === documentUri ? null : ((await metaOf(hit.uri))?.title ?? null));
+        return { hit: heading === hit.heading ? hit : { ...hit, heading }, document };
+      }
       const meta = isMessage(hit) ? null : await metaOf(hit.uri);
       return { hit, document: { uri: hit.uri, title: titleOf(hit.uri, meta, hit.heading) } };
     }),
