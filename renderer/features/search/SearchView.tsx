@@ -271,6 +271,7 @@ const ResultItem = memo(function ResultItem({ result, index, onOpen }: { result:
       onClick={() => onOpen(best.uri, index)}
       data-testid="search-hit"
       data-uri={result.uri}
+      data-open-uri={best.uri}
       data-level={best.level}
       data-weak={result.weak}
     >
