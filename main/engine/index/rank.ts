@@ -100,6 +100,18 @@ export function rankHits(inputs: readonly RankInput[], options: RankOptions): Ra
     if (!current || rankOf(input) < rankOf(current)) keeper.set(key, input);
   }
 
+  // The hits kept, each with the places of its copies.
+  const copiesOf = new Map<RankInput, Set<string>>();
+  const winnerOf = (input: RankInput) => {
+    const key = contentKey(input.hit);
+    return key === null ? input : (keeper.get(key) as RankInput);
+  };
+  for (const input of ordered) if (winnerOf(input) === input) copiesOf.set(input, new Set());
+  for (const input of ordered) {
+    const winner = winnerOf(input);
+    if (winner !== input && winner.hit.uri !== input.hit.uri) copiesOf.get(winner)?.add(input.hit.uri);
+  }
+
   interface Entry {
     document: HitDocument;
     message: boolean;
@@ -107,32 +119,15 @@ export function rankHits(inputs: readonly RankInput[], options: RankOptions): Ra
     alsoAt: Set<string>;
   }
   const entries = new Map<string, Entry>();
-  const kept: { input: RankInput; alsoAt: Set<string> }[] = [];
-  const keptOf = new Map<RankInput, { input: RankInput; alsoAt: Set<string> }>();
-  for (const input of ordered) {
-    const key = contentKey(input.hit);
-    const winner = key === null ? input : (keeper.get(key) as RankInput);
-    if (winner === input) {
-      const slot = { input, alsoAt: new Set<string>() };
-      kept.push(slot);
-      keptOf.set(input, slot);
-    }
-  }
-  for (const input of ordered) {
-    const key = contentKey(input.hit);
-    const winner = key === null ? input : (keeper.get(key) as RankInput);
-    if (winner !== input) keptOf.get(winner)?.alsoAt.add(input.hit.uri);
-  }
-  for (const { input, alsoAt } of kept) {
+  for (const [input, copies] of copiesOf) {
     const key = entryKey(input);
     let entry = entries.get(key);
     if (!entry) {
       entry = { document: input.document, message: isMessage(input.hit), hits: [], alsoAt: new Set() };
       entries.set(key, entry);
     }
-    alsoAt.delete(input.hit.uri);
-    entry.hits.push({ ...toContractHit(input.hit), heading: input.hit.heading, also_at: [...alsoAt].sort() });
-    for (const uri of alsoAt) entry.alsoAt.add(uri);
+    entry.hits.push({ ...toContractHit(input.hit), heading: input.hit.heading, also_at: [...copies].sort() });
+    for (const uri of copies) entry.alsoAt.add(uri);
   }
   // An entry's copies, named by their documents: the document a copied hit sits in.
   const documentOfUri = new Map(inputs.map((input) => [input.hit.uri, input.document.uri]));
