@@ -177,6 +177,8 @@ function SearchStatus() {
   const locale = useApp((s) => s.locale);
   const status = useSearch((s) => s.status);
   const count = useSearch((s) => s.results.length);
+  // The weak matches are counted apart, on the line that shows them.
+  const strong = useSearch((s) => strongCount(s.results));
   const ms = useSearch((s) => s.ms);
   const error = useSearch((s) => s.error);
   const searched = useSearch((s) => s.searched);
@@ -200,7 +202,7 @@ function SearchStatus() {
         ? t('search.searching')
         : count === 0 && status === 'done'
           ? t('search.none', { query: searched?.query ?? '' })
-          : t('search.count', { count: formatCount(count, locale), ms: ms ?? '…' });
+          : t('search.count', { count: formatCount(strong, locale), ms: ms ?? '…' });
   return (
     <p className="muted search-status" role="status" aria-live="polite" data-testid="search-status" data-status={status} data-query={searched?.query ?? ''}>
       {text}
@@ -260,7 +262,7 @@ const ResultItem = memo(function ResultItem({ result, index, onOpen }: { result:
   const [best, ...more] = result.hits as [RankedHit, ...RankedHit[]];
   const { source, lines, message_ids: messageIds } = best.provenance;
   // What the best hit is within its document: its section's heading, or which level of the document.
-  const section = best.uri !== result.uri ? best.heading : null;
+  const section = best.uri !== result.uri && best.heading !== result.title ? best.heading : null;
   return (
     <li
       id={hitId(index)}
