@@ -88,7 +88,7 @@ describe('cairn search', { timeout: 180_000 }, () => {
     expect(run.code, run.stderr).toBe(0);
     const { hits, ranked, weak_below: floor } = JSON.parse(run.stdout) as { hits: Hit[]; ranked: Ranked[]; weak_below: number };
     expect(floor).toBeGreaterThan(0);
-    // Every hit is in exactly one result, and results are ordered by their best hit.
+    // Every hit is in exactly one result (the sample holds no copies to collapse), and results are ordered by their best hit.
     expect(ranked.flatMap((r) => r.hits.map((h) => `${h.uri}#${h.level}`)).sort()).toEqual(hits.map((h) => `${h.uri}#${h.level}`).sort());
     for (let i = 1; i < ranked.length; i += 1) expect(ranked[i]!.score).toBeLessThanOrEqual(ranked[i - 1]!.score);
     for (const result of ranked) {
