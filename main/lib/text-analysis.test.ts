@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ftsDocument, ftsQuery, scanRuns, searchTerms, splitCompound, stem } from './text-analysis.js';
+import { ftsDocument, ftsQuery, highlightRanges, scanRuns, searchTerms, splitCompound, stem } from './text-analysis.js';
 
 describe('stem', () => {
   it('gives one stem to the forms of a word', () => {
@@ -58,5 +58,39 @@ describe('terms', () => {
     expect(ftsDocument('Parsing 文档, parsing docs')).toBe('pars 文档 文 档 pars doc');
     expect(ftsQuery('Parsing 文档, parsing docs')).toBe('pars 文档 文 档 doc');
     expect(ftsQuery('the of and')).toBe('');
+  });
+});
+
+describe('highlightRanges', () => {
+  const marked = (text: string, query: string) => highlightRanges(text, query).map(([start, end]) => text.slice(start, end));
+
+  it('marks whole words only, never a query word inside a longer word', () => {
+    expect(marked('Documentation: do not undo the commit in their branch', 'how do I undo the last commit')).toEqual(['undo', 'commit']);
+    expect(marked('Docs and documentation', 'Do')).toEqual([]);
+  });
+
+  it('never marks stop words, even when they are all the query has', () => {
+    expect(marked('the one of them is there', 'the of is')).toEqual([]);
+  });
+
+  it('marks inflections and camelCase parts by their stems, each as the whole word', () => {
+    expect(marked('Parsing parsers with parseCtxUri and a ctx', 'parser ctx')).toEqual(['Parsing', 'parsers', 'parseCtxUri', 'ctx']);
+  });
+
+  it('marks Chinese by words, not by single shared characters', () => {
+    expect(marked('数据库连接池的大小决定了并发', '连接池')).toEqual(['连接池']);
+    // 池 alone (池塘, a pond) and 连 alone share characters with the query but are other words.
+    expect(marked('池塘边的连队', '连接池')).toEqual([]);
+    expect(marked('如何撤销最后一次提交', '怎么撤销提交')).toEqual(['撤销', '提交']);
+  });
+
+  it('gives ranges in order, without overlaps, as UTF-16 offsets', () => {
+    const text = '😀 undo 撤销 undo';
+    const ranges = highlightRanges(text, 'undo 撤销');
+    expect(ranges).toEqual([
+      [3, 7],
+      [8, 10],
+      [11, 15],
+    ]);
   });
 });

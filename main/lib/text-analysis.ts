@@ -254,3 +254,67 @@ export function ftsDocument(text: string): string {
 export function ftsQuery(text: string): string {
   return [...new Set(searchTerms(text).filter((term) => term.length <= MAX_TERM_CHARS))].join(' ');
 }
+
+/** A [start, end) range of UTF-16 offsets into a text. */
+export type TextRange = [start: number, end: number];
+
+/** The 'zh' word segmenter, made once: the Chinese words a person reads, for marking only. */
+let zhSegmenter: Intl.Segmenter | null | undefined;
+function chineseWords(run: string): { word: string; start: number }[] {
+  if (zhSegmenter === undefined) zhSegmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('zh', { granularity: 'word' }) : null;
+  if (!zhSegmenter) return Array.from(run, (word, i) => ({ word, start: i }));
+  return [...zhSegmenter.segment(run)].map((s) => ({ word: s.segment, start: s.index }));
+}
+
+function isCjkStopWord(word: string): boolean {
+  return isCjkStopBigram(word) || Array.from(word).every((char) => isCjkStopChar(char));
+}
+
+/**
+ * The ranges of `text` to mark for `query`, in order and not overlapping. A word of a spaced
+ * script is marked whole, when its term (its stem, or a camelCase part's) is a term of the query:
+ * never part of a word ("do" is not marked in "Documentation") and never a stop word ("the").
+ * Chinese (and other CJK) text is marked by the words of ICU's 'zh' word segmenter that are words
+ * of the query, and where a query word of two characters or more occurs whole. Unlike the index
+ * terms above, this may use `Intl.Segmenter`: a change of ICU changes what is marked, never what
+ * is stored.
+ *
+ * @example
+ * highlightRanges('Documentation of the undo command', 'how do I undo the last commit') // [[21, 25]]
+ */
+export function highlightRanges(text: string, query: string): TextRange[] {
+  const words = new Set<string>();
+  const cjkWords = new Set<string>();
+  scanRuns(query, (kind, start, end) => {
+    const run = query.slice(start, end);
+    if (kind === 'word') visitWordTerms(run, (term) => words.add(term));
+    else for (const { word } of chineseWords(run)) if (!isCjkStopWord(word)) cjkWords.add(word);
+  });
+  if (words.size === 0 && cjkWords.size === 0) return [];
+  const ranges: TextRange[] = [];
+  scanRuns(text, (kind, start, end) => {
+    const run = text.slice(start, end);
+    if (kind === 'word') {
+      let hit = false;
+      visitWordTerms(run, (term) => {
+        hit ||= words.has(term);
+      });
+      if (hit) ranges.push([start, end]);
+      return;
+    }
+    if (cjkWords.size === 0) return;
+    for (const { word, start: at } of chineseWords(run)) if (cjkWords.has(word)) ranges.push([start + at, start + at + word.length]);
+    for (const word of cjkWords) {
+      if (word.length < 2) continue;
+      for (let at = run.indexOf(word); at !== -1; at = run.indexOf(word, at + word.length)) ranges.push([start + at, start + at + word.length]);
+    }
+  });
+  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: TextRange[] = [];
+  for (const range of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else merged.push([range[0], range[1]]);
+  }
+  return merged;
+}

@@ -91,7 +91,7 @@ function tools(engine: Engine): ToolSpec[] {
       name: 'search',
       title: 'Search the context',
       description:
-        'Hybrid (full-text + vector) search over the context tree, memories and conversations. Each hit names its ctx:// URI, level (0 abstract, 1 overview, 2 content), score, a snippet and its provenance: the source file and lines, or the conversation message ids it came from.',
+        'Hybrid (full-text + vector) search over the context tree, memories and conversations. Returns `ranked`: one result per document, best first, with its title, score, scope, `weak` (true below the relevance floor `weak_below`: probably not relevant), `also_at` (copies of the same content elsewhere) and its hits, best first (its best section, then the other sections and its own abstract/overview). Each hit names its ctx:// URI, level (0 abstract, 1 overview, 2 content), score, the section heading, a snippet and its provenance: the source file and lines, or the conversation message ids it came from.',
       input: z.object({
         query: search.query.describe('what to look for'),
         scope: Scope.optional().describe('only this scope'),
@@ -102,12 +102,12 @@ function tools(engine: Engine): ToolSpec[] {
       write: false,
       readOnlyHint: true,
       run: async (args, signal) => {
-        const { hits } = await engine.call(
+        const { ranked, weak_below } = await engine.call(
           'search:query',
           { query: args.query, mode: args.mode, topK: args.top_k, ...(args.scope ? { scope: args.scope } : {}), ...(args.level !== undefined ? { level: args.level } : {}) },
           { signal },
         );
-        return json({ hits });
+        return json({ ranked, weak_below });
       },
     }),
     tool({

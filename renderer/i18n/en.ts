@@ -213,6 +213,16 @@ export const en = {
   'search.lines': 'lines {from}–{to}',
   'search.messages': 'Messages',
   'search.open': 'Open {uri} in the explorer',
+  // The ranked list (issue 19): one result per document, weak matches apart.
+  'search.weak': '{count} weak match(es) scoring under {floor}: probably not what you are looking for.',
+  'search.weak.show': 'Show weak matches',
+  'search.weak.hide': 'Hide weak matches',
+  'search.more': '{count} more section(s)',
+  'search.less': 'Fewer sections',
+  'search.alsoAt': 'Also at',
+  'search.section.0': 'Abstract',
+  'search.section.1': 'Overview',
+  'search.section.2': 'Content',
 
   'sessions.title': 'Sessions',
   'sessions.lead': 'Conversations in the workspace, with what the dual-track analysis found in each: buckets and topic clusters, reasoning chains, and whether to commit them to memory.',

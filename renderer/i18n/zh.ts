@@ -211,6 +211,16 @@ export const zh: Messages = {
   'search.lines': '第 {from}–{to} 行',
   'search.messages': '消息',
   'search.open': '在浏览器中打开 {uri}',
+  // The ranked list (issue 19): one result per document, weak matches apart.
+  'search.weak': '{count} 条弱匹配（得分低于 {floor}），多半不是你要找的。',
+  'search.weak.show': '显示弱匹配',
+  'search.weak.hide': '隐藏弱匹配',
+  'search.more': '另有 {count} 个章节',
+  'search.less': '收起章节',
+  'search.alsoAt': '相同内容也在',
+  'search.section.0': '摘要',
+  'search.section.1': '概览',
+  'search.section.2': '内容',
 
   'sessions.title': '会话',
   'sessions.lead': '工作区中的对话，以及双轨分析在每个对话中发现的内容：语义桶与主题聚类、推理链，以及是否提交到记忆。',

@@ -1,32 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchHit } from '../../shared/contracts/api';
+import type { RankedResult } from '../../shared/contracts/api';
 import { CairnError } from '../../shared/errors';
 import type { CairnClient } from '../api/client';
-import { createSearchStore, groupHits, orderHits } from './search-store';
+import { createSearchStore, shownCount, strongCount } from './search-store';
 
-const hit = (uri: string, level: 0 | 1 | 2, score: number): SearchHit => ({
+const result = (uri: string, level: 0 | 1 | 2, score: number, weak = false): RankedResult => ({
   uri,
-  level,
+  title: uri.split('/').filter(Boolean).pop()!,
   score,
-  snippet: `about ${uri}`,
-  context_type: uri.startsWith('ctx://user/') ? 'memory' : 'resource',
-  category: 'document',
-  provenance: { source: null, lines: null, message_ids: [] },
+  scope: uri.startsWith('ctx://user/') ? 'user' : 'resources',
+  weak,
+  also_at: [],
+  hits: [
+    {
+      uri,
+      level,
+      score,
+      snippet: `about ${uri}`,
+      highlights: [],
+      heading: null,
+      also_at: [],
+      context_type: uri.startsWith('ctx://user/') ? 'memory' : 'resource',
+      category: 'document',
+      provenance: { source: null, lines: null, message_ids: [] },
+    },
+  ],
 });
 
-// As the engine ranks them: by score, levels and scopes mixed.
+// As the engine ranks them: by score, levels and scopes mixed, the weak ones last.
 const ranked = [
-  hit('ctx://resources/s/a.md', 2, 0.9),
-  hit('ctx://user/memories/events/storm.md', 0, 0.8),
-  hit('ctx://resources/s/', 0, 0.7),
-  hit('ctx://resources/s/docs/', 1, 0.6),
-  hit('ctx://resources/s/b.md', 2, 0.5),
+  result('ctx://resources/s/a.md', 2, 0.9),
+  result('ctx://user/memories/events/storm.md', 0, 0.8),
+  result('ctx://resources/s/', 0, 0.7),
+  result('ctx://resources/s/docs/', 1, 0.6),
+  result('ctx://resources/s/b.md', 2, 0.5),
+  result('ctx://resources/s/noise.md', 2, 0.2, true),
 ];
 
 interface Call {
   request: Record<string, unknown>;
   signal?: AbortSignal;
-  resolve(hits: SearchHit[]): void;
+  resolve(results: RankedResult[]): void;
   reject(error: unknown): void;
 }
 
@@ -35,30 +49,24 @@ function pendingClient(): { client: Pick<CairnClient, 'call'>; calls: Call[] } {
   const calls: Call[] = [];
   const client = {
     call: (_command: string, request: Record<string, unknown>, options?: { signal?: AbortSignal }) =>
-      new Promise((resolve, reject) => calls.push({ request, signal: options?.signal, resolve: (hits) => resolve({ hits }), reject })),
+      new Promise((resolve, reject) =>
+        calls.push({ request, signal: options?.signal, resolve: (results) => resolve({ hits: results.map((r) => r.hits[0]), ranked: results, weak_below: 0.34 }), reject }),
+      ),
   } as unknown as Pick<CairnClient, 'call'>;
   return { client, calls };
 }
 
-describe('grouping search hits', () => {
-  it('groups by level, then by scope, keeping the ranking inside each group', () => {
-    const groups = groupHits(ranked);
-    expect(groups.map((g) => g.level)).toEqual([0, 1, 2]);
-    expect(groups[0]!.scopes.map((s) => s.scope)).toEqual(['resources', 'user']);
-    expect(groups[0]!.scopes.map((s) => s.hits.map((h) => h.index))).toEqual([[0], [1]]);
-    expect(groups[2]!.scopes[0]!.hits.map((h) => h.hit.uri)).toEqual(['ctx://resources/s/a.md', 'ctx://resources/s/b.md']);
-    expect(orderHits(ranked).map((h) => h.uri)).toEqual([
-      'ctx://resources/s/',
-      'ctx://user/memories/events/storm.md',
-      'ctx://resources/s/docs/',
-      'ctx://resources/s/a.md',
-      'ctx://resources/s/b.md',
-    ]);
+describe('weak results', () => {
+  it('are the tail of the ranked list, shown only once asked for', () => {
+    expect(strongCount(ranked)).toBe(5);
+    expect(strongCount([])).toBe(0);
+    expect(shownCount({ results: ranked, showWeak: false })).toBe(5);
+    expect(shownCount({ results: ranked, showWeak: true })).toBe(6);
   });
 });
 
 describe('the search store', () => {
-  it('sends the query with its filters and keeps the hits in the order shown', async () => {
+  it('sends the query with its filters and keeps the results in the engine’s order, weak ones collapsed', async () => {
     const { client, calls } = pendingClient();
     const store = createSearchStore(client);
     store.getState().setQuery('  storm  ');
@@ -72,7 +80,8 @@ describe('the search store', () => {
     await done;
     const s = store.getState();
     expect(s.status).toBe('done');
-    expect(s.hits.map((h) => h.uri)).toEqual(orderHits(ranked).map((h) => h.uri));
+    expect(s.results.map((r) => r.uri)).toEqual(ranked.map((r) => r.uri));
+    expect(s).toMatchObject({ weakBelow: 0.34, showWeak: false });
     expect(s.searched).toMatchObject({ query: 'storm', mode: 'fts', scope: 'resources', level: 2 });
     expect(s.active).toBe(-1);
 
@@ -94,11 +103,11 @@ describe('the search store', () => {
     const second = store.getState().search();
     expect(calls[0]!.signal?.aborted).toBe(true);
     expect(calls[1]!.request.query).toBe('快速入门');
-    calls[1]!.resolve([hit('ctx://resources/s/docs/zh/快速入门.md', 2, 1)]);
+    calls[1]!.resolve([result('ctx://resources/s/docs/zh/快速入门.md', 2, 1)]);
     await second;
     calls[0]!.resolve(ranked);
     await first;
-    expect(store.getState().hits.map((h) => h.uri)).toEqual(['ctx://resources/s/docs/zh/快速入门.md']);
+    expect(store.getState().results.map((r) => r.uri)).toEqual(['ctx://resources/s/docs/zh/快速入门.md']);
     expect(store.getState().searched?.query).toBe('快速入门');
   });
 
@@ -109,16 +118,16 @@ describe('the search store', () => {
     const done = store.getState().search();
     calls[0]!.reject(new CairnError('INTERNAL', 'engine: index missing'));
     await done;
-    expect(store.getState()).toMatchObject({ status: 'failed', error: 'engine: index missing', hits: [] });
+    expect(store.getState()).toMatchObject({ status: 'failed', error: 'engine: index missing', results: [] });
     // A failed search is tried again with the same parameters.
     void store.getState().search();
     expect(calls).toHaveLength(2);
     store.getState().setQuery('   ');
     await store.getState().search();
-    expect(store.getState()).toMatchObject({ status: 'idle', hits: [], searched: null, error: null });
+    expect(store.getState()).toMatchObject({ status: 'idle', results: [], searched: null, error: null });
   });
 
-  it('moves the keyboard through the hits within bounds', async () => {
+  it('moves the keyboard through the results shown, within bounds', async () => {
     const { client, calls } = pendingClient();
     const store = createSearchStore(client);
     store.getState().move(1);
@@ -141,6 +150,12 @@ describe('the search store', () => {
     expect(store.getState().active).toBe(4);
     store.getState().setActive(99);
     expect(store.getState().active).toBe(-1);
+    // The weak match is reachable once shown; hiding it again moves the keyboard back onto the list.
+    store.getState().setShowWeak(true);
+    move(10);
+    expect(store.getState().active).toBe(5);
+    store.getState().setShowWeak(false);
+    expect(store.getState().active).toBe(4);
     const before = store.getState().focusRequest;
     store.getState().requestFocus();
     expect(store.getState().focusRequest).toBe(before + 1);

@@ -1,13 +1,14 @@
 /**
- * The search view: the query and its filters, the hits of the last search in the order they are
- * shown (grouped by level, then by scope), and which hit the keyboard is on.
+ * The search view: the query and its filters, the ranked results of the last search (one per
+ * document, by relevance, as the engine shapes them: main/engine/index/rank.ts), whether the weak
+ * matches are shown, and which result the keyboard is on.
  *
  * Only the latest search counts: a new one cancels the one in flight, and a response that arrives
- * after a newer search started is dropped, so hits never belong to an older query than the box.
+ * after a newer search started is dropped, so results never belong to an older query than the box.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { SearchHit, SearchMode } from '../../shared/contracts/api';
-import { parseCtxUri, type Scope } from '../../shared/uri';
+import type { RankedResult, SearchMode } from '../../shared/contracts/api';
+import type { Scope } from '../../shared/uri';
 import type { CairnClient } from '../api/client';
 
 export const SEARCH_MODES = ['hybrid', 'fts', 'vector', 'hierarchical'] as const satisfies readonly SearchMode[];
@@ -28,13 +29,17 @@ export interface SearchParams {
 
 export interface SearchState extends SearchParams {
   status: 'idle' | 'searching' | 'done' | 'failed';
-  /** The last search's hits, in the order they are shown (see `groupHits`). */
-  hits: SearchHit[];
-  /** The parameters `hits` answer, or null before the first search. */
+  /** The last search's results, best first; the weak ones (under the floor) last. */
+  results: RankedResult[];
+  /** The relevance floor the results were flagged weak by, or null before a search. */
+  weakBelow: number | null;
+  /** Whether the weak matches are shown (they start collapsed). */
+  showWeak: boolean;
+  /** The parameters `results` answer, or null before the first search. */
   searched: SearchParams | null;
   ms: number | null;
   error: string | null;
-  /** The hit the keyboard is on, an index into `hits`; -1 for none. */
+  /** The result the keyboard is on, an index into `results` (among those shown); -1 for none. */
   active: number;
   /** Bumped when something (the `/` key) asks for the query box to take the focus. */
   focusRequest: number;
@@ -45,60 +50,25 @@ export interface SearchState extends SearchParams {
   setTopK(topK: number): void;
   /** Searches with the current parameters; does nothing when they are the ones already searched (unless `force`). */
   search(force?: boolean): Promise<void>;
-  /** Moves the keyboard's hit by `delta`, staying within the list. */
+  /** Moves the keyboard's result by `delta`, staying within the results shown. */
   move(delta: number): void;
+  setShowWeak(show: boolean): void;
   setActive(index: number): void;
   requestFocus(): void;
   clear(): void;
 }
 
-export interface ScopeGroup {
-  scope: string;
-  /** Indices into the ordered hits. */
-  hits: { hit: SearchHit; index: number }[];
-}
-
-export interface LevelGroup {
-  level: Level;
-  scopes: ScopeGroup[];
-}
-
-const scopeOf = (uri: string): string => {
-  try {
-    return parseCtxUri(uri).scope;
-  } catch {
-    return 'other';
-  }
-};
-
-const scopeRank = (scope: string) => {
-  const i = (SEARCH_SCOPES as readonly string[]).indexOf(scope);
-  return i === -1 ? SEARCH_SCOPES.length : i;
-};
-
 /**
- * Groups hits by level (L0, L1, L2), then by scope (in `SEARCH_SCOPES` order), keeping the
- * engine's ranking inside each group. `index` numbers the hits in the order they are shown.
+ * How many results come before the weak ones. The engine ranks by score and flags results under
+ * its floor as weak, so the weak ones are the tail of the list.
  */
-export function groupHits(hits: readonly SearchHit[]): LevelGroup[] {
-  const groups: LevelGroup[] = [];
-  let index = 0;
-  for (const level of LEVELS) {
-    const atLevel = hits.filter((hit) => hit.level === level);
-    if (atLevel.length === 0) continue;
-    const scopes = [...new Set(atLevel.map((hit) => scopeOf(hit.uri)))].sort((a, b) => scopeRank(a) - scopeRank(b) || (a < b ? -1 : 1));
-    groups.push({
-      level,
-      scopes: scopes.map((scope) => ({ scope, hits: atLevel.filter((hit) => scopeOf(hit.uri) === scope).map((hit) => ({ hit, index: index++ })) })),
-    });
-  }
-  return groups;
+export function strongCount(results: readonly RankedResult[]): number {
+  const first = results.findIndex((result) => result.weak);
+  return first === -1 ? results.length : first;
 }
 
-/** The hits in the order `groupHits` shows them. */
-export function orderHits(hits: readonly SearchHit[]): SearchHit[] {
-  return groupHits(hits).flatMap((group) => group.scopes.flatMap((scope) => scope.hits.map((entry) => entry.hit)));
-}
+/** The results the list shows and the keyboard moves through: the weak ones only once asked for. */
+export const shownCount = (state: Pick<SearchState, 'results' | 'showWeak'>) => (state.showWeak ? state.results.length : strongCount(state.results));
 
 const paramsOf = (state: SearchParams): SearchParams => ({ query: state.query.trim(), mode: state.mode, scope: state.scope, level: state.level, topK: state.topK });
 const sameParams = (a: SearchParams | null, b: SearchParams) =>
@@ -117,7 +87,9 @@ export function createSearchStore(client: Pick<CairnClient, 'call'>): StoreApi<S
     level: 'all',
     topK: 20,
     status: 'idle',
-    hits: [],
+    results: [],
+    weakBelow: null,
+    showWeak: false,
     searched: null,
     ms: null,
     error: null,
@@ -147,7 +119,7 @@ export function createSearchStore(client: Pick<CairnClient, 'call'>): StoreApi<S
       set({ status: 'searching', error: null });
       const started = performance.now();
       try {
-        const { hits } = await client.call(
+        const { ranked, weak_below: weakBelow } = await client.call(
           'search:query',
           {
             query: params.query,
@@ -159,30 +131,38 @@ export function createSearchStore(client: Pick<CairnClient, 'call'>): StoreApi<S
           { signal: controller.signal },
         );
         if (mine !== seq) return;
-        set({ status: 'done', hits: orderHits(hits), searched: params, ms: Math.round(performance.now() - started), active: -1 });
+        set({ status: 'done', results: ranked, weakBelow, showWeak: false, searched: params, ms: Math.round(performance.now() - started), active: -1 });
       } catch (error) {
         if (mine !== seq) return;
-        set({ status: 'failed', error: message(error), searched: params, hits: [], active: -1 });
+        set({ status: 'failed', error: message(error), searched: params, results: [], weakBelow: null, active: -1 });
       } finally {
         if (mine === seq) inFlight = null;
       }
     },
 
     move(delta) {
-      const { hits, active } = get();
-      if (hits.length === 0) return;
-      const from = active < 0 ? (delta > 0 ? -1 : hits.length) : active;
-      set({ active: Math.max(0, Math.min(hits.length - 1, from + delta)) });
+      const { active } = get();
+      const count = shownCount(get());
+      if (count === 0) return;
+      const from = active < 0 ? (delta > 0 ? -1 : count) : active;
+      set({ active: Math.max(0, Math.min(count - 1, from + delta)) });
     },
 
-    setActive: (index) => set({ active: index >= 0 && index < get().hits.length ? index : -1 }),
+    setShowWeak(show) {
+      // Hiding the weak matches leaves the keyboard on the last strong result if it was on a weak one.
+      const active = get().active;
+      set({ showWeak: show });
+      if (active >= shownCount(get())) set({ active: shownCount(get()) - 1 });
+    },
+
+    setActive: (index) => set({ active: index >= 0 && index < shownCount(get()) ? index : -1 }),
     requestFocus: () => set({ focusRequest: get().focusRequest + 1 }),
 
     clear() {
       seq += 1;
       inFlight?.controller.abort();
       inFlight = null;
-      set({ status: 'idle', hits: [], searched: null, ms: null, error: null, active: -1 });
+      set({ status: 'idle', results: [], weakBelow: null, showWeak: false, searched: null, ms: null, error: null, active: -1 });
     },
   }));
 }

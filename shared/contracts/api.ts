@@ -51,6 +51,8 @@ export const SearchHit = z.object({
   level: Level,
   score: z.number(),
   snippet: z.string(),
+  /** The parts of `snippet` to mark as matching the query: [start, end) UTF-16 offsets, in order. */
+  highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
   context_type: z.string(),
   category: z.string(),
   provenance: z.object({
@@ -60,6 +62,46 @@ export const SearchHit = z.object({
   }),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
+
+/**
+ * The search response as a person reads it (main/engine/index/rank.ts shapes it; the app, the CLI
+ * and MCP show it): one list by relevance, one entry per document, with the hits of its sections
+ * and of its own L0/L1 under it, best first.
+ */
+export const RankedHit = SearchHit.extend({
+  /** The section's heading (for content that opens with one), else null. */
+  heading: z.string().nullable(),
+  /** Other nodes with exactly this content, collapsed into this hit. */
+  also_at: z.array(z.string()),
+});
+export type RankedHit = z.infer<typeof RankedHit>;
+
+export const RankedResult = z.object({
+  /** The document: a split document's directory, a file, a directory, or a session file for a message. */
+  uri: z.string(),
+  /** The document's title (its first heading, else its file name), never a section's file name. */
+  title: z.string(),
+  /** Its best hit's score. */
+  score: z.number(),
+  scope: z.string(),
+  /** True below the relevance floor (`weak_below`): shown apart as weak matches. */
+  weak: z.boolean(),
+  /** Best first; the first is the one to show, the rest are "N more sections". */
+  hits: z.array(RankedHit).min(1),
+  /** Other documents whose matching content is identical, collapsed into this one. */
+  also_at: z.array(z.string()),
+});
+export type RankedResult = z.infer<typeof RankedResult>;
+
+export const SearchResponse = z.object({
+  /** The index's hits as ranked (one per node and level), for clients that want the raw list. */
+  hits: z.array(SearchHit),
+  /** The same hits merged by document, de-duplicated and ranked: what to show. */
+  ranked: z.array(RankedResult),
+  /** The relevance floor of this search's mode: results scoring below it are `weak`. */
+  weak_below: z.number(),
+});
+export type SearchResponse = z.infer<typeof SearchResponse>;
 
 /** What summarizing a tree with an LLM would take (main/engine/summarize/estimate.ts). */
 export const SummaryEstimate = z.object({
@@ -398,7 +440,7 @@ export const commands = {
       /** Only nodes whose URI starts with this (a directory URI with its `/` for a subtree). */
       uriPrefix: z.string().min(6).max(4096).optional(),
     }),
-    response: z.object({ hits: z.array(SearchHit) }),
+    response: SearchResponse,
   },
   'index:rebuild': {
     request: z.object({}),

@@ -50,6 +50,8 @@ export const NodeMeta = z
     bytes: z.number().int().nonnegative().optional(),
     category: z.string().optional(),
     provenance: Provenance.optional(),
+    /** The heading the node opens with (a document's first heading, a section's own), where it has one. */
+    title: z.string().optional(),
     /** Set on directories that stand for one split document (the document's sections are its children). */
     document: z.boolean().optional(),
     abstract: z.string().optional(),

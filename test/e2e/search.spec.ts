@@ -24,6 +24,10 @@ async function shownHits(page: Page) {
   return page.getByTestId('search-hit').evaluateAll((elements) =>
     elements.map((e) => ({
       uri: e.getAttribute('data-uri') ?? '',
+      /** What a click opens: the result's best hit (a section of a split document). */
+      open: e.getAttribute('data-open-uri') ?? '',
+      title: e.querySelector('[data-testid="hit-title"]')?.textContent ?? '',
+      weak: e.getAttribute('data-weak'),
       level: e.getAttribute('data-level') ?? '',
       selected: e.getAttribute('aria-selected'),
       marks: [...e.querySelectorAll('mark')].map((m) => m.textContent ?? ''),
@@ -34,7 +38,7 @@ async function shownHits(page: Page) {
 }
 
 describe('Search and the rebuilt DAG in a browser', () => {
-  it('searches in English and Chinese, groups the hits by level and scope, and opens one in the explorer', async () => {
+  it('searches in English and Chinese, ranks the results in one list by relevance, and opens one in the explorer', async () => {
     const { page, shot } = await app.start();
     await ingestAndSummarize(page);
 
@@ -47,19 +51,45 @@ describe('Search and the rebuilt DAG in a browser', () => {
     await page.locator('[data-testid="search-status"][data-status="done"][data-query="storm wind"]').waitFor({ timeout: 30_000 });
     let hits = await shownHits(page);
     expect(hits.length).toBeGreaterThanOrEqual(3);
-    // Grouped: the level groups come in L0, L1, L2 order, and the hits follow their groups.
-    const levels = await page.getByTestId('search-level-group').evaluateAll((groups) => groups.map((g) => Number(g.getAttribute('data-level'))));
-    expect(levels.length).toBeGreaterThanOrEqual(2);
-    expect([...levels].sort()).toEqual(levels);
-    expect(hits.map((h) => Number(h.level))).toEqual([...hits.map((h) => Number(h.level))].sort());
-    const scopes = await page.getByTestId('search-scope-group').evaluateAll((groups) => groups.map((g) => g.getAttribute('data-scope')));
-    expect(scopes.every((scope) => scope === 'resources')).toBe(true);
-    // Each hit: a score, the query's words marked, and where the text came from.
+    // One list by relevance, levels mixed: no groups, the scores never go up.
+    await expect(page.locator('[data-testid="search-level-group"]').count()).resolves.toBe(0);
+    const scores = hits.map((h) => Number(h.score));
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(new Set(hits.map((h) => h.level)).size).toBeGreaterThanOrEqual(2);
+    // Each result: its title (never a section's file name), a score, the query's words marked whole, and where the text came from.
+    expect(hits.every((h) => h.title !== '' && !/^\d+-/.test(h.title))).toBe(true);
     expect(hits.every((h) => /^\d\.\d\d$/.test(h.score))).toBe(true);
-    expect(hits.flatMap((h) => h.marks.map((m) => m.toLowerCase())).some((m) => m === 'storm' || m === 'wind')).toBe(true);
+    const marks = hits.flatMap((h) => h.marks.map((m) => m.toLowerCase()));
+    expect(marks.some((m) => m === 'storm' || m === 'wind')).toBe(true);
+    // Whole words only (a camelCase word such as windKnots is marked whole), never a stop word.
+    expect(marks.filter((m) => !/^(storm|wind)/.test(m))).toEqual([]);
     const fileHit = hits.find((h) => h.level === '2');
     expect(fileHit?.provenance).toMatch(/assets\/sample\/.+ · lines \d+–\d+/);
     await shot('search');
+
+    // Weak matches start collapsed behind a line that says so; the toggle shows them, last.
+    const weakNote = page.getByTestId('search-weak');
+    if ((await weakNote.count()) > 0) {
+      expect(hits.every((h) => h.weak === 'false')).toBe(true);
+      await expect(weakNote.textContent()).resolves.toMatch(/weak match/);
+      await page.getByTestId('search-weak-toggle').click();
+      await page.locator('[data-testid="search-hit"][data-weak="true"]').first().waitFor();
+      const all = await shownHits(page);
+      expect(all.length).toBeGreaterThan(hits.length);
+      expect(all.slice(hits.length).every((h) => h.weak === 'true')).toBe(true);
+    }
+
+    // A split document is one result titled by its first heading; its other sections expand under it.
+    await page.getByTestId('search-input').fill('how a reading travels from a sensor');
+    await page.locator('[data-testid="search-status"][data-status="done"][data-query="how a reading travels from a sensor"]').waitFor({ timeout: 30_000 });
+    const doc = page.locator('[data-testid="search-hit"][data-uri="ctx://resources/sample/docs/architecture.md/"]');
+    await expect(doc.count()).resolves.toBe(1);
+    await expect(doc.getByTestId('hit-title').textContent()).resolves.toBe('Tidewater architecture');
+    await doc.getByTestId('hit-more').click();
+    const sections = await doc.getByTestId('search-sub-hit').evaluateAll((elements) => elements.map((e) => e.getAttribute('data-uri') ?? ''));
+    expect(sections.length).toBeGreaterThan(0);
+    expect(sections.every((uri) => uri.startsWith('ctx://resources/sample/docs/architecture.md/'))).toBe(true);
+    await shot('search-sections');
 
     // A Chinese query finds the Chinese guide.
     await page.getByTestId('search-input').fill('快速入门');
@@ -83,7 +113,7 @@ describe('Search and the rebuilt DAG in a browser', () => {
     hits = await shownHits(page);
     expect(hits.map((h) => h.selected)).toEqual(hits.map((_, i) => (i === 0 ? 'true' : 'false')));
     await expect(page.getByTestId('search-input').getAttribute('aria-activedescendant')).resolves.toBe('search-hit-0');
-    const chosen = hits[0]!.uri;
+    const chosen = hits[0]!.open;
     await page.keyboard.press('Enter');
     await page.locator(`[data-testid="node-details"][data-uri="${chosen}"]`).waitFor();
     await page.locator(`[data-testid="context-tree"] [data-uri="${chosen}"]`).waitFor();
@@ -95,7 +125,7 @@ describe('Search and the rebuilt DAG in a browser', () => {
     await page.getByTestId('search-level').selectOption('all');
     await page.locator('[data-testid="search-hit"][data-level="0"]').first().waitFor();
     const dirHit = page.locator('[data-testid="search-hit"][data-level="0"]').first();
-    const dirUri = (await dirHit.getAttribute('data-uri'))!;
+    const dirUri = (await dirHit.getAttribute('data-open-uri'))!;
     await dirHit.click();
     await page.locator(`[data-testid="node-details"][data-uri="${dirUri}"]`).waitFor();
   });

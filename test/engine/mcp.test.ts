@@ -17,6 +17,16 @@ import { createEngine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { lazySearchIndex } from '../../main/host/open-index.js';
 
+interface Ranked {
+  uri: string;
+  title: string;
+  score: number;
+  scope: string;
+  weak: boolean;
+  also_at: string[];
+  hits: Array<{ uri: string; level: number; score: number; snippet: string; heading: string | null; provenance: { source: string | null; message_ids: string[] } }>;
+}
+
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-main/cli.js');
 let workspace: string;
@@ -79,8 +89,17 @@ describe('cairn mcp (read-only)', () => {
   it('search finds conversation messages by id and resource files by source', async () => {
     const sessions = await call(client, 'search', { query: 'heap snapshot comparison', scope: 'session', top_k: 5 });
     expect(sessions.isError).toBeFalsy();
-    const hits = (sessions.structuredContent as { hits: Array<{ uri: string; level: number; score: number; snippet: string; provenance: { message_ids: string[] } }> }).hits;
-    expect(hits.length).toBeGreaterThan(0);
+    // The ranked list the app and the CLI show: one result per message here, best first.
+    const { ranked, weak_below: floor } = sessions.structuredContent as { ranked: Ranked[]; weak_below: number };
+    expect(ranked.length).toBeGreaterThan(0);
+    expect(typeof floor).toBe('number');
+    for (let i = 1; i < ranked.length; i += 1) expect(ranked[i]!.score).toBeLessThanOrEqual(ranked[i - 1]!.score);
+    for (const result of ranked) {
+      expect(result).toMatchObject({ title: expect.any(String), scope: 'session', weak: result.score < floor, also_at: expect.any(Array) });
+      expect(result.hits).toHaveLength(1);
+      expect(result.hits[0]!.score).toBe(result.score);
+    }
+    const hits = ranked.flatMap((result) => result.hits);
     for (const hit of hits) {
       expect(hit.uri.startsWith('ctx://session/en-memory-leak/')).toBe(true);
       expect(hit.provenance.message_ids.length).toBeGreaterThan(0);
@@ -90,7 +109,7 @@ describe('cairn mcp (read-only)', () => {
     expect(JSON.parse(sessions.text)).toEqual(sessions.structuredContent);
 
     const resources = await call(client, 'search', { query: 'sample', scope: 'resources', level: 2, mode: 'fts' });
-    const resourceHits = (resources.structuredContent as { hits: Array<{ uri: string; level: number; provenance: { source: string | null } }> }).hits;
+    const resourceHits = (resources.structuredContent as { ranked: Ranked[] }).ranked.flatMap((result) => result.hits);
     expect(resourceHits.length).toBeGreaterThan(0);
     for (const hit of resourceHits) {
       expect(hit.uri.startsWith('ctx://resources/')).toBe(true);
@@ -219,7 +238,7 @@ describe('cairn mcp --allow-write', () => {
     const folder = await call(client, 'read', { uri: 'ctx://user/memories/preference/', level: 0 });
     expect(folder.isError).toBeFalsy();
     const found = await call(client, 'search', { query: 'dark theme editor', scope: 'user', top_k: 5 });
-    expect((found.structuredContent as { hits: Array<{ uri: string }> }).hits.map((h) => h.uri)).toContain(change.uri);
+    expect((found.structuredContent as { ranked: Ranked[] }).ranked.map((r) => r.uri)).toContain(change.uri);
 
     // The same memory again is already known: nothing is added.
     const again = await call(client, 'remember', { category: 'preference', title: 'Dark theme in every editor', content: 'Ana prefers the dark theme in every editor she uses.', message_ids: ['s9:1'] });

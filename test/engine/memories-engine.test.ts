@@ -155,7 +155,7 @@ describe('memories:* on the engine', () => {
         stateDir: join(workspace, '.cairn'),
         index: null,
         outbox: async () => outbox,
-        search: async () => ({ hits: [] }),
+        search: async () => ({ hits: [], ranked: [], weak_below: 0 }),
         onQueued: () => void (queued += 1),
         logger: silentLogger,
         clock: systemClock,

@@ -25,6 +25,15 @@ interface Hit {
   provenance: { source: string | null; lines: [number, number] | null; message_ids: string[] };
 }
 
+interface Ranked {
+  uri: string;
+  title: string;
+  score: number;
+  weak: boolean;
+  also_at: string[];
+  hits: (Hit & { heading: string | null; also_at: string[] })[];
+}
+
 function cairn(...args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_WORKSPACE: workspace };
   // The test must use the local embedder and the workspace's own index whatever the shell has set.
@@ -74,6 +83,30 @@ describe('cairn search', { timeout: 180_000 }, () => {
     for (let i = 1; i < hits.length; i += 1) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
   });
 
+  it('prints the ranked list: one result per document, titled by its heading, its other sections under it', () => {
+    const run = cairn('search', 'uplink retries architecture', '--json', '--top-k', '20');
+    expect(run.code, run.stderr).toBe(0);
+    const { hits, ranked, weak_below: floor } = JSON.parse(run.stdout) as { hits: Hit[]; ranked: Ranked[]; weak_below: number };
+    expect(floor).toBeGreaterThan(0);
+    // Every hit is in exactly one result (the sample holds no copies to collapse), and results are ordered by their best hit.
+    expect(ranked.flatMap((r) => r.hits.map((h) => `${h.uri}#${h.level}`)).sort()).toEqual(hits.map((h) => `${h.uri}#${h.level}`).sort());
+    for (let i = 1; i < ranked.length; i += 1) expect(ranked[i]!.score).toBeLessThanOrEqual(ranked[i - 1]!.score);
+    for (const result of ranked) {
+      expect(result.weak).toBe(result.score < floor);
+      expect(result.title).not.toMatch(/^\d+-/);
+    }
+    // architecture.md is long enough to be split into sections: its hits are one result, titled by its first heading.
+    const doc = ranked.filter((r) => r.uri.startsWith('ctx://resources/sample/docs/architecture.md/'));
+    expect(doc.map((r) => [r.uri, r.title])).toEqual([['ctx://resources/sample/docs/architecture.md/', 'Tidewater architecture']]);
+    expect(doc[0]!.hits.length).toBeGreaterThan(1);
+    expect(doc[0]!.hits.some((h) => h.uri !== doc[0]!.uri && h.heading !== null)).toBe(true);
+
+    const text = cairn('search', 'uplink retries architecture', '--top-k', '20');
+    expect(text.stdout).toMatch(/^\d\.\d{3} {2}Tidewater architecture {2}L\d resources {2}ctx:\/\/resources\/sample\/docs\/architecture\.md\/$/m);
+    expect(text.stdout).toMatch(/^ +\+ \d+ more in this document: /m);
+    if (ranked.some((r) => r.weak)) expect(text.stdout).toMatch(/^-- \d+ weak match(es)? \(score under [\d.]+\): probably not what you are looking for --$/m);
+  });
+
   it('finds the Chinese guide for a Chinese query, in every retrieval mode', () => {
     for (const mode of ['hybrid', 'fts', 'vector']) {
       const hits = search('电池电压', '--mode', mode, '--top-k', '3');
@@ -81,7 +114,8 @@ describe('cairn search', { timeout: 180_000 }, () => {
     }
     const readable = cairn('search', '电池电压', '--top-k', '1');
     expect(readable.code).toBe(0);
-    expect(readable.stdout).toMatch(/^\d\.\d{3} {2}L[012] {2}ctx:\/\/resources\/sample\/docs\/zh\/快速入门\.md\n/);
+    // Score, the document's title (its first heading), level and scope, URI; then the best hit's snippet.
+    expect(readable.stdout).toMatch(/^\d\.\d{3} {2}Tidewater 快速入门 {2}L[012] resources {2}ctx:\/\/resources\/sample\/docs\/zh\/快速入门\.md\n {7}\S/);
   });
 
   it('hierarchical mode reaches the leaves under a matching directory', () => {

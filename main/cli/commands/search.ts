@@ -1,12 +1,14 @@
 /**
  * `cairn search` and `cairn reindex` (docs/ARCHITECTURE.md#the-index): hybrid, full-text, vector or
- * hierarchical search over the index, and rebuilding the index from the context tree.
+ * hierarchical search over the index, and rebuilding the index from the context tree. Both the
+ * text and the JSON show the engine's ranked list (main/engine/index/rank.ts); --json also has the
+ * index's raw `hits`.
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { CairnError } from '../../../shared/errors.js';
 import { SCOPES } from '../../../shared/uri.js';
-import { SearchMode, type CommandRequest, type SearchHit } from '../../../shared/contracts/api.js';
+import { SearchMode, type CommandRequest, type RankedHit, type RankedResult, type SearchResponse } from '../../../shared/contracts/api.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
 import { formatCount, formatMs } from '../../../shared/format.js';
 import { oneLine, printJson, reportError, stderrLogger } from '../output.js';
@@ -47,12 +49,35 @@ function searchRequest(query: string, flags: SearchFlags): CommandRequest<'searc
   };
 }
 
-function printHits(hits: SearchHit[]): void {
-  if (hits.length === 0) {
+const LEVEL_NAMES = ['abstract', 'overview', 'content'] as const;
+/** What a hit under a result is: its section's heading, else its level. */
+const hitLabel = (hit: RankedHit) => hit.heading ?? LEVEL_NAMES[hit.level];
+
+function hitLine(hit: RankedHit): string {
+  return `${hitLabel(hit)}: ${oneLine(hit.snippet, 100)}`;
+}
+
+function resultLines(result: RankedResult): string[] {
+  const [best, ...more] = result.hits as [RankedHit, ...RankedHit[]];
+  const lines = [`${result.score.toFixed(3)}  ${result.title}  L${best.level} ${result.scope}  ${result.uri}`, `       ${hitLine(best)}`];
+  if (more.length > 0) lines.push(`       + ${more.length} more in this document: ${more.map((hit) => `${hitLabel(hit)} (${hit.score.toFixed(2)})`).join(', ')}`);
+  if (result.also_at.length > 0) lines.push(`       also at: ${result.also_at.join(', ')}`);
+  return lines;
+}
+
+/** The ranked list as a person reads it; weak matches last, under a line that says so. */
+function printRanked({ ranked, weak_below: floor }: SearchResponse): void {
+  if (ranked.length === 0) {
     process.stdout.write('(no hits)\n');
     return;
   }
-  const lines = hits.map((hit) => `${hit.score.toFixed(3)}  L${hit.level}  ${hit.uri}\n       ${oneLine(hit.snippet, 110)}`);
+  const strong = ranked.filter((result) => !result.weak);
+  const weak = ranked.filter((result) => result.weak);
+  const lines = strong.flatMap(resultLines);
+  if (weak.length > 0) {
+    lines.push(`-- ${weak.length} weak ${weak.length === 1 ? 'match' : 'matches'} (score under ${floor}): probably not what you are looking for --`);
+    lines.push(...weak.flatMap(resultLines));
+  }
   process.stdout.write(lines.join('\n') + '\n');
 }
 
@@ -63,7 +88,7 @@ export function registerSearch(program: Command): void {
       .description('Search the context tree: hybrid (default), fts, vector or hierarchical')
       .argument('[query]', 'what to look for')
       .option('-w, --workspace <dir>', 'workspace folder')
-      .option('--queries <file>', 'run one query per line of FILE; prints {"results": [{"query", "hits"}]} with --json')
+      .option('--queries <file>', 'run one query per line of FILE; prints {"results": [{"query", "hits", "ranked", "weak_below"}]} with --json')
       .option('--scope <scope>', `only this scope: ${SCOPES.join('|')}`)
       .option('-l, --level <n>', 'only this level: 0 abstract, 1 overview, 2 content')
       .option('-k, --top-k <n>', 'hits per query', '10')
@@ -79,22 +104,22 @@ export function registerSearch(program: Command): void {
       const { openEngine } = await import('../compose.js');
       engine = await openEngine({ workspace: flags.workspace, workers: 0, logger, index: indexConfig(flags, logger) });
       if (query !== undefined) {
-        const { hits } = await engine.call('search:query', searchRequest(query, flags));
-        if (flags.json) printJson({ hits });
-        else printHits(hits);
+        const response = await engine.call('search:query', searchRequest(query, flags));
+        if (flags.json) printJson(response);
+        else printRanked(response);
         return;
       }
       const queries = (await readFile(flags.queries!, 'utf8'))
         .split(/\r?\n/)
         .map((line) => line.trim())
         .filter((line) => line !== '');
-      const results: { query: string; hits: SearchHit[] }[] = [];
-      for (const text of queries) results.push({ query: text, hits: (await engine.call('search:query', searchRequest(text, flags))).hits });
+      const results: ({ query: string } & SearchResponse)[] = [];
+      for (const text of queries) results.push({ query: text, ...(await engine.call('search:query', searchRequest(text, flags))) });
       if (flags.json) printJson({ results });
       else
         for (const result of results) {
           process.stdout.write(`# ${result.query}\n`);
-          printHits(result.hits);
+          printRanked(result);
         }
     } catch (error) {
       reportError(error, flags);

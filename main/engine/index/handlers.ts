@@ -1,12 +1,14 @@
 /**
  * search:query and index:rebuild, spread into the engine's handlers. Without an index (an engine
  * started without one) both answer INDEX_FAILED; a bare ContextIndex only receives records, so
- * search needs one with `search`.
+ * search needs one with `search`. Search answers the index's hits and the ranked list rank.ts
+ * makes of them (one entry per document).
  */
 import { CairnError } from '../../../shared/errors.js';
 import type { CommandHandlers } from '../command-handlers.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import type { EngineIndex } from '../ports/engine-index.js';
+import { WEAK_BELOW, documentsOf, rankHits, toContractHit } from './rank.js';
 import { rebuildIndex } from './rebuild.js';
 
 export interface IndexHandlerDeps {
@@ -34,17 +36,9 @@ export function indexHandlers(deps: IndexHandlerDeps): Pick<CommandHandlers, 'se
         },
         signal: ctx.signal,
       });
-      return {
-        hits: hits.map((hit) => ({
-          uri: hit.uri,
-          level: hit.level,
-          score: hit.score,
-          snippet: hit.snippet,
-          context_type: hit.context_type,
-          category: hit.category,
-          provenance: { source: hit.provenance.source, lines: hit.provenance.lines, message_ids: hit.provenance.message_ids },
-        })),
-      };
+      // The raw hits as before, and the same hits merged by document, as a person reads them.
+      const weakBelow = WEAK_BELOW[request.mode];
+      return { hits: hits.map(toContractHit), ranked: rankHits(await documentsOf(deps.fs, hits), { weakBelow }), weak_below: weakBelow };
     },
     'index:rebuild': async (_request, ctx) => {
       if (!index) throw new CairnError('INDEX_FAILED', 'Reindex is not available: this engine was started without an index');

@@ -32,7 +32,8 @@ import type { ContextIndex, IndexInput } from '../ports/context-index.js';
 import type { EmbeddingModel } from '../ports/embedding-model.js';
 import { silentLogger, type Logger } from '../ports/logger.js';
 import type { RecordLevel, ScoredRecord, StoredRecord, VectorFilter, VectorRecord, VectorStore } from '../ports/vector-store.js';
-import { makeSnippet } from './snippet.js';
+import { highlightRanges, type TextRange } from '../../lib/text-analysis.js';
+import { makeSnippet, openingHeading } from './snippet.js';
 import { compareNatural } from '../../../shared/natural-sort.js';
 
 export const SEARCH_MODES = ['hybrid', 'fts', 'vector', 'hierarchical'] as const;
@@ -74,6 +75,12 @@ export interface SearchHit {
   level: RecordLevel;
   score: number;
   snippet: string;
+  /** The ranges of `snippet` that match the query (see highlightRanges). */
+  highlights: TextRange[];
+  /** For content (L2): the heading that opens the text, where it opens with one. */
+  heading: string | null;
+  /** The record's content hash: identical content, wherever it sits, has the same one. */
+  content_hash: string;
   context_type: ContextType;
   category: string;
   provenance: HitProvenance;
@@ -196,13 +203,17 @@ function toHit(candidate: Candidate, query: string): SearchHit {
     message_ids: p.message_ids ?? [],
   };
   if (p.pages) provenance.pages = p.pages;
+  const snippet = makeSnippet(record.text, query);
   return {
     id: record.id,
     uri: record.uri,
     parent_uri: record.parent_uri,
     level: record.level,
     score: candidate.score,
-    snippet: makeSnippet(record.text, query),
+    snippet,
+    highlights: highlightRanges(snippet, query),
+    heading: record.level === 2 ? openingHeading(record.text) : null,
+    content_hash: record.content_hash,
     context_type: record.context_type,
     category: record.category,
     provenance,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SNIPPET_MAX_CHARS, makeSnippet } from './snippet.js';
+import { SNIPPET_MAX_CHARS, makeSnippet, openingHeading } from './snippet.js';
 
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
@@ -36,5 +36,19 @@ describe('makeSnippet', () => {
     expect(snippet.startsWith('word0 word1')).toBe(true);
     expect(snippet.endsWith('…')).toBe(true);
     expect([...snippet].length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS);
+  });
+});
+
+describe('openingHeading', () => {
+  it('is the heading a section opens with, as plain text', () => {
+    expect(openingHeading('## Rolling *back* a `commit`\n\nUse git revert.')).toBe('Rolling back a commit');
+    expect(openingHeading('\n# [Pools](pools.md) ##\ntext')).toBe('Pools');
+    expect(openingHeading('连接池\n===\n\n大小')).toBe('连接池');
+  });
+
+  it('is null for text that does not open with a heading', () => {
+    expect(openingHeading('Use git revert.\n\n## Later heading')).toBeNull();
+    expect(openingHeading('#hashtag is not a heading')).toBeNull();
+    expect(openingHeading('')).toBeNull();
   });
 });

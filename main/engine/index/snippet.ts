@@ -117,3 +117,27 @@ export function makeSnippet(text: string, query: string, maxChars = SNIPPET_MAX_
   const body = flat.slice(start, end).trim();
   return `${start > 0 ? '…' : ''}${body}${end < flat.length ? '…' : ''}`;
 }
+
+/** The longest heading worth showing as a title. */
+const HEADING_MAX_CHARS = 120;
+
+/**
+ * The Markdown heading a text opens with (`# Title` or a setext `Title\n===`), as plain text, or
+ * null: a section of a split document starts with its heading, so this is the section's title.
+ *
+ * @example
+ * openingHeading('## Rolling back\n\nUse git revert…') // 'Rolling back'
+ */
+export function openingHeading(text: string): string | null {
+  const head = text.slice(0, 1000).replace(/^\uFEFF/, '').trimStart();
+  const atx = /^#{1,6}[ \t]+(.+?)[ \t#]*(?:\r?\n|$)/.exec(head);
+  const setext = atx ? null : /^([^\n]+)\r?\n(?:=+|-+)[ \t]*(?:\r?\n|$)/.exec(head);
+  const raw = atx?.[1] ?? setext?.[1];
+  if (!raw) return null;
+  // Inline Markdown a reader does not see: emphasis, code ticks, link targets.
+  const plain = raw
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[*_`]+/g, '')
+    .trim();
+  return plain === '' ? null : plain.length > HEADING_MAX_CHARS ? `${plain.slice(0, HEADING_MAX_CHARS - 1)}…` : plain;
+}

@@ -52,6 +52,7 @@ export async function writeParsedTree(input: WriteParsedInput): Promise<number> 
     const base = {
       ...common,
       tokens: node.meta.tokens,
+      ...(node.meta.title ? { title: node.meta.title } : {}),
       provenance: {
         source: input.sourcePath,
         ...(node.meta.lines ? { lines: node.meta.lines } : {}),

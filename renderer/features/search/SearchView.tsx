@@ -1,19 +1,21 @@
 /**
  * Search over everything the workspace holds: a query box (search as you type, Enter at once),
- * the mode, scope and level filters, and the hits grouped by level, then by scope.
+ * the mode, scope and level filters, and one list of results by relevance (one per document,
+ * its other sections under it, weak matches collapsed at the end; see main/engine/index/rank.ts).
  *
  * Keyboard: `/` anywhere focuses the box (App.tsx); in the box or the list, ↑ ↓ move through the
- * hits and Enter opens the one chosen in the explorer. The box is a combobox whose
+ * results and Enter opens the chosen one's best hit in the explorer. The box is a combobox whose
  * `aria-activedescendant` names that hit, so a screen reader follows it without moving the focus.
  */
-import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import type { SearchHit, SearchMode } from '../../../shared/contracts/api';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { RankedHit, RankedResult, SearchMode } from '../../../shared/contracts/api';
 import { formatCount } from '../../../shared/format';
-import { LEVELS, SEARCH_MODES, SEARCH_SCOPES, groupHits, type LevelFilter, type ScopeFilter } from '../../stores/search-store';
+import { LEVELS, SEARCH_MODES, SEARCH_SCOPES, shownCount, strongCount, type LevelFilter, type ScopeFilter } from '../../stores/search-store';
 import { useApp, useSearch, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';
-import { highlightParts, queryTerms } from './highlight';
+import { highlightParts } from './highlight';
 import './search.css';
+import './search-results.css';
 
 /** Search-as-you-type waits this long after the last key. */
 const DEBOUNCE_MS = 250;
@@ -28,7 +30,7 @@ export function SearchView() {
   const scope = useSearch((s) => s.scope);
   const level = useSearch((s) => s.level);
   const active = useSearch((s) => s.active);
-  const hitCount = useSearch((s) => s.hits.length);
+  const hitCount = useSearch(shownCount);
   const focusRequest = useSearch((s) => s.focusRequest);
   const setQuery = useSearch((s) => s.setQuery);
   const setMode = useSearch((s) => s.setMode);
@@ -49,11 +51,13 @@ export function SearchView() {
     return () => clearTimeout(timer);
   }, [stores, query, mode, scope, level]);
 
-  const open = (index: number) => {
-    const hit = stores.search.getState().hits[index];
-    if (!hit) return;
+  const open = (uri: string, index: number) => {
     stores.search.getState().setActive(index);
-    openInExplorer(hit.uri);
+    openInExplorer(uri);
+  };
+  const openActive = (index: number) => {
+    const best = stores.search.getState().results[index]?.hits[0];
+    if (best) open(best.uri, index);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -68,13 +72,13 @@ export function SearchView() {
       case 'End':
         if (event.target === input.current) return;
         event.preventDefault();
-        state.setActive(event.key === 'Home' ? 0 : state.hits.length - 1);
+        state.setActive(event.key === 'Home' ? 0 : shownCount(state) - 1);
         return;
       case 'Enter': {
         event.preventDefault();
         const fresh = state.status === 'done' && state.searched?.query === state.query.trim();
         if (!fresh) void state.search(true);
-        else if (state.active >= 0) open(state.active);
+        else if (state.active >= 0) openActive(state.active);
         else state.move(1);
         return;
       }
@@ -173,7 +177,9 @@ function SearchStatus() {
   const t = useT();
   const locale = useApp((s) => s.locale);
   const status = useSearch((s) => s.status);
-  const count = useSearch((s) => s.hits.length);
+  const count = useSearch((s) => s.results.length);
+  // The weak matches are counted apart, on the line that shows them.
+  const strong = useSearch((s) => strongCount(s.results));
   const ms = useSearch((s) => s.ms);
   const error = useSearch((s) => s.error);
   const searched = useSearch((s) => s.searched);
@@ -197,7 +203,7 @@ function SearchStatus() {
         ? t('search.searching')
         : count === 0 && status === 'done'
           ? t('search.none', { query: searched?.query ?? '' })
-          : t('search.count', { count: formatCount(count, locale), ms: ms ?? '…' });
+          : t('search.count', { count: formatCount(strong, locale), ms: ms ?? '…' });
   return (
     <p className="muted search-status" role="status" aria-live="polite" data-testid="search-status" data-status={status} data-query={searched?.query ?? ''}>
       {text}
@@ -206,69 +212,96 @@ function SearchStatus() {
   );
 }
 
-function Results({ onOpen, onKeyDown }: { onOpen: (index: number) => void; onKeyDown: (event: KeyboardEvent) => void }) {
+function Results({ onOpen, onKeyDown }: { onOpen: (uri: string, index: number) => void; onKeyDown: (event: KeyboardEvent) => void }) {
   const t = useT();
-  const hits = useSearch((s) => s.hits);
-  const searched = useSearch((s) => s.searched);
-  const locale = useApp((s) => s.locale);
-  const groups = useMemo(() => groupHits(hits), [hits]);
-  const terms = useMemo(() => queryTerms(searched?.query ?? '', locale), [searched, locale]);
-  if (hits.length === 0) return null;
+  const results = useSearch((s) => s.results);
+  const showWeak = useSearch((s) => s.showWeak);
+  const weakBelow = useSearch((s) => s.weakBelow);
+  const setShowWeak = useSearch((s) => s.setShowWeak);
+  const strong = strongCount(results);
+  const weak = results.length - strong;
+  if (results.length === 0) return null;
+  const item = (result: RankedResult, index: number) => <ResultItem key={result.uri + (result.hits[0]?.provenance.message_ids[0] ?? '')} result={result} index={index} onOpen={onOpen} />;
   return (
-    <div id={LIST_ID} className="search-results" role="listbox" aria-label={t('search.results')} tabIndex={-1} onKeyDown={onKeyDown} data-testid="search-results">
-      {groups.map((group) => (
-        <section key={group.level} className="hit-level" role="group" aria-labelledby={`hit-level-${group.level}`} data-level={group.level} data-testid="search-level-group">
-          <h2 id={`hit-level-${group.level}`} className="hit-level-title">
-            {t(`search.level.${group.level}`)} <span className="badge">{group.scopes.reduce((n, s) => n + s.hits.length, 0)}</span>
-          </h2>
-          {group.scopes.map((scopeGroup) => (
-            <div key={scopeGroup.scope} className="hit-scope" role="group" aria-label={`${t(`search.level.${group.level}`)} · ${scopeGroup.scope}`} data-scope={scopeGroup.scope} data-testid="search-scope-group">
-              <h3 className="hit-scope-title">{scopeGroup.scope}</h3>
-              <ul className="hit-list" role="presentation">
-                {scopeGroup.hits.map(({ hit, index }) => (
-                  <HitItem key={`${hit.uri}|${hit.level}`} hit={hit} index={index} terms={terms} onOpen={onOpen} />
-                ))}
-              </ul>
-            </div>
-          ))}
-        </section>
-      ))}
-    </div>
+    <>
+      {/* The list is ordered by relevance only: level and scope are badges here and filters above. */}
+      <div id={LIST_ID} className="search-results" role="listbox" aria-label={t('search.results')} tabIndex={-1} onKeyDown={onKeyDown} data-testid="search-results">
+        <ul className="hit-list" role="presentation">
+          {results.slice(0, strong).map((result, i) => item(result, i))}
+        </ul>
+        {weak > 0 && showWeak && (
+          <ul className="hit-list weak-list" role="group" aria-label={t('search.weak.hide')} data-testid="search-weak-list">
+            {results.slice(strong).map((result, i) => item(result, strong + i))}
+          </ul>
+        )}
+      </div>
+      {weak > 0 && (
+        <p className="weak-note muted" data-testid="search-weak">
+          <span>{t('search.weak', { count: weak, floor: weakBelow ?? '' })}</span>
+          <button type="button" className="link-button" aria-expanded={showWeak} aria-controls={LIST_ID} onClick={() => setShowWeak(!showWeak)} data-testid="search-weak-toggle">
+            {showWeak ? t('search.weak.hide') : t('search.weak.show')}
+          </button>
+        </p>
+      )}
+    </>
   );
 }
 
-const HitItem = memo(function HitItem({ hit, index, terms, onOpen }: { hit: SearchHit; index: number; terms: string[]; onOpen: (index: number) => void }) {
+function Snippet({ hit }: { hit: RankedHit }) {
+  const parts = useMemo(() => highlightParts(hit.snippet, hit.highlights), [hit.snippet, hit.highlights]);
+  return (
+    <p className="hit-snippet" data-testid="hit-snippet">
+      {parts.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
+    </p>
+  );
+}
+
+const ResultItem = memo(function ResultItem({ result, index, onOpen }: { result: RankedResult; index: number; onOpen: (uri: string, index: number) => void }) {
   const t = useT();
   const active = useSearch((s) => s.active === index);
-  const name = hit.uri.replace(/\/$/, '').split('/').pop() || hit.uri;
-  const parts = useMemo(() => highlightParts(hit.snippet, terms), [hit.snippet, terms]);
-  const { source, lines, message_ids: messageIds } = hit.provenance;
+  const [expanded, setExpanded] = useState(false);
+  const [best, ...more] = result.hits as [RankedHit, ...RankedHit[]];
+  const { source, lines, message_ids: messageIds } = best.provenance;
+  // What the best hit is within its document: its section's heading, or which level of the document.
+  const section = best.uri !== result.uri && best.heading !== result.title ? best.heading : null;
   return (
     <li
       id={hitId(index)}
-      className={`hit${active ? ' active' : ''}`}
+      className={`hit${active ? ' active' : ''}${result.weak ? ' weak' : ''}`}
       role="option"
       aria-selected={active}
-      aria-label={t('search.open', { uri: hit.uri })}
-      onClick={() => onOpen(index)}
+      aria-label={t('search.open', { uri: best.uri })}
+      onClick={() => onOpen(best.uri, index)}
       data-testid="search-hit"
-      data-uri={hit.uri}
-      data-level={hit.level}
+      data-uri={result.uri}
+      data-open-uri={best.uri}
+      data-level={best.level}
+      data-weak={result.weak}
     >
       <div className="hit-head">
-        <span className="hit-name">{name}</span>
-        <code className="uri hit-uri">{hit.uri}</code>
+        <span className="hit-name" data-testid="hit-title">
+          {result.title}
+        </span>
+        <code className="uri hit-uri">{result.uri}</code>
         <span className="hit-badges">
-          <span className="badge" title={t('search.score', { score: hit.score.toFixed(3) })} data-testid="hit-score">
-            {hit.score.toFixed(2)}
+          <span className="badge" title={t('search.score', { score: result.score.toFixed(3) })} data-testid="hit-score">
+            {result.score.toFixed(2)}
           </span>
-          <span className="badge">{hit.context_type}</span>
-          {hit.category && <span className="badge">{hit.category}</span>}
+          <span className="badge" title={t(`search.level.${best.level}`)} data-testid="hit-level">
+            L{best.level}
+          </span>
+          <span className="badge" data-testid="hit-scope">
+            {result.scope}
+          </span>
+          {best.category && <span className="badge">{best.category}</span>}
         </span>
       </div>
-      <p className="hit-snippet" data-testid="hit-snippet">
-        {parts.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
-      </p>
+      {section && (
+        <p className="hit-section" data-testid="hit-section">
+          {section}
+        </p>
+      )}
+      <Snippet hit={best} />
       {(source || messageIds.length > 0) && (
         <p className="hit-provenance" data-testid="hit-provenance">
           {source && (
@@ -283,6 +316,54 @@ const HitItem = memo(function HitItem({ hit, index, terms, onOpen }: { hit: Sear
             </span>
           )}
         </p>
+      )}
+      {result.also_at.length > 0 && (
+        <p className="hit-also-at" data-testid="hit-also-at">
+          {t('search.alsoAt')}:{' '}
+          {result.also_at.map((uri) => (
+            <code key={uri} className="uri">
+              {uri}
+            </code>
+          ))}
+        </p>
+      )}
+      {more.length > 0 && (
+        <button
+          type="button"
+          className="link-button hit-more"
+          aria-expanded={expanded}
+          onClick={(event) => {
+            event.stopPropagation();
+            setExpanded(!expanded);
+          }}
+          data-testid="hit-more"
+        >
+          {expanded ? t('search.less') : t('search.more', { count: more.length })}
+        </button>
+      )}
+      {expanded && (
+        <ul className="hit-sections" data-testid="hit-sections">
+          {more.map((hit) => (
+            <li
+              key={`${hit.uri}|${hit.level}`}
+              className="hit-sub"
+              onClick={(event) => {
+                event.stopPropagation();
+                onOpen(hit.uri, index);
+              }}
+              data-testid="search-sub-hit"
+              data-uri={hit.uri}
+              data-level={hit.level}
+            >
+              <span className="hit-sub-head">
+                <span className="hit-section">{(hit.uri !== result.uri && hit.heading) || t(`search.section.${hit.level}`)}</span>
+                <span className="badge">{hit.score.toFixed(2)}</span>
+                <span className="badge">L{hit.level}</span>
+              </span>
+              <Snippet hit={hit} />
+            </li>
+          ))}
+        </ul>
       )}
     </li>
   );

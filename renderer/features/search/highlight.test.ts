@@ -1,30 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { highlightParts, queryTerms } from './highlight';
+import { highlightParts } from './highlight';
 
-const marked = (text: string, query: string) =>
-  highlightParts(text, queryTerms(query))
+const marked = (text: string, ranges: [number, number][]) =>
+  highlightParts(text, ranges)
     .map((part) => (part.match ? `[${part.text}]` : part.text))
     .join('');
 
-describe('query highlighting', () => {
-  it('marks every English term, whatever its case, and skips one-letter words', () => {
-    expect(queryTerms('Storm a WIND')).toEqual(['storm a wind', 'storm', 'wind']);
-    expect(marked('The storm bent the masts; Wind gusts and storms.', 'storm a wind')).toBe('The [storm] bent the masts; [Wind] gusts and [storm]s.');
-    // At the start of a word only: a term inside another word is not marked.
-    expect(marked('rewind the 2024-05-08-storm-review', 'wind storm')).toBe('rewind the 2024-05-08-[storm]-review');
+describe('snippet highlighting', () => {
+  it('marks exactly the ranges the engine sent (UTF-16 offsets), Chinese included', () => {
+    expect(
+      marked('Documentation: how to undo the last commit', [
+        [22, 26],
+        [36, 42],
+      ]),
+    ).toBe('Documentation: how to [undo] the last [commit]');
+    expect(marked('数据库连接池的大小', [[3, 6]])).toBe('数据库[连接池]的大小');
   });
 
-  it('finds the words of a Chinese query written without spaces', () => {
-    const terms = queryTerms('查看观测数据');
-    expect(terms[0]).toBe('查看观测数据');
-    expect(terms.length).toBeGreaterThan(1);
-    expect(marked('打开面板，查看观测数据。观测站每十分钟上报数据。', '查看观测数据')).toBe('打开面板，[查看观测数据]。[观测]站每十分钟上报[数据]。');
-  });
-
-  it('prefers the longest term, treats regex characters as text, and keeps text without matches whole', () => {
-    expect(marked('a.b and ab', 'a.b')).toBe('[a.b] and ab');
-    expect(highlightParts('nothing here', queryTerms('storm'))).toEqual([{ text: 'nothing here', match: false }]);
-    expect(highlightParts('', ['x'])).toEqual([]);
-    expect(queryTerms('   ')).toEqual([]);
+  it('keeps text whole without ranges, and skips ranges that do not fit the text', () => {
+    expect(highlightParts('nothing here', [])).toEqual([{ text: 'nothing here', match: false }]);
+    expect(highlightParts('', [])).toEqual([]);
+    expect(highlightParts('abcdef', [
+      [1, 2],
+      [1, 3],
+      [4, 99],
+      [4, 5],
+    ])).toEqual([
+      { text: 'a', match: false },
+      { text: 'b', match: true },
+      { text: 'cd', match: false },
+      { text: 'e', match: true },
+      { text: 'f', match: false },
+    ]);
   });
 });
