@@ -22,6 +22,7 @@
  * are merged (message ids joined, the higher confidence kept).
  */
 import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, TopicCluster } from '../../../../shared/types/memory.js';
+import { shorten } from '../chains/build-chain.js';
 import { isoMillis } from '../chains/time-expressions.js';
 import type { MemoryCandidate } from '../long-term/types.js';
 
@@ -57,21 +58,21 @@ export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandida
     const base = context.chainBase(chain);
     switch (chain.chain_type) {
       case 'OPERATION':
-        candidates.push({ ...base, category: 'procedural', title: `How to: ${brief(chain.nodes[0]?.text ?? chain.summary, 70)}`, content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim()}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
+        candidates.push({ ...base, category: 'procedural', title: `How to: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim()}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
         break;
       case 'NARRATIVE':
       case 'TIME':
-        candidates.push({ ...base, category: 'narrative', title: `${chain.chain_type === 'TIME' ? 'Timeline' : 'Story'}: ${brief(chain.summary, 70)}`, content: chain.nodes.map((n) => `- ${n.time ? `${n.time}: ` : ''}${n.text.trim()}`).join('\n') });
+        candidates.push({ ...base, category: 'narrative', title: `${chain.chain_type === 'TIME' ? 'Timeline' : 'Story'}: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n) => `- ${n.time ? `${n.time}: ` : ''}${n.text.trim()}`).join('\n') });
         for (const node of chain.nodes) {
           // Only nodes resolved to a calendar date ("2024-05-02", not "last year"), one event per sentence.
           if (isoMillis(node.time) === undefined || dated.has(node.text)) continue;
           dated.add(node.text);
-          candidates.push({ ...base, category: 'event', title: `${node.time}: ${brief(node.text, 60)}`, content: `${node.text.trim()} (${node.time})`, message_ids: [...node.message_ids] });
+          candidates.push({ ...base, category: 'event', title: `${node.time}: ${titleFrom([node.text], 60)}`, content: `${node.text.trim()} (${node.time})`, message_ids: [...node.message_ids] });
         }
         break;
       case 'CAUSAL':
       case 'LOGIC':
-        candidates.push({ ...base, category: 'semantic', title: `${chain.chain_type === 'CAUSAL' ? 'Why' : 'Reasoning'}: ${brief(chain.summary, 70)}`, content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
+        candidates.push({ ...base, category: 'semantic', title: `${chain.chain_type === 'CAUSAL' ? 'Why' : 'Reasoning'}: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
         break;
     }
   }
@@ -81,7 +82,8 @@ export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandida
     if (items.length === 0) continue;
     candidates.push({
       category: 'semantic',
-      title: `Decision: ${cluster.topic_label}`,
+      // Titled by what was decided, not by the topic's keywords (a label such as "timeout / statement / s3" says nothing).
+      title: `Decision: ${titleFrom(items.map((i) => i.text), 70)}`,
       content: items.map((i) => `- ${i.text.trim()}`).join('\n'),
       keywords: cluster.keywords.slice(0, KEYWORDS),
       message_ids: unique(items.flatMap((i) => i.message_ids)),
@@ -94,8 +96,8 @@ export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandida
   const userItems = Object.values(analysis.buckets).flat().filter((i) => i.role === 'user');
   for (const item of userItems) {
     const cue = item.bucket === 'USER_INTENT' ? preferenceStrength(item.text) : 0;
-    if (cue > 0) candidates.push(context.itemCandidate(item, 'preference', brief(item.text, 80), cue));
-    if (PROFILE.some((p) => p.test(item.text))) candidates.push(context.itemCandidate(item, 'profile', brief(item.text, 80), 0.6));
+    if (cue > 0) candidates.push(context.itemCandidate(item, 'preference', titleFrom([item.text], 80), cue));
+    if (PROFILE.some((p) => p.test(item.text))) candidates.push(context.itemCandidate(item, 'profile', titleFrom([item.text], 80), 0.6));
     const entity = ENTITY_EN.exec(item.text) ?? ENTITY_ZH.exec(item.text);
     if (entity) candidates.push(context.itemCandidate(item, 'entity', `${entity[1]}: ${entity[2]}`, 0.6));
   }
@@ -177,9 +179,20 @@ function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
 
-function brief(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+// List numbers, bullets and clock times that open a step ("1.", "(15:42)", "第二步："): not a title.
+const LEADING_MARKS = /^(?:\s*(?:[-*•]|\(?\d{1,2}[:.]\d{2}\)?|\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|第[一二三四五六七八九十\d]+步[:：，,]?)\s*)+/iu;
+
+/**
+ * A memory's title: the first of `texts` that says something in words (a step that is only a
+ * number or a time is skipped), without its list number, on one line, cut after a whole word
+ * when longer than `width` (shorten). Never a fragment of a word, a bare number or a label.
+ */
+export function titleFrom(texts: string[], width: number): string {
+  for (const text of texts) {
+    const body = text.replace(LEADING_MARKS, '').trim();
+    if ((body.match(/\p{L}/gu)?.length ?? 0) >= 2) return shorten(body, width).replace(/[\s,，、;；:：]+$/u, '');
+  }
+  return shorten(texts[0] ?? '', width);
 }
 
 function round(value: number): number {
