@@ -24,6 +24,7 @@ const CAUSE_BACKWARD = /\b(?:because(?: of)?|due to|caused by|(?:the )?(?:root )
 // "so that", "so we can" and "以便/为了" state a purpose (what someone wants), not a cause.
 const CAUSE_FORWARD = /\b(?:led to|leads to|lead to|resulted in|results in|caused|causes)\b|[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)|导致|造成|引起|害得/i;
 const EFFECT_MARKER = /(?:,|，)?\s*(?:\b(?:so(?!\s+that)|therefore|as a result|which is why|that's why|hence)\b|所以|因此|于是|结果|就)/i;
+const EFFECT_LEAD = new RegExp(`^${EFFECT_MARKER.source}`, 'i');
 // A sentence that reports where things stand ("Error rate is back to 0.1%", "no errors since",
 // "恢复正常") names a problem word without stating a problem.
 const STATUS_REPORT = /\b(?:is|are|was|were|'s|has|have)\s+(?:now\s+|finally\s+)?(?:back|steady|stable|flat|fine|normal|ok|okay)\b|\bback to (?:normal|\d)|\b(?:down|dropped|fell) to \d|\b(?:no|zero|0)\s+(?:more\s+|new\s+)?(?:errors?|failures?|timeouts?|crash(?:es)?|issues?|problems?)\b|\bwithout (?:any )?(?:errors?|failures?|issues?)\b|恢复正常|回到|降到|没有(?:再)?(?:报错|错误|超时|问题)|一切正常/i;
@@ -81,9 +82,10 @@ function splitAnchor(unit: Unit): Anchor | undefined {
       const comma = /[,，]\s*/.exec(after.slice(marker.length));
       if (comma) {
         const cut = marker.length + comma.index;
-        const effect = after.slice(cut + comma[0].length).replace(EFFECT_MARKER, '').trim();
-        if (effect.length >= 4) {
-          return { unit, steps: [{ role: 'cause', text: after.slice(0, cut).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker: EFFECT_MARKER.exec(after)?.[0]?.trim() || marker }] };
+        // The effect is the rest of the sentence as written, its "so"/"所以" included.
+        const effect = after.slice(cut + comma[0].length).trim();
+        if (effect.replace(EFFECT_LEAD, '').length >= 4) {
+          return { unit, steps: [{ role: 'cause', text: after.slice(0, cut).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker: EFFECT_LEAD.exec(effect)?.[0]?.trim() || marker }] };
         }
       }
       return { unit, steps: [{ role: 'cause', text, unit, marker }] };
