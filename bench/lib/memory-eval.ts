@@ -24,11 +24,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deriveMemoryCandidates } from '../../main/engine/memory/processor/candidates.js';
+import { classifyText } from '../../main/engine/memory/buckets/rules.js';
+import { fitIsotonic, type Calibration } from '../../main/engine/memory/fusion/calibration.js';
+import { proposeMemoryCandidates, type ProposedMemory } from '../../main/engine/memory/processor/candidates.js';
 import { DualTrackProcessor } from '../../main/engine/memory/processor/dual-track-processor.js';
 import { importConversations } from '../../main/engine/memory/sessions/import.js';
 import type { ChainType, Conversation, SessionAnalysis } from '../../shared/types/memory.js';
-import type { MemoryCandidate } from '../../main/engine/memory/long-term/types.js';
 
 export type Split = 'tune' | 'test';
 
@@ -55,7 +56,7 @@ export interface DevConversation {
 export interface Analyzed {
   conversation: Conversation;
   analysis: SessionAnalysis;
-  candidates: MemoryCandidate[];
+  proposed: ProposedMemory[];
 }
 
 /** The labelled conversations of `dir` (test/fixtures/memory-dev), in file-name order. */
@@ -71,7 +72,7 @@ export async function analyzeOffline(file: string): Promise<Analyzed> {
   const [conversation] = await importConversations(file);
   if (!conversation) throw new Error(`${file}: no conversation`);
   const { analysis } = new DualTrackProcessor().processSync(conversation, { refresh: true });
-  return { conversation, analysis, candidates: deriveMemoryCandidates(analysis) };
+  return { conversation, analysis, proposed: proposeMemoryCandidates(analysis) };
 }
 
 export function flat(text: string): string {
@@ -127,7 +128,7 @@ export interface Reliability {
   bins: { from: number; to: number; n: number; precision: number; confidence: number }[];
 }
 
-export function reliability(points: { confidence: number; correct: boolean }[], binCount = 10): Reliability {
+export function reliability(points: Pick<Point, 'confidence' | 'correct'>[], binCount = 10): Reliability {
   const bins = Array.from({ length: binCount }, (_, b) => ({ from: b / binCount, to: (b + 1) / binCount, n: 0, correct: 0, sum: 0 }));
   for (const p of points) {
     const b = Math.min(binCount - 1, Math.max(0, Math.floor(p.confidence * binCount)));
@@ -149,13 +150,20 @@ export function reliability(points: { confidence: number; correct: boolean }[], 
   };
 }
 
-/** What one conversation gives for each measured type: (confidence, correct) points and counts. */
+/** A scored prediction: its confidence, the rule score it was calibrated from, and whether it is right. */
+export interface Point {
+  confidence: number;
+  score: number;
+  correct: boolean;
+}
+
+/** What one conversation gives for each measured type: points and counts. */
 export interface Scored {
-  chains: Record<string, { confidence: number; correct: boolean }[]>;
+  chains: Record<string, (Point & { steps: number; matchedSteps: number })[]>;
   chainRecall: Record<string, { labels: number; found: number }>;
   steps: { predicted: number; matched: number; labels: number; found: number; roleAgree: number };
-  buckets: { confidence: number; correct: boolean; bucket: string; label: string }[];
-  memories: { confidence: number; correct: boolean; category: string; committed: boolean }[];
+  buckets: (Point & { bucket: string; label: string })[];
+  memories: (Point & { category: string; committed: boolean })[];
   memoryRecall: { labels: number; found: number; foundCommitted: number };
   alteredSteps: { chain: string; message_id: string; text: string }[];
   cutTitles: string[];
@@ -184,6 +192,7 @@ export function scoreConversation(run: Analyzed, labels: MemoryLabels): Scored {
   const foundChains = new Set<number>();
   for (const chain of run.analysis.chains) {
     const perLabel = new Map<number, number>();
+    let matchedSteps = 0;
     for (const node of chain.nodes) {
       const id = node.message_ids[0] as string;
       const mine = span(id, node.text);
@@ -201,12 +210,16 @@ export function scoreConversation(run: Analyzed, labels: MemoryLabels): Scored {
           perLabel.set(li, (perLabel.get(li) ?? 0) + 1);
         });
       });
-      if (matched) scored.steps.matched += 1;
+      if (matched) {
+        scored.steps.matched += 1;
+        matchedSteps += 1;
+      }
     }
     const best = [...perLabel.entries()].sort((a, b) => b[1] - a[1])[0];
     const correct = best !== undefined && best[1] * 2 >= chain.nodes.length;
     if (correct) foundChains.add(best[0]);
-    scored.chains[chain.chain_type]?.push({ confidence: chain.extraction_confidence, correct });
+    const score = typeof chain.metadata.rule_confidence === 'number' ? chain.metadata.rule_confidence : chain.extraction_confidence;
+    scored.chains[chain.chain_type]?.push({ confidence: chain.extraction_confidence, score, correct, steps: chain.nodes.length, matchedSteps });
   }
   scored.steps.found = foundLabelSteps.size;
   for (const li of foundChains) {
@@ -217,19 +230,19 @@ export function scoreConversation(run: Analyzed, labels: MemoryLabels): Scored {
   for (const item of Object.values(run.analysis.buckets).flat()) {
     const label = labels.buckets[item.message_ids[0] as string];
     if (!label) continue;
-    scored.buckets.push({ confidence: item.bucket_scores?.[item.bucket] ?? 0, correct: item.bucket === label, bucket: item.bucket, label });
+    const score = classifyText(item.text, item.role).bucket_scores[item.bucket];
+    scored.buckets.push({ confidence: item.bucket_scores?.[item.bucket] ?? 0, score, correct: item.bucket === label, bucket: item.bucket, label });
   }
 
   const foundMemories = new Set<number>();
   const foundCommitted = new Set<number>();
-  for (const candidate of run.candidates) {
-    const committed = (candidate as { autoCommit?: boolean }).autoCommit !== false;
+  for (const { candidate, score, autoCommit: committed } of run.proposed) {
     const hits = labels.memories.flatMap((m, i) => (m.category === candidate.category && m.message_ids.some((id) => candidate.message_ids.includes(id)) ? [i] : []));
     for (const i of hits) {
       foundMemories.add(i);
       if (committed) foundCommitted.add(i);
     }
-    scored.memories.push({ confidence: candidate.confidence, correct: hits.length > 0, category: candidate.category, committed });
+    scored.memories.push({ confidence: candidate.confidence, score, correct: hits.length > 0, category: candidate.category, committed });
     const sources = candidate.message_ids.map((id) => messages.get(id) ?? '');
     if (isCutTitle(candidate.title, sources)) scored.cutTitles.push(candidate.title);
   }
@@ -302,7 +315,7 @@ export function splitReport(split: Split, conversations: { id: string; scored: S
 }
 
 /** Runs the whole dev set: every conversation through the offline path, scored, per split. */
-export async function runMemoryEval(dir: string): Promise<{ tune: SplitReport; test: SplitReport; runs: { id: string; split: Split; run: Analyzed; scored: Scored }[] }> {
+export async function runMemoryEval(dir: string): Promise<{ tune: SplitReport; test: SplitReport; runs: { id: string; split: Split; run: Analyzed; scored: Scored }[]; calibration: Calibration }> {
   const runs = [];
   for (const { file, labels } of loadMemoryDevSet(dir)) {
     const run = await analyzeOffline(file);
@@ -312,6 +325,7 @@ export async function runMemoryEval(dir: string): Promise<{ tune: SplitReport; t
     tune: splitReport('tune', runs.filter((r) => r.split === 'tune')),
     test: splitReport('test', runs.filter((r) => r.split === 'test')),
     runs,
+    calibration: fitCalibration(runs.filter((r) => r.split === 'tune').map((r) => r.scored)),
   };
 }
 
@@ -330,4 +344,37 @@ export function formatMemoryReport(report: SplitReport): string {
   for (const s of report.alteredSteps.slice(0, 5)) lines.push(`  altered: ${s.message_id} "${s.text.slice(0, 80)}"`);
   for (const t of report.cutTitles.slice(0, 5)) lines.push(`  cut: "${t}"`);
   return lines.join('\n');
+}
+
+/**
+ * The calibration tables fitted on the tune half's rule scores (isotonic, fusion/calibration.ts):
+ * one per chain type, one for bucket assignments, one per memory category with at least
+ * MIN_FIT_POINTS candidates and one for all memories.
+ */
+export const MIN_FIT_POINTS = 8;
+
+export function fitCalibration(tune: Scored[]): Calibration {
+  const fit = (points: Point[]) => fitIsotonic(points.map((p) => ({ score: p.score, correct: p.correct })));
+  const chain: Calibration['chain'] = {};
+  for (const type of CHAIN_TYPES) {
+    const points = tune.flatMap((s) => s.chains[type] ?? []);
+    if (points.length > 0) chain[type] = fit(points);
+  }
+  const memoryPoints = tune.flatMap((s) => s.memories);
+  const memory: Calibration['memory'] = { all: fit(memoryPoints) };
+  for (const category of new Set(memoryPoints.map((p) => p.category))) {
+    const points = memoryPoints.filter((p) => p.category === category);
+    if (points.length >= MIN_FIT_POINTS) memory[category as keyof Calibration['memory']] = fit(points);
+  }
+  return { chain, bucket: fit(tune.flatMap((s) => s.buckets)), memory };
+}
+
+/** The fitted tables as the TypeScript literal that fusion/calibration.ts holds. */
+export function formatCalibration(calibration: Calibration): string {
+  const table = (t: readonly (readonly [number, number, number])[]) => `[${t.map((s) => `[${s.join(', ')}]`).join(', ')}]`;
+  const record = (r: Record<string, readonly (readonly [number, number, number])[] | undefined>) =>
+    `{\n${Object.entries(r)
+      .map(([k, t]) => `    ${k}: ${table(t ?? [])},`)
+      .join('\n')}\n  }`;
+  return `export const CALIBRATION: Calibration = {\n  chain: ${record(calibration.chain)},\n  bucket: ${table(calibration.bucket)},\n  memory: ${record(calibration.memory)},\n};`;
 }

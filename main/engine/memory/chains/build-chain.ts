@@ -5,6 +5,7 @@
  */
 import type { ChainNode, ChainType, ExtractedChain } from '../../../../shared/types/memory.js';
 import { sha256 } from '../../util/hash.js';
+import { calibrateChain } from '../fusion/calibration.js';
 import type { Unit } from './text-units.js';
 
 /** One step as the rule extractors find it. */
@@ -93,13 +94,15 @@ export function chainFromSteps(type: ChainType, allSteps: Step[], signals: RuleS
     ...(step.time !== undefined ? { time: step.time } : {}),
   }));
   const sources = [...new Set(steps.map((s) => s.unit.message_id))];
+  const score = ruleConfidence(steps, signals);
   const lastStamp = [...steps].reverse().find((s) => s.unit.timestamp)?.unit.timestamp;
   return {
     chain_id: chainId(type, nodes),
     chain_type: type,
     content: steps.map((s) => s.text).join('\n'),
     nodes,
-    extraction_confidence: ruleConfidence(steps, signals),
+    // The measured precision of chains with this rule score (fusion/calibration.ts); the score itself is kept in metadata.
+    extraction_confidence: calibrateChain(type, score),
     created_at: lastStamp ?? createdAt,
     source_message_ids: sources,
     summary: chainSummary(nodes),
@@ -108,6 +111,7 @@ export function chainFromSteps(type: ChainType, allSteps: Step[], signals: RuleS
       rules_version: RULES_VERSION,
       matched: [...new Set(steps.flatMap((s) => (s.marker ? [s.marker] : [])))],
       complete: signals.complete,
+      rule_confidence: score,
     },
   };
 }

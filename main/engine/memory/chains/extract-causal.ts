@@ -8,6 +8,7 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
+import { IMPERATIVE } from './extract-operation.js';
 import type { Unit } from './text-units.js';
 
 /** How many messages back a problem, and forward a solution, may be from the cause. */
@@ -47,8 +48,9 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     if (!anchor) continue;
     const ownProblem = anchor.steps[0]?.role === 'problem';
     const problem = findProblem(units, i, ownProblem);
-    // ", so" joins many clauses that are not about trouble ("so we remember"): it needs a problem nearby.
-    if (anchor.weak && !problem && !isProblem(anchor.unit.text)) continue;
+    // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
+    // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
+    if (anchor.weak && !isProblem(anchor.unit.text)) continue;
     const solutionIndex = findSolution(units, i);
     const open = problem ? chains.find((c) => c.problem === problem && !c.solved) : undefined;
     const target = open ?? { problem, steps: problem ? [{ role: 'problem', text: problem.text, unit: problem }] : [], solved: false };
@@ -109,7 +111,8 @@ function splitAnchor(unit: Unit): Anchor | undefined {
 
 /** A statement of trouble: a problem word, not in a question and not in a status report. */
 export function isProblem(text: string): boolean {
-  return PROBLEM.test(text) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text);
+  // An instruction ("Put the reproduction steps in it, they explain the bug") names trouble without stating it.
+  return PROBLEM.test(text) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text) && !IMPERATIVE.test(text);
 }
 
 /**

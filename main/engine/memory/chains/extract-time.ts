@@ -38,6 +38,8 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
     let added = 0;
     let clause: { start: number; end: number; step: Step } | undefined;
     for (const mention of mentions) {
+      // "每周一", "every Monday", "一周三次": a habit, not a moment.
+      if (RECURRING.test(unit.text.slice(Math.max(0, mention.index - 3), mention.index)) || /^[一二三四五六七八九十\d]+次/.test(unit.text.slice(mention.index + mention.text.length))) continue;
       let iso = mention.iso;
       if (isStoryRelative(mention.text) && storyDate) iso = resolveStoryRelative(mention.text, storyDate) ?? iso;
       else if (!iso && storyDate) iso = clockOnDate(mention.text, storyDate, previousIso);
@@ -62,6 +64,8 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   flush();
   return chains;
 }
+
+const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
 
 // Where one moment's clause ends: a comma, semicolon or dash between clauses, or "and" ("write
 // it today and share it tomorrow" is two moments).

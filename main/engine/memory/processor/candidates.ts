@@ -24,6 +24,7 @@
 import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, TopicCluster } from '../../../../shared/types/memory.js';
 import { shorten } from '../chains/build-chain.js';
 import { isoMillis } from '../chains/time-expressions.js';
+import { calibrateMemory } from '../fusion/calibration.js';
 import type { MemoryCandidate } from '../long-term/types.js';
 
 export const MIN_CONFIDENCE = 0.3;
@@ -49,13 +50,45 @@ const PROFILE = [
 const ENTITY_EN = /\b[Mm]y (cat|dog|wife|husband|partner|son|daughter|mother|father|mom|dad|sister|brother|boss|manager|team|company|project|startup|car)(?:'s name is| is called| is named| named| called)? ([A-Z][\w-]+)/;
 const ENTITY_ZH = /我(?:的|家的?)(猫|狗|女儿|儿子|老婆|老公|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|老板|公司|项目)叫([\p{Script=Han}A-Za-z]{1,6})/u;
 
+/** A chain below this (calibrated) confidence is shown in the analysis but never committed automatically. */
+export const MIN_CHAIN_CONFIDENCE = 0.5;
+/** A candidate below this (calibrated) confidence is proposed for review, not committed automatically. */
+export const AUTO_COMMIT_CONFIDENCE = 0.6;
+
+const DECISION = [
+  /\b(?:i|we) (?:decided|chose|picked|settled on|agreed)\b|\blet'?s (?:go with|use|pick|stick with|do)\b|\b(?:we|i)(?:'ll| will) (?:go with|use|ship|keep|stick with|book|start with)\b|\bagreed,/i,
+  /决定|就这么定|那就|就用|就选|定了/u,
+];
+
+/** A candidate with its rule score and whether a commit may store it without a person's review. */
+export interface ProposedMemory {
+  candidate: MemoryCandidate;
+  /** The rules' own score, before calibration (what fusion/calibration.ts is fitted on). */
+  score: number;
+  autoCommit: boolean;
+}
+
+/** What a commit stores automatically: the proposed candidates that may be committed without review. */
 export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandidate[] {
+  return proposeMemoryCandidates(analysis)
+    .filter((p) => p.autoCommit)
+    .map((p) => p.candidate);
+}
+
+/**
+ * Every candidate of the analysis, each with a calibrated confidence (its category's measured
+ * precision at its rule score) and whether it may be committed automatically: not when it
+ * comes only from chains below MIN_CHAIN_CONFIDENCE, nor below AUTO_COMMIT_CONFIDENCE.
+ */
+export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemory[] {
   if (analysis.trigger.action !== 'COORDINATED_EXTRACTION') return [];
   const context = new Context(analysis);
   const candidates: MemoryCandidate[] = [];
   const dated = new Set<string>();
+  const chainMade = new Set<MemoryCandidate>();
   for (const chain of analysis.chains) {
     const base = context.chainBase(chain);
+    const before = candidates.length;
     switch (chain.chain_type) {
       case 'OPERATION':
         candidates.push({ ...base, category: 'procedural', title: `How to: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim()}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
@@ -75,6 +108,7 @@ export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandida
         candidates.push({ ...base, category: 'semantic', title: `${chain.chain_type === 'CAUSAL' ? 'Why' : 'Reasoning'}: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
         break;
     }
+    for (const made of candidates.slice(before)) chainMade.add(made);
   }
   for (const cluster of analysis.clusters) {
     if (cluster.dominant_bucket !== 'DECISION_CONTEXT' || !cluster.extraction_candidate) continue;
@@ -95,13 +129,24 @@ export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandida
   }
   const userItems = Object.values(analysis.buckets).flat().filter((i) => i.role === 'user');
   for (const item of userItems) {
+    // A choice the user states ("We decided to keep max at 20", "那就十二月二十日截止"), not asks about.
+    if (DECISION.some((p) => p.test(item.text)) && !/[?？]\s*$/.test(item.text.trim())) candidates.push(context.itemCandidate(item, 'semantic', `Decision: ${titleFrom([item.text], 70)}`, 0.6));
     const cue = item.bucket === 'USER_INTENT' ? preferenceStrength(item.text) : 0;
     if (cue > 0) candidates.push(context.itemCandidate(item, 'preference', titleFrom([item.text], 80), cue));
     if (PROFILE.some((p) => p.test(item.text))) candidates.push(context.itemCandidate(item, 'profile', titleFrom([item.text], 80), 0.6));
     const entity = ENTITY_EN.exec(item.text) ?? ENTITY_ZH.exec(item.text);
     if (entity) candidates.push(context.itemCandidate(item, 'entity', `${entity[1]}: ${entity[2]}`, 0.6));
   }
-  return merge(candidates.filter((c) => c.confidence >= MIN_CONFIDENCE && c.message_ids.length > 0 && c.content.trim().length > 0));
+  const kept = candidates.filter((c) => c.confidence >= MIN_CONFIDENCE && c.message_ids.length > 0 && c.content.trim().length > 0);
+  // Candidates made from a chain below MIN_CHAIN_CONFIDENCE; one that merges with a candidate from elsewhere is not.
+  const weak = new Set(kept.filter((c) => c.chain_ids?.length === 1 && context.chainIsWeak(c.chain_ids[0] as string) && chainMade.has(c)));
+  return merge(kept, (seen, other) => {
+    if (!weak.has(other)) weak.delete(seen);
+  }).map((candidate) => {
+    const score = candidate.confidence;
+    const confidence = round(calibrateMemory(candidate.category, score));
+    return { candidate: { ...candidate, confidence }, score, autoCommit: confidence >= AUTO_COMMIT_CONFIDENCE && !weak.has(candidate) };
+  });
 }
 
 /** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none. */
@@ -127,6 +172,11 @@ class Context {
       this.linked.set(link.chain_id, list);
     }
     for (const cluster of analysis.clusters) for (const item of cluster.items) for (const id of item.message_ids) this.clusterOfMessage.set(id, cluster);
+  }
+
+  chainIsWeak(chainId: string): boolean {
+    const chain = this.analysis.chains.find((c) => c.chain_id === chainId);
+    return chain !== undefined && chain.extraction_confidence < MIN_CHAIN_CONFIDENCE;
   }
 
   chainBase(chain: ExtractedChain): Omit<MemoryCandidate, 'category' | 'title' | 'content'> {
@@ -158,7 +208,7 @@ class Context {
   }
 }
 
-function merge(candidates: MemoryCandidate[]): MemoryCandidate[] {
+function merge(candidates: MemoryCandidate[], onMerge: (kept: MemoryCandidate, merged: MemoryCandidate) => void): MemoryCandidate[] {
   const byKey = new Map<string, MemoryCandidate>();
   for (const c of candidates) {
     const key = `${c.category}\u0000${c.content.toLowerCase().replace(/\s+/g, ' ').trim()}`;
@@ -171,6 +221,7 @@ function merge(candidates: MemoryCandidate[]): MemoryCandidate[] {
     seen.chain_ids = unique([...(seen.chain_ids ?? []), ...(c.chain_ids ?? [])]);
     seen.cluster_ids = unique([...(seen.cluster_ids ?? []), ...(c.cluster_ids ?? [])]);
     seen.confidence = Math.max(seen.confidence, c.confidence);
+    onMerge(seen, c);
   }
   return [...byKey.values()];
 }
