@@ -16,7 +16,7 @@
  * of the first step whose upper bound it does not exceed (the last step beyond). A kind without
  * a table keeps its rule score.
  */
-import type { BucketType, ChainType, MemoryCategory } from '../../../../shared/types/memory.js';
+import type { ChainType, MemoryCategory } from '../../../../shared/types/memory.js';
 
 /** [upper bound of the rule score, measured precision, examples in the step]. */
 export type CalibrationStep = readonly [number, number, number];
