@@ -264,7 +264,7 @@ let zhSegmenter: Intl.Segmenter | undefined;
 // Single characters that ICU leaves alone and that are words by themselves (verbs, adverbs,
 // localizers, measure words): they never glue to a neighbour. Other lone characters are pieces
 // of a word ICU's dictionary lacks ("数据|库", "超|时", "文|档") and are glued back (see below).
-const CJK_LONE_WORDS = new Set([...'用要先再很更也都就还才又让给被把从在到向对和跟与里上下中内外前后多少好会能去来说看做住买吃走找等试没不每各该这那哪谁啥几点次个件种些年月日号天周']);
+const CJK_LONE_WORDS = new Set([...'只用要先再很更也都就还才又让给被把从在到向对和跟与里上下中内外前后多少好会能去来说看做住买吃走找等试没不每各该这那哪谁啥几点次个件种些年月日号天周']);
 
 const CJK_STOP_WORDS = new Set([
   ...CJK_STOP_BIGRAMS,
