@@ -21,7 +21,10 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   let lastPosition = -Infinity;
   let storyDate: string | undefined;
   const flush = () => {
-    const chain = chainFromSteps('TIME', steps, { complete: steps.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt);
+    // A timeline needs two moments placed on the calendar or the clock; vague ones ("今年",
+    // "last year", "一周") alone do not make one.
+    const placed = steps.filter((s) => s.time && (/^\d{4}-\d{2}-\d{2}/.test(s.time) || /^\d{4}-\d{2}$/.test(s.time) || /\d{1,2}[:：]\d{2}|[点點]/.test(s.time))).length;
+    const chain = placed >= 2 ? chainFromSteps('TIME', steps, { complete: steps.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt) : undefined;
     if (chain) chains.push(chain);
     steps = [];
     storyDate = undefined;
