@@ -62,7 +62,9 @@ export const CUES: Record<BucketType, Cue[]> = {
     en('instead', String.raw`instead of|rather than|over the other`, 0.4),
     en('the best fix', String.raw`the (?:cleanest|best|simplest|safest) (?:fix|option|choice|way|approach)`, 0.8),
     zh('决定/选择', '决定|选择|选定|定了|拍板', 1),
-    zh('那就', '那就|就用|就选|还是用|就这么|那.{0,8}就', 0.8),
+    zh('那就', '那就|就用|就选|还是用|就这么|那.{0,8}就', 1),
+    // An answer that suggests what to do ("可以试试…", "可以先排除…") recommends a choice.
+    zh('可以试试/可以先', '可以试试|不妨|可以先|可以考虑|可以换成|可以改成|可以从', 0.6, { role: 'assistant' }),
     zh('建议/推荐', '建议|推荐', 0.6),
     zh('因为/所以', '因为|由于|所以|因此', 0.4),
     zh('方案/权衡', '方案|权衡|取舍|有道理', 0.4),
