@@ -255,19 +255,71 @@ export function ftsQuery(text: string): string {
   return [...new Set(searchTerms(text).filter((term) => term.length <= MAX_TERM_CHARS))].join(' ');
 }
 
+// Word segmentation for the memory engine (keywords, TF-IDF, topic labels), not for the search
+// index: `ftsDocument`/`ftsQuery` keep their table-free grams above, because stored index terms
+// must not change with the runtime's ICU. Memory topics are recomputed on every analysis, so
+// there a runtime dictionary is fine, and words ("连接池", "数据库") read far better than bigrams.
+let zhSegmenter: Intl.Segmenter | undefined;
+
+// Single characters that ICU leaves alone and that are words by themselves (verbs, adverbs,
+// localizers, measure words): they never glue to a neighbour. Other lone characters are pieces
+// of a word ICU's dictionary lacks ("数据|库", "超|时", "文|档") and are glued back (see below).
+const CJK_LONE_WORDS = new Set([...'只用要先再很更也都就还才又让给被把从在到向对和跟与里上下中内外前后多少好会能去来说看做住买吃走找等试没不每各该这那哪谁啥几点次个件种些年月日号天周']);
+
+const CJK_STOP_WORDS = new Set([
+  ...CJK_STOP_BIGRAMS,
+  ...'一下 一些 这种 那种 这么 那么 怎样 时候 现在 其实 而且 不过 然后 可能 应该 需要 觉得 知道 比较 非常 一直 一起 另外 目前 之前 之后 以后 以前 这里 那里 哪里 大家 咱们 有点 一点 还是 只是 真的 确实 感觉 问题 东西 情况 的话 好的 对吧 是的 嗯嗯'.split(' '),
+]);
+
+/** Whether a CJK word says little about a topic (pronouns, connectives, fillers, lone function characters). */
+export function isCjkStopWord(word: string): boolean {
+  return CJK_STOP_WORDS.has(word) || Array.from(word).every((ch) => isCjkStopChar(ch) || CJK_LONE_WORDS.has(ch));
+}
+
+/**
+ * The words of a CJK run by `Intl.Segmenter('zh', {granularity: 'word'})` (ICU's dictionary), with
+ * its splits of unknown compounds repaired: consecutive lone characters that are not words by
+ * themselves join ("超"+"时" → "超时"), and such a character after a word joins that word
+ * ("连接"+"池" → "连接池"). Offsets are not kept: callers want the words.
+ *
+ * @example
+ * segmentCjkWords('连接池配置错误导致超时') // ['连接池', '配置', '错误', '导致', '超时']
+ */
+export function segmentCjkWords(run: string): string[] {
+  zhSegmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
+  const pieces = [...zhSegmenter.segment(run)].filter((s) => s.isWordLike !== false).map((s) => s.segment);
+  const out: string[] = [];
+  // What the last output word is: a content word, a group of glued characters, or anything else.
+  let last: 'word' | 'group' | 'other' = 'other';
+  for (let i = 0; i < pieces.length; i += 1) {
+    const piece = pieces[i] as string;
+    if (!gluable(piece)) {
+      out.push(piece);
+      last = Array.from(piece).length > 1 && !isCjkStopWord(piece) ? 'word' : 'other';
+      continue;
+    }
+    const next = pieces[i + 1];
+    if (last === 'group' || (last === 'word' && !(next !== undefined && gluable(next)))) out[out.length - 1] += piece;
+    else {
+      out.push(piece);
+      last = 'group';
+    }
+  }
+  return out;
+}
+
+/** A lone character that is not a word by itself: a piece of a word ICU split. */
+function gluable(piece: string): boolean {
+  return Array.from(piece).length === 1 && !CJK_LONE_WORDS.has(piece) && !isCjkStopChar(piece);
+}
+
 /** A [start, end) range of UTF-16 offsets into a text. */
 export type TextRange = [start: number, end: number];
 
-/** The 'zh' word segmenter, made once: the Chinese words a person reads, for marking only. */
-let zhSegmenter: Intl.Segmenter | null | undefined;
+/** ICU's words of a CJK run with their offsets: what the marks are placed on. */
 function chineseWords(run: string): { word: string; start: number }[] {
-  if (zhSegmenter === undefined) zhSegmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('zh', { granularity: 'word' }) : null;
-  if (!zhSegmenter) return Array.from(run, (word, i) => ({ word, start: i }));
+  zhSegmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
   return [...zhSegmenter.segment(run)].map((s) => ({ word: s.segment, start: s.index }));
-}
-
-function isCjkStopWord(word: string): boolean {
-  return isCjkStopBigram(word) || Array.from(word).every((char) => isCjkStopChar(char));
 }
 
 /**
@@ -288,7 +340,7 @@ export function highlightRanges(text: string, query: string): TextRange[] {
   scanRuns(query, (kind, start, end) => {
     const run = query.slice(start, end);
     if (kind === 'word') visitWordTerms(run, (term) => words.add(term));
-    else for (const { word } of chineseWords(run)) if (!isCjkStopWord(word)) cjkWords.add(word);
+    else for (const word of segmentCjkWords(run)) if (!isCjkStopWord(word)) cjkWords.add(word);
   });
   if (words.size === 0 && cjkWords.size === 0) return [];
   const ranges: TextRange[] = [];

@@ -13,7 +13,7 @@ import { ChainBuffer } from '../../main/engine/memory/processor/chain-buffer.js'
 import { ChainCacheManager } from '../../main/engine/memory/processor/chain-cache.js';
 import { analysisCacheKey, DualTrackProcessor } from '../../main/engine/memory/processor/dual-track-processor.js';
 import { DualTrackIntegrationAdapter } from '../../main/engine/memory/processor/integration-adapter.js';
-import { deriveMemoryCandidates, preferenceStrength } from '../../main/engine/memory/processor/candidates.js';
+import { deriveMemoryCandidates, preferenceStrength, proposeMemoryCandidates } from '../../main/engine/memory/processor/candidates.js';
 import { inThreadTrackRunner, type TrackRunner } from '../../main/engine/memory/processor/track-runner.js';
 import { createTrackWorkers } from '../../main/workers/track-workers.js';
 import { bundleForTest, repoRoot, type TestBundle } from '../support/rpc-bundle.js';
@@ -256,7 +256,10 @@ describe('memory candidates', () => {
 
   it('derives procedural, narrative, semantic, event and preference memories with their messages', () => {
     expect(analysis.trigger.action).toBe('COORDINATED_EXTRACTION');
-    const candidates = deriveMemoryCandidates(analysis);
+    // Every candidate the rules propose; the commit stores only those it may store without review.
+    const proposed = proposeMemoryCandidates(analysis);
+    const candidates = proposed.map((p) => p.candidate);
+    expect(deriveMemoryCandidates(analysis)).toEqual(proposed.filter((p) => p.autoCommit).map((p) => p.candidate));
     const categories = new Set(candidates.map((c) => c.category));
     for (const category of ['procedural', 'narrative', 'semantic', 'event', 'preference']) expect(categories).toContain(category);
     const messageIds = new Set(deploy.sessions.flatMap((s) => s.messages.map((m) => m.id)));
@@ -264,15 +267,15 @@ describe('memory candidates', () => {
       expect(c.conversation_id).toBe(deploy.id);
       expect(c.message_ids.length).toBeGreaterThan(0);
       for (const id of c.message_ids) expect(messageIds.has(id)).toBe(true);
-      expect(c.confidence).toBeGreaterThanOrEqual(0.3);
+      expect(c.confidence).toBeGreaterThan(0);
       expect(c.confidence).toBeLessThanOrEqual(1);
     }
     const operation = analysis.chains.find((c) => c.chain_type === 'OPERATION')!;
     const procedural = candidates.find((c) => c.category === 'procedural' && c.chain_ids?.includes(operation.chain_id))!;
     expect(procedural.message_ids).toEqual(operation.source_message_ids);
     expect(procedural.content.split('\n')[0]).toMatch(/^1\. /);
-    const preference = candidates.find((c) => c.category === 'preference' && /prefer not to pay/.test(c.content));
-    expect(preference?.confidence).toBe(0.7);
+    const preference = proposed.find((p) => p.candidate.category === 'preference' && /prefer not to pay/.test(p.candidate.content));
+    expect(preference?.score).toBe(0.7);
     for (const event of candidates.filter((c) => c.category === 'event')) expect(event.title).toMatch(/^\d{4}-\d{2}-\d{2}/);
   });
 

@@ -167,9 +167,10 @@ describe('sessions:analyze and sessions:commit', () => {
   }, 60_000);
 
   it('imports and commits in one call', async () => {
-    const { conversations, commits } = await engine.call('sessions:import', { path: join(repoRoot, 'test/fixtures/conversations/yunnan-trip.json'), commit: true });
-    expect(conversations[0]?.id).toBe('yunnan-trip');
-    expect(commits[0]).toMatchObject({ conversation_id: 'yunnan-trip', action: 'COORDINATED_EXTRACTION' });
+    // A conversation the trigger finds ready (its chains and topics explain each other).
+    const { conversations, commits } = await engine.call('sessions:import', { path: join(repoRoot, 'test/fixtures/chains/zh-kansai-trip.json'), commit: true });
+    expect(conversations[0]?.id).toBe('zh-kansai-trip');
+    expect(commits[0]).toMatchObject({ conversation_id: 'zh-kansai-trip', action: 'COORDINATED_EXTRACTION' });
     expect(commits[0]!.changes.length).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -62,7 +62,9 @@ export const CUES: Record<BucketType, Cue[]> = {
     en('instead', String.raw`instead of|rather than|over the other`, 0.4),
     en('the best fix', String.raw`the (?:cleanest|best|simplest|safest) (?:fix|option|choice|way|approach)`, 0.8),
     zh('决定/选择', '决定|选择|选定|定了|拍板', 1),
-    zh('那就', '那就|就用|就选|还是用|就这么|那.{0,8}就', 0.8),
+    zh('那就', '那就|就用|就选|还是用|就这么|那.{0,8}就', 1),
+    // An answer that suggests what to do ("可以试试…", "可以先排除…") recommends a choice.
+    zh('可以试试/可以先', '可以试试|不妨|可以先|可以考虑|可以换成|可以改成|可以从', 0.6, { role: 'assistant' }),
     zh('建议/推荐', '建议|推荐', 0.6),
     zh('因为/所以', '因为|由于|所以|因此', 0.4),
     zh('方案/权衡', '方案|权衡|取舍|有道理', 0.4),
@@ -79,14 +81,22 @@ export const CUES: Record<BucketType, Cue[]> = {
     zh('解释', '意思是|也就是|等价于|一般|通常|可以这样理解|当且仅当|检验', 0.4, { role: 'assistant' }),
   ],
   EMOTIONAL_TRACE: [
-    en('feeling', String.raw`frustrat\w*|annoy\w*|stress(?:ed|ful)?|worried|worry|anxious|nervous|scared|afraid|upset|overwhelmed|exhausted|fed up|relieved|excited|thrilled|happy|glad|sad|disappointed|panick?\w*|relief`, 1),
+    // A feeling word counts when someone has the feeling ("I'm worried", "so relieved", "makes me
+    // nervous"): alone it is often about code ("the happy path", "a kernel panic", "worry about
+    // the cache later").
+    en(
+      'feeling',
+      String.raw`(?:i|we|i'?m|i am|we'?re|we are|i was|we were|i feel|i felt|i get|i got|i'?ve been|we'?ve been|makes me|made me|feeling|getting|so|really|very|pretty|bit|kind of|super|too|honestly)\s+(?:\w+\s+){0,2}?(?:frustrat\w*|annoy(?:ed|ing)|stress(?:ed|ful)|worried|anxious|nervous|scared|afraid|upset|overwhelmed|exhausted|fed up|relieved|excited|thrilled|happy|glad|sad|disappointed|panick(?:ed|ing))|what a relief|such a relief|i worry|i'?m panicking`,
+      1,
+    ),
     en('exclamation word', String.raw`ugh|argh|yay|phew|woohoo|omg|wow`, 1),
     en('thanks', String.raw`thanks|thank you|appreciate|you saved|lifesaver`, 0.7),
     en('I feel', String.raw`i feel|i'?m feeling|feel (?:much |so )?(?:better|worse|good|bad)`, 0.9),
     en('praise', String.raw`great|awesome|amazing|perfect|love it|finally`, 0.4),
     en('honestly', String.raw`honestly`, 0.3),
     zh('!', '[!！]', 0.2, { max: 2 }),
-    zh('烦/焦虑/担心', '(?<!麻)烦|焦虑|担心|害怕|紧张|崩溃|郁闷|难受|头疼|头大|无语|慌|着急|失望|心累|压力', 1),
+    // 崩溃 and 压力 are also about systems ("服务崩溃", "压力测试"): they count with a person's words around them.
+    zh('烦/焦虑/担心', '(?<!麻)烦死|好烦|很烦|焦虑|担心|害怕|紧张|郁闷|难受|头疼|头大|无语|心慌|好慌|着急|失望|心累|(?:我|快|要|真|心态)(?:要)?崩溃|压力(?:好|很|太|有点|挺|特别)?大', 1),
     zh('开心/放心', '开心|高兴|激动|太好了|好棒|踏实|放心|感动', 1),
     zh('谢谢', '谢谢|感谢|多谢', 0.7),
     zh('语气词', '哈哈|哇|唉|呜', 0.8),

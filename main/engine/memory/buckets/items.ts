@@ -8,6 +8,7 @@
  * Split items get ids `{message_id}#1`, `#2`, ...; unsplit items keep the message id.
  */
 import type { BucketType, Conversation, MemoryItem } from '../../../../shared/types/memory.js';
+import { calibrateBucket } from '../fusion/calibration.js';
 import { ROLE_PRIOR } from './cues.js';
 import { classifyText, type Classification } from './rules.js';
 import { splitSentences } from './sentences.js';
@@ -60,7 +61,8 @@ export function draftItems(conversation: Conversation): DraftItem[] {
           text,
           ...(message.timestamp ? { timestamp: message.timestamp } : {}),
           bucket: rules.bucket,
-          bucket_scores: rules.bucket_scores,
+          // Calibrated (fusion/calibration.ts): the chosen bucket's score is how often such an assignment was right.
+          bucket_scores: Object.fromEntries(Object.entries(rules.bucket_scores).map(([b, score]) => [b, calibrateBucket(score)])),
           reason: rules.reason,
           rules,
         });

@@ -28,9 +28,12 @@ export function classifyText(text: string, role: Role): Classification {
   const raw = {} as Record<BucketType, number>;
   const hits = {} as Record<BucketType, string[]>;
   const prior = ROLE_PRIOR[role] ?? {};
+  // A question asks for a choice ("Should we go with Postgres?"); it does not make one.
+  const question = /[?？]\s*$/.test(text.trim());
   for (const bucket of BUCKET_ORDER) {
     raw[bucket] = prior[bucket] ?? 0;
     hits[bucket] = [];
+    if (question && bucket === 'DECISION_CONTEXT') continue;
     for (const cue of CUES[bucket]) {
       if (cue.role && cue.role !== role) continue;
       const n = countMatches(cue.pattern, lower, cue.max ?? 1);

@@ -1,20 +1,22 @@
 /**
- * TF-IDF over the items of one conversation, with the index's tokenizer (text-analysis.ts) so that
- * "a term" means the same thing in search and in topics: stemmed English words and CJK bigrams.
- * CJK unigrams are left out (single characters like 的/大/理 say little about a topic) unless
- * a CJK run is one character long. Numbers shorter than three digits are left out too.
+ * TF-IDF over the items of one conversation. English terms are the index's (text-analysis.ts:
+ * stemmed words without stop words), so "a term" means the same in search and in topics. Chinese
+ * and other CJK runs are cut into words (segmentCjkWords: ICU's word segmenter, with its splits
+ * of unknown compounds repaired), so keywords and labels are words ("连接池", "古城"), not
+ * character pairs. Stop words (我们, 然后, 的…) and single characters are left out, unless a CJK
+ * run is one character long. Numbers shorter than three digits are left out too.
  *
  * tf = 1 + ln(count), idf = ln((1 + N) / (1 + df)) + 1, vectors are L2-normalized.
  * Keywords are shown in the surface form seen most often (the stem "deploy" shows as "deploy",
- * "pars" as "parser"), and CJK bigrams with a function character (的, 了, 我...) are never keywords.
+ * "pars" as "parser").
  */
-import { isCjkStopChar, scanRuns, visitCjkTerms, visitWordTerms } from '../../../lib/text-analysis.js';
+import { isCjkStopWord, scanRuns, segmentCjkWords, visitWordTerms } from '../../../lib/text-analysis.js';
 import type { SparseVector } from './vectors.js';
 
 export interface TfIdf {
   /** One L2-normalized vector per document; empty when the document has no terms. */
   vectors: SparseVector[];
-  /** Term id → term (stem or CJK bigram). */
+  /** Term id → term (English stem or CJK word). */
   terms: string[];
   /** Term id → the form to show a person. */
   display: string[];
@@ -23,14 +25,17 @@ export interface TfIdf {
 }
 
 /** The terms of one text (repeated terms repeat), with the surface form of each. */
-function termsOf(text: string, visit: (term: string, surface: string) => void): void {
+export function termsOf(text: string, visit: (term: string, surface: string) => void): void {
   scanRuns(text, (kind, start, end) => {
     const run = text.slice(start, end);
     if (kind === 'cjk') {
-      const single = Array.from(run).length === 1;
-      visitCjkTerms(run, (term) => {
-        if (single || Array.from(term).length >= 2) visit(term, term);
-      });
+      if (Array.from(run).length === 1) {
+        visit(run, run);
+        return;
+      }
+      for (const word of segmentCjkWords(run)) {
+        if (Array.from(word).length >= 2 && !isCjkStopWord(word)) visit(word, word);
+      }
       return;
     }
     visitWordTerms(run, (term, normalized) => {
@@ -86,7 +91,7 @@ export function buildTfIdf(texts: string[]): TfIdf {
     for (const [surface, count] of seen) if (count > bestCount || (count === bestCount && surface < best)) [best, bestCount] = [surface, count];
     return best;
   });
-  const keywordOk = terms.map((term) => !Array.from(term).some((ch) => isCjkStopChar(ch)));
+  const keywordOk = terms.map((term) => !isCjkStopWord(term));
   return { vectors, terms, display, keywordOk };
 }
 

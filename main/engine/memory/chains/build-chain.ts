@@ -5,6 +5,7 @@
  */
 import type { ChainNode, ChainType, ExtractedChain } from '../../../../shared/types/memory.js';
 import { sha256 } from '../../util/hash.js';
+import { calibrateChain } from '../fusion/calibration.js';
 import type { Unit } from './text-units.js';
 
 /** One step as the rule extractors find it. */
@@ -54,9 +55,25 @@ export function chainSummary(nodes: Pick<ChainNode, 'text'>[]): string {
   return nodes.map((n) => shorten(n.text, SUMMARY_STEP_CHARS)).join(' → ');
 }
 
+let wordSegmenter: Intl.Segmenter | undefined;
+
+/**
+ * The text on one line, at most `max` characters: when longer, cut after the last whole word
+ * that fits (ICU word boundaries, so Chinese is cut between words too) and marked with "…".
+ * A word longer than the whole width is the only thing ever cut inside.
+ */
 export function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+  const flat = flatText(text);
+  if (flat.length <= max) return flat;
+  wordSegmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
+  let cut = 0;
+  for (const { index, segment } of wordSegmenter.segment(flat)) {
+    const end = index + segment.length;
+    if (end > max - 1) break;
+    cut = end;
+  }
+  const head = flat.slice(0, cut || max - 1).replace(/[\s,，、;；:：(（\-–—]+$/u, '');
+  return `${head}…`;
 }
 
 /** Deterministic id: the type and the ordered message ids of the nodes. */
@@ -66,7 +83,8 @@ export function chainId(type: ChainType, nodes: Pick<ChainNode, 'message_ids'>[]
 }
 
 /** Builds the chain from rule steps; undefined when fewer than two steps remain. */
-export function chainFromSteps(type: ChainType, steps: Step[], signals: RuleSignals, createdAt: string): ExtractedChain | undefined {
+export function chainFromSteps(type: ChainType, allSteps: Step[], signals: RuleSignals, createdAt: string): ExtractedChain | undefined {
+  const steps = distinctSteps(allSteps);
   if (steps.length < 2) return undefined;
   const nodes: ChainNode[] = steps.map((step, i) => ({
     id: `n${i + 1}`,
@@ -76,13 +94,15 @@ export function chainFromSteps(type: ChainType, steps: Step[], signals: RuleSign
     ...(step.time !== undefined ? { time: step.time } : {}),
   }));
   const sources = [...new Set(steps.map((s) => s.unit.message_id))];
+  const score = ruleConfidence(steps, signals);
   const lastStamp = [...steps].reverse().find((s) => s.unit.timestamp)?.unit.timestamp;
   return {
     chain_id: chainId(type, nodes),
     chain_type: type,
     content: steps.map((s) => s.text).join('\n'),
     nodes,
-    extraction_confidence: ruleConfidence(steps, signals),
+    // The measured precision of chains with this rule score (fusion/calibration.ts); the score itself is kept in metadata.
+    extraction_confidence: calibrateChain(type, score),
     created_at: lastStamp ?? createdAt,
     source_message_ids: sources,
     summary: chainSummary(nodes),
@@ -91,8 +111,32 @@ export function chainFromSteps(type: ChainType, steps: Step[], signals: RuleSign
       rules_version: RULES_VERSION,
       matched: [...new Set(steps.flatMap((s) => (s.marker ? [s.marker] : [])))],
       complete: signals.complete,
+      rule_confidence: score,
     },
   };
+}
+
+/** Whitespace-normalized text, for comparing steps and checking them against their message. */
+export function flatText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The steps without repeats: a step is dropped when an earlier one has the same text, or comes
+ * from the same sentence and holds it or is held by it (one clause found by two rules).
+ */
+export function distinctSteps(steps: Step[]): Step[] {
+  const kept: Step[] = [];
+  for (const step of steps) {
+    const text = flatText(step.text);
+    const repeat = kept.some((k) => {
+      const other = flatText(k.text);
+      if (other === text) return true;
+      return k.unit.message_id === step.unit.message_id && k.unit.sentence === step.unit.sentence && (other.includes(text) || text.includes(other));
+    });
+    if (!repeat) kept.push(step);
+  }
+  return kept;
 }
 
 /** Keeps the first chain of each id; a later one with the same type and messages gets a suffix. */

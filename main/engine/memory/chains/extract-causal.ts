@@ -8,6 +8,7 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
+import { IMPERATIVE } from './extract-operation.js';
 import type { Unit } from './text-units.js';
 
 /** How many messages back a problem, and forward a solution, may be from the cause. */
@@ -21,8 +22,13 @@ const REPORT_WINDOW = 3;
 const CAUSE_BACKWARD = /\b(?:because(?: of)?|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|the reason (?:is|was)|thanks to|owing to)\b|是因为|因为|由于|原因是|原因在于|源于/i;
 // Forward markers: what precedes is the cause, what follows its effect.
 // ", so" and "，所以" inside a sentence join a cause to its effect; at a sentence start they conclude (LOGIC).
-const CAUSE_FORWARD = /\b(?:led to|leads to|lead to|resulted in|results in|caused|causes)\b|[,，]\s*(?:so\b|所以)|导致|造成|引起|害得/i;
-const EFFECT_MARKER = /(?:,|，)?\s*(?:\b(?:so|therefore|as a result|which is why|that's why|hence)\b|所以|因此|于是|结果|就)/i;
+// "so that", "so we can" and "以便/为了" state a purpose (what someone wants), not a cause.
+const CAUSE_FORWARD = /\b(?:led to|leads to|lead to|resulted in|results in|caused|causes)\b|[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)|导致|造成|引起|害得/i;
+const EFFECT_MARKER = /(?:,|，)?\s*(?:\b(?:so(?!\s+that)|therefore|as a result|which is why|that's why|hence)\b|所以|因此|于是|结果|就)/i;
+const EFFECT_LEAD = new RegExp(`^${EFFECT_MARKER.source}`, 'i');
+// A sentence that reports where things stand ("Error rate is back to 0.1%", "no errors since",
+// "恢复正常") names a problem word without stating a problem.
+const STATUS_REPORT = /\b(?:is|are|was|were|'s|has|have)\s+(?:now\s+|finally\s+)?(?:back|steady|stable|flat|fine|normal|ok|okay)\b|\bback to (?:normal|\d)|\b(?:down|dropped|fell) to \d|\b(?:no|zero|0)\s+(?:more\s+|new\s+)?(?:errors?|failures?|timeouts?|crash(?:es)?|issues?|problems?)\b|\bwithout (?:any )?(?:errors?|failures?|issues?)\b|恢复正常|回到|降到|没有(?:再)?(?:报错|错误|超时|问题)|一切正常/i;
 const PROBLEM = /\b(?:errors?|exceptions?|fail(?:s|ed|ing|ure)?|crash(?:es|ed|ing)?|leak(?:s|ing)?|bugs?|broken|(?:doesn't|does not|isn't|is not) work(?:ing)?|problems?|issues?|slow(?:er)?|stuck|hang(?:s|ing)?|time[ds]? ?out|timing out|blocked|OOM|out of memory|running out|late|delay(?:ed)?|locked|wrong|sick|fever)\b|问题|报错|错误|失败|崩溃|泄漏|泄露|卡住|卡顿|很慢|变慢|太慢|糊|不对|异常|延误|晚点|错过|没赶上|挂了|超时|发烧|生病/i;
 const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好|下次/i;
 // The outcome of a fix, reported afterwards ("works now", "好多了").
@@ -42,8 +48,9 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     if (!anchor) continue;
     const ownProblem = anchor.steps[0]?.role === 'problem';
     const problem = findProblem(units, i, ownProblem);
-    // ", so" joins many clauses that are not about trouble ("so we remember"): it needs a problem nearby.
-    if (anchor.weak && !problem && !PROBLEM.test(anchor.unit.text)) continue;
+    // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
+    // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
+    if (anchor.weak && !isProblem(anchor.unit.text)) continue;
     const solutionIndex = findSolution(units, i);
     const open = problem ? chains.find((c) => c.problem === problem && !c.solved) : undefined;
     const target = open ?? { problem, steps: problem ? [{ role: 'problem', text: problem.text, unit: problem }] : [], solved: false };
@@ -77,15 +84,19 @@ function splitAnchor(unit: Unit): Anchor | undefined {
       const comma = /[,，]\s*/.exec(after.slice(marker.length));
       if (comma) {
         const cut = marker.length + comma.index;
-        const effect = after.slice(cut + comma[0].length).replace(EFFECT_MARKER, '').trim();
-        if (effect.length >= 4) {
-          return { unit, steps: [{ role: 'cause', text: after.slice(0, cut).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker: EFFECT_MARKER.exec(after)?.[0]?.trim() || marker }] };
+        // The effect is the rest of the sentence as written, its "so"/"所以" included.
+        const effect = after.slice(cut + comma[0].length).trim();
+        if (effect.replace(EFFECT_LEAD, '').length >= 4) {
+          return { unit, steps: [{ role: 'cause', text: after.slice(0, cut).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker: EFFECT_LEAD.exec(effect)?.[0]?.trim() || marker }] };
         }
       }
       return { unit, steps: [{ role: 'cause', text, unit, marker }] };
     }
-    // "A because B": A is the problem or effect it explains.
-    return { unit, steps: [{ role: 'problem', text: before, unit, marker }, { role: 'cause', text: after, unit, marker }] };
+    // "A because B": A is what B explains: a problem when it states trouble, else an effect
+    // ("Latency is back to normal because the pool is bigger" reports an outcome).
+    // An effect is listed after its cause, as the chain reads.
+    const cause: Step = { role: 'cause', text: after, unit, marker };
+    return { unit, steps: isProblem(before) ? [{ role: 'problem', text: before, unit, marker }, cause] : [cause, { role: 'effect', text: before, unit, marker }] };
   }
   const forward = CAUSE_FORWARD.exec(text);
   if (forward && forward.index >= 4) {
@@ -96,6 +107,12 @@ function splitAnchor(unit: Unit): Anchor | undefined {
     }
   }
   return undefined;
+}
+
+/** A statement of trouble: a problem word, not in a question and not in a status report. */
+export function isProblem(text: string): boolean {
+  // An instruction ("Put the reproduction steps in it, they explain the bug") names trouble without stating it.
+  return PROBLEM.test(text) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text) && !IMPERATIVE.test(text);
 }
 
 /**
@@ -109,7 +126,7 @@ function findProblem(units: Unit[], from: number, userOnly: boolean): Unit | und
     const unit = units[j] as Unit;
     const distance = anchor.position - unit.position;
     if (distance > USER_PROBLEM_WINDOW) break;
-    if (!PROBLEM.test(unit.text) || /[?？]\s*$/.test(unit.text)) continue;
+    if (!isProblem(unit.text)) continue;
     if (unit.role === 'user') return unit;
     if (!nearest && !userOnly && distance <= WINDOW_MESSAGES) nearest = unit;
   }

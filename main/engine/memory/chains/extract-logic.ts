@@ -7,6 +7,7 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
+import { IMPERATIVE } from './extract-operation.js';
 import type { Unit } from './text-units.js';
 
 const WINDOW_MESSAGES = 2;
@@ -15,7 +16,8 @@ const PREMISE = /\b(?:if|since|given that|assuming|suppose|provided that|as long
 // Conditionals that introduce no reasoning: offers, checks and idioms.
 const NOT_PREMISE = /\b(?:if you (?:really |just )?(?:want|like|need|prefer)|if possible|if needed|if necessary|as if|even if|see if|check if|ask if|wonder if|since (?:then|\d|yesterday|last|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december))\b/i;
 // Markers that carry an argument on into the next sentence ("then" and "就" only work inside an if-sentence).
-const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so)\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
+// "so that" / "so we can" state a purpose, not an inference.
+const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so(?!\s+(?:that|we can|you can|i can)))\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
 // Markers that close an argument: nothing after them continues the chain.
 const CONCLUSION = /^\W*(?:hence|thus|therefore|consequently|this shows|which shows|it follows)\b|^\W*(?:可见|所以说|因此|说明|由此可见)/i;
 // Inside an "if" sentence, where the consequent starts.
@@ -49,6 +51,8 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
       if (!marker || marker.index > 24) continue;
       // A new premise starts a new argument.
       if (PREMISE.test(next.text) && isPremise(next.text)) break;
+      // A question asks whether the argument holds; advice acts on it: neither carries it on.
+      if (isQuestion(next.text) || isAdvice(next.text.slice(marker.index + marker[0].length).replace(/^[\s,，:：]+/, ''))) continue;
       steps.push({ role: 'inference', text: next.text, unit: next, marker: marker[0] });
       used.add(next);
       if (CONCLUSION.test(next.text)) break;
@@ -60,6 +64,11 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
     if (chain) chains.push(chain);
   }
   return chains;
+}
+
+/** An instruction or suggestion ("look at it first", "let's…", "你先看看"): what to do, not what follows. */
+function isAdvice(text: string): boolean {
+  return IMPERATIVE.test(text) || /^\s*(?:let'?s|you (?:could|can|need to|might want to)|we (?:could|can)|maybe|try|please|don'?t)\b|^\s*(?:你|我们)?(?:先|可以|应该|不妨|试试)/i.test(text) || isQuestion(text);
 }
 
 function isQuestion(text: string): boolean {
@@ -80,6 +89,8 @@ function splitConditional(unit: Unit, marker: string): Step[] {
   if (!cut || cut.index < 2) return [{ role: 'premise', text, unit, marker }];
   const premiseText = text.slice(0, start + marker.length + cut.index).trim();
   const tail = rest.slice(cut.index + cut[0].length).trim();
+  // "Since X, look at it first" / "If it fails, restart it" gives advice, not an inference: no chain.
+  if (isAdvice(tail)) return [{ role: 'premise', text, unit, marker }];
   const steps: Step[] = [{ role: 'premise', text: premiseText, unit, marker }];
   // Further markers inside the consequent ("which means", "hence", "因此", "可见") are further steps.
   const pieces = tail.split(/(?:,|，)\s*(?=which means|that means|so\b|hence|thus|therefore|因此|可见|所以|那么|意味着|说明)/i);

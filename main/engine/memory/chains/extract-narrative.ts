@@ -15,8 +15,10 @@ const GAP_MESSAGES = 2;
 const MAX_EVENTS_PER_SENTENCE = 2;
 
 const IRREGULAR_PAST =
-  'went|took|got|saw|met|found|left|came|made|ate|bought|flew|drove|rode|ran|spent|told|said|thought|knew|began|woke|slept|caught|lost|gave|wrote|sat|stood|paid|fell|felt|kept|brought|heard|put|did|had|was|were|shipped|hit|forgot|sent|built|broke|became|won|shut|set';
-const SUBJECT = String.raw`(?:I|we|he|she|they|it|you|my \w+|our \w+|his \w+|her \w+|their \w+|the \w+(?: \w+)?|customers|everyone|someone)`;
+  'went|took|got|saw|met|found|left|came|made|ate|bought|flew|drove|rode|ran|spent|told|said|thought|knew|began|woke|slept|caught|lost|gave|wrote|sat|stood|paid|fell|felt|kept|brought|heard|put|did|had|was|were|shipped|hit|forgot|sent|built|broke|became|won|shut|set|held|led|grew|threw|chose|wore|hid|drank|fed|taught|understood';
+// Not "you": "you set max", "you saw" are instructions or hypotheticals in chat far more often than a story.
+// "the X Y" allows a two-word subject ("the pilot customers") but not "the pool is", whose verb is "is".
+const SUBJECT = String.raw`(?:I|we|he|she|they|it|my \w+|our \w+|his \w+|her \w+|their \w+|the \w+(?: (?!is\b|are\b|was\b|were\b|be\b)\w+)?|customers|everyone|someone)`;
 // A subject, up to three adverbs or auxiliaries, then a past verb; "-eed" words (need, speed) are not past tense.
 const PAST_EN = new RegExp(String.raw`\b${SUBJECT}\s+(?:(?:just|then|finally|also|never|actually|eventually|already|still|really|first|only|all|has|have|had)\s+){0,3}(?:\w+(?<!e)ed|${IRREGULAR_PAST})\b`, 'i');
 // Chinese: 了 (not that of "好了"/"算了"/"对了") in a clause with a personal subject, a story connective or a date.
@@ -27,9 +29,17 @@ const CONNECTIVE = /\b(?:after that|afterwards|later|then|eventually|the next da
 const CLAUSE_START = /^(?:then|and then|after that|later|afterwards|but|so)\b|^(?:然后|接着|之后|后来|结果|最后|但是|于是|就)/i;
 
 /** Whether a clause tells something that happened (used by OPERATION to leave such clauses alone). */
+// A named person ("Elena held my hand"): case-sensitive, so a sentence-initial "Then" is not a name.
+const PAST_NAMED = new RegExp(String.raw`(?:^|[\s,])(?!(?:Then|And|But|So|When|After|Later|Yes|No|Ok|Okay)\b)[A-Z][a-z]+\s+(?:(?:just|then|finally|also|never|actually|eventually|already|still|really|first|only|has|had)\s+){0,3}(?:[a-z]+(?<!e)ed|${IRREGULAR_PAST})\b`);
+// "a fish seller walked us back": an indefinite subject of up to two words.
+const PAST_INDEFINITE = new RegExp(String.raw`\ban? \w+(?: (?!is\b|are\b|was\b|were\b)\w+)?\s+(?:\w+(?<!e)ed|${IRREGULAR_PAST})\b`, 'i');
+
+// A chat report without its subject: "Deployed the fix at 17:10.", "Added the test.", "Ok, raised it to 30".
+const REPORT_EN = new RegExp(String.raw`^\W*(?:(?:ok|okay|so|and|then|also|just|finally)\W+)*(?:\w+(?<!e)ed|${IRREGULAR_PAST})\s+(?:it|the|a|an|them|that|this|my|our|to|in|on|up|out|back)\b`, 'i');
+
 export function isPastEvent(clause: string): boolean {
   if (NOT_EVENT.test(clause)) return false;
-  return PAST_EN.test(clause) || (LE.test(clause) && CN_STORY_CUE.test(clause));
+  return PAST_EN.test(clause) || PAST_NAMED.test(clause) || PAST_INDEFINITE.test(clause) || REPORT_EN.test(clause) || (LE.test(clause) && CN_STORY_CUE.test(clause));
 }
 
 export function extractNarrative(units: Unit[], createdAt: string): ExtractedChain[] {

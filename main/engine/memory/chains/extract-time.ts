@@ -21,7 +21,10 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   let lastPosition = -Infinity;
   let storyDate: string | undefined;
   const flush = () => {
-    const chain = chainFromSteps('TIME', steps, { complete: steps.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt);
+    // A timeline needs two moments placed on the calendar or the clock; vague ones ("今年",
+    // "last year", "一周") alone do not make one.
+    const placed = steps.filter((s) => s.time && (/^\d{4}-\d{2}-\d{2}/.test(s.time) || /^\d{4}-\d{2}$/.test(s.time) || /\d{1,2}[:：]\d{2}|[点點]/.test(s.time))).length;
+    const chain = placed >= 2 ? chainFromSteps('TIME', steps, { complete: steps.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt) : undefined;
     if (chain) chains.push(chain);
     steps = [];
     storyDate = undefined;
@@ -35,7 +38,11 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
     if (mentions.length === 0) continue;
     if (unit.position - lastPosition > GAP_MESSAGES) flush();
     lastPosition = unit.position;
-    for (const mention of mentions.slice(0, MAX_PER_SENTENCE)) {
+    let added = 0;
+    let clause: { start: number; end: number; step: Step } | undefined;
+    for (const mention of mentions) {
+      // "每周一", "every Monday", "一周三次": a habit, not a moment.
+      if (RECURRING.test(unit.text.slice(Math.max(0, mention.index - 3), mention.index)) || /^[一二三四五六七八九十\d]+次/.test(unit.text.slice(mention.index + mention.text.length))) continue;
       let iso = mention.iso;
       if (isStoryRelative(mention.text) && storyDate) iso = resolveStoryRelative(mention.text, storyDate) ?? iso;
       else if (!iso && storyDate) iso = clockOnDate(mention.text, storyDate, previousIso);
@@ -43,11 +50,43 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
         storyDate = iso.slice(0, 10);
         previousIso = iso;
       }
-      steps.push({ role: 'moment', text: unit.text, unit, marker: mention.text, time: iso ?? mention.text });
+      const time = iso ?? mention.text;
+      // Two mentions in one clause ("that night at 11pm") are one moment: the more precise time names it.
+      if (clause && mention.index < clause.end) {
+        if (time.length > (clause.step.time ?? '').length || (iso && !isoMillis(clause.step.time))) Object.assign(clause.step, { time, marker: mention.text });
+        continue;
+      }
+      if (added >= MAX_PER_SENTENCE) break;
+      const span = clauseAround(unit.text, mention.index);
+      const step: Step = { role: 'moment', text: unit.text.slice(span.start, span.end).trim(), unit, marker: mention.text, time };
+      clause = { ...span, step };
+      steps.push(step);
+      added += 1;
     }
   }
   flush();
   return chains;
+}
+
+const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
+
+// Where one moment's clause ends: a comma, semicolon or dash between clauses, or "and" ("write
+// it today and share it tomorrow" is two moments).
+const CLAUSE_BREAK = /[,，;；、]\s*|\s+[–—-]\s+|\s+(?:and|then)\s+(?=\w)/g;
+
+/** The clause of `text` holding `index`: its own words, a slice of the sentence as written. */
+function clauseAround(text: string, index: number): { start: number; end: number } {
+  let start = 0;
+  let end = text.length;
+  CLAUSE_BREAK.lastIndex = 0;
+  for (let m = CLAUSE_BREAK.exec(text); m !== null; m = CLAUSE_BREAK.exec(text)) {
+    if (m.index + m[0].length <= index) start = m.index + m[0].length;
+    else if (m.index >= index) {
+      end = m.index;
+      break;
+    }
+  }
+  return { start, end };
 }
 
 /**

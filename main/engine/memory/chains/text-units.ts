@@ -85,19 +85,27 @@ export function conversationUnits(messages: OrderedMessage[]): Unit[] {
 /**
  * Splits a sentence into clauses before each match of `marker` that follows a comma (", then",
  * "，然后"), so "先切块，然后焯水，最后炖" gives three steps. Returns the sentence alone when
- * no marker follows a comma.
+ * no marker follows a comma. Every clause is a slice of the sentence as written (only trimmed):
+ * the text is cut, never re-joined, so "localhost:3000" stays "localhost:3000".
  */
 export function splitClauses(sentence: string, marker: RegExp): string[] {
-  const parts = sentence.split(/(?<=[,，、:：])\s*/);
-  if (parts.length === 1) return [sentence];
-  const out: string[] = [];
-  let current = '';
-  for (const part of parts) {
-    if (current && marker.test(part)) {
-      out.push(current.trim());
-      current = part;
-    } else current += current && current.charCodeAt(current.length - 1) < 0x80 ? ` ${part}` : part;
+  const cuts: number[] = [];
+  const comma = /[,，、:：]\s*/g;
+  for (let match = comma.exec(sentence); match !== null; match = comma.exec(sentence)) {
+    const start = match.index + match[0].length;
+    if (start < sentence.length && marker.test(sentence.slice(start))) cuts.push(start);
   }
-  if (current.trim()) out.push(current.trim());
+  if (cuts.length === 0) return [sentence];
+  const out: string[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    const piece = sentence.slice(from, cut).trim();
+    if (piece) {
+      out.push(piece);
+      from = cut;
+    }
+  }
+  const last = sentence.slice(from).trim();
+  if (last) out.push(last);
   return out;
 }

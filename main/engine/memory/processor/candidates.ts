@@ -22,7 +22,9 @@
  * are merged (message ids joined, the higher confidence kept).
  */
 import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, TopicCluster } from '../../../../shared/types/memory.js';
+import { shorten } from '../chains/build-chain.js';
 import { isoMillis } from '../chains/time-expressions.js';
+import { calibrateMemory } from '../fusion/calibration.js';
 import type { MemoryCandidate } from '../long-term/types.js';
 
 export const MIN_CONFIDENCE = 0.3;
@@ -48,32 +50,65 @@ const PROFILE = [
 const ENTITY_EN = /\b[Mm]y (cat|dog|wife|husband|partner|son|daughter|mother|father|mom|dad|sister|brother|boss|manager|team|company|project|startup|car)(?:'s name is| is called| is named| named| called)? ([A-Z][\w-]+)/;
 const ENTITY_ZH = /我(?:的|家的?)(猫|狗|女儿|儿子|老婆|老公|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|老板|公司|项目)叫([\p{Script=Han}A-Za-z]{1,6})/u;
 
+/** A chain below this (calibrated) confidence is shown in the analysis but never committed automatically. */
+export const MIN_CHAIN_CONFIDENCE = 0.5;
+/** A candidate below this (calibrated) confidence is proposed for review, not committed automatically. */
+export const AUTO_COMMIT_CONFIDENCE = 0.6;
+
+const DECISION = [
+  /\b(?:i|we) (?:decided|chose|picked|settled on|agreed)\b|\blet'?s (?:go with|use|pick|stick with|do)\b|\b(?:we|i)(?:'ll| will) (?:go with|use|ship|keep|stick with|book|start with)\b|\bagreed,/i,
+  /决定|就这么定|那就|就用|就选|定了/u,
+];
+
+/** A candidate with its rule score and whether a commit may store it without a person's review. */
+export interface ProposedMemory {
+  candidate: MemoryCandidate;
+  /** The rules' own score, before calibration (what fusion/calibration.ts is fitted on). */
+  score: number;
+  autoCommit: boolean;
+}
+
+/** What a commit stores automatically: the proposed candidates that may be committed without review. */
 export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandidate[] {
+  return proposeMemoryCandidates(analysis)
+    .filter((p) => p.autoCommit)
+    .map((p) => p.candidate);
+}
+
+/**
+ * Every candidate of the analysis, each with a calibrated confidence (its category's measured
+ * precision at its rule score) and whether it may be committed automatically: not when it
+ * comes only from chains below MIN_CHAIN_CONFIDENCE, nor below AUTO_COMMIT_CONFIDENCE.
+ */
+export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemory[] {
   if (analysis.trigger.action !== 'COORDINATED_EXTRACTION') return [];
   const context = new Context(analysis);
   const candidates: MemoryCandidate[] = [];
   const dated = new Set<string>();
+  const chainMade = new Set<MemoryCandidate>();
   for (const chain of analysis.chains) {
     const base = context.chainBase(chain);
+    const before = candidates.length;
     switch (chain.chain_type) {
       case 'OPERATION':
-        candidates.push({ ...base, category: 'procedural', title: `How to: ${brief(chain.nodes[0]?.text ?? chain.summary, 70)}`, content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim()}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
+        candidates.push({ ...base, category: 'procedural', title: `How to: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim()}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
         break;
       case 'NARRATIVE':
       case 'TIME':
-        candidates.push({ ...base, category: 'narrative', title: `${chain.chain_type === 'TIME' ? 'Timeline' : 'Story'}: ${brief(chain.summary, 70)}`, content: chain.nodes.map((n) => `- ${n.time ? `${n.time}: ` : ''}${n.text.trim()}`).join('\n') });
+        candidates.push({ ...base, category: 'narrative', title: `${chain.chain_type === 'TIME' ? 'Timeline' : 'Story'}: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n) => `- ${n.time ? `${n.time}: ` : ''}${n.text.trim()}`).join('\n') });
         for (const node of chain.nodes) {
           // Only nodes resolved to a calendar date ("2024-05-02", not "last year"), one event per sentence.
           if (isoMillis(node.time) === undefined || dated.has(node.text)) continue;
           dated.add(node.text);
-          candidates.push({ ...base, category: 'event', title: `${node.time}: ${brief(node.text, 60)}`, content: `${node.text.trim()} (${node.time})`, message_ids: [...node.message_ids] });
+          candidates.push({ ...base, category: 'event', title: `${node.time}: ${titleFrom([node.text], 60)}`, content: `${node.text.trim()} (${node.time})`, message_ids: [...node.message_ids] });
         }
         break;
       case 'CAUSAL':
       case 'LOGIC':
-        candidates.push({ ...base, category: 'semantic', title: `${chain.chain_type === 'CAUSAL' ? 'Why' : 'Reasoning'}: ${brief(chain.summary, 70)}`, content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
+        candidates.push({ ...base, category: 'semantic', title: `${chain.chain_type === 'CAUSAL' ? 'Why' : 'Reasoning'}: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
         break;
     }
+    for (const made of candidates.slice(before)) chainMade.add(made);
   }
   for (const cluster of analysis.clusters) {
     if (cluster.dominant_bucket !== 'DECISION_CONTEXT' || !cluster.extraction_candidate) continue;
@@ -81,7 +116,8 @@ export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandida
     if (items.length === 0) continue;
     candidates.push({
       category: 'semantic',
-      title: `Decision: ${cluster.topic_label}`,
+      // Titled by what was decided, not by the topic's keywords (a label such as "timeout / statement / s3" says nothing).
+      title: `Decision: ${titleFrom(items.map((i) => i.text), 70)}`,
       content: items.map((i) => `- ${i.text.trim()}`).join('\n'),
       keywords: cluster.keywords.slice(0, KEYWORDS),
       message_ids: unique(items.flatMap((i) => i.message_ids)),
@@ -93,13 +129,24 @@ export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandida
   }
   const userItems = Object.values(analysis.buckets).flat().filter((i) => i.role === 'user');
   for (const item of userItems) {
+    // A choice the user states ("We decided to keep max at 20", "那就十二月二十日截止"), not asks about.
+    if (DECISION.some((p) => p.test(item.text)) && !/[?？]\s*$/.test(item.text.trim())) candidates.push(context.itemCandidate(item, 'semantic', `Decision: ${titleFrom([item.text], 70)}`, 0.6));
     const cue = item.bucket === 'USER_INTENT' ? preferenceStrength(item.text) : 0;
-    if (cue > 0) candidates.push(context.itemCandidate(item, 'preference', brief(item.text, 80), cue));
-    if (PROFILE.some((p) => p.test(item.text))) candidates.push(context.itemCandidate(item, 'profile', brief(item.text, 80), 0.6));
+    if (cue > 0) candidates.push(context.itemCandidate(item, 'preference', titleFrom([item.text], 80), cue));
+    if (PROFILE.some((p) => p.test(item.text))) candidates.push(context.itemCandidate(item, 'profile', titleFrom([item.text], 80), 0.6));
     const entity = ENTITY_EN.exec(item.text) ?? ENTITY_ZH.exec(item.text);
     if (entity) candidates.push(context.itemCandidate(item, 'entity', `${entity[1]}: ${entity[2]}`, 0.6));
   }
-  return merge(candidates.filter((c) => c.confidence >= MIN_CONFIDENCE && c.message_ids.length > 0 && c.content.trim().length > 0));
+  const kept = candidates.filter((c) => c.confidence >= MIN_CONFIDENCE && c.message_ids.length > 0 && c.content.trim().length > 0);
+  // Candidates made from a chain below MIN_CHAIN_CONFIDENCE; one that merges with a candidate from elsewhere is not.
+  const weak = new Set(kept.filter((c) => c.chain_ids?.length === 1 && context.chainIsWeak(c.chain_ids[0] as string) && chainMade.has(c)));
+  return merge(kept, (seen, other) => {
+    if (!weak.has(other)) weak.delete(seen);
+  }).map((candidate) => {
+    const score = candidate.confidence;
+    const confidence = round(calibrateMemory(candidate.category, score));
+    return { candidate: { ...candidate, confidence }, score, autoCommit: confidence >= AUTO_COMMIT_CONFIDENCE && !weak.has(candidate) };
+  });
 }
 
 /** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none. */
@@ -125,6 +172,11 @@ class Context {
       this.linked.set(link.chain_id, list);
     }
     for (const cluster of analysis.clusters) for (const item of cluster.items) for (const id of item.message_ids) this.clusterOfMessage.set(id, cluster);
+  }
+
+  chainIsWeak(chainId: string): boolean {
+    const chain = this.analysis.chains.find((c) => c.chain_id === chainId);
+    return chain !== undefined && chain.extraction_confidence < MIN_CHAIN_CONFIDENCE;
   }
 
   chainBase(chain: ExtractedChain): Omit<MemoryCandidate, 'category' | 'title' | 'content'> {
@@ -156,7 +208,7 @@ class Context {
   }
 }
 
-function merge(candidates: MemoryCandidate[]): MemoryCandidate[] {
+function merge(candidates: MemoryCandidate[], onMerge: (kept: MemoryCandidate, merged: MemoryCandidate) => void): MemoryCandidate[] {
   const byKey = new Map<string, MemoryCandidate>();
   for (const c of candidates) {
     const key = `${c.category}\u0000${c.content.toLowerCase().replace(/\s+/g, ' ').trim()}`;
@@ -169,6 +221,7 @@ function merge(candidates: MemoryCandidate[]): MemoryCandidate[] {
     seen.chain_ids = unique([...(seen.chain_ids ?? []), ...(c.chain_ids ?? [])]);
     seen.cluster_ids = unique([...(seen.cluster_ids ?? []), ...(c.cluster_ids ?? [])]);
     seen.confidence = Math.max(seen.confidence, c.confidence);
+    onMerge(seen, c);
   }
   return [...byKey.values()];
 }
@@ -177,9 +230,20 @@ function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
 
-function brief(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+// List numbers, bullets and clock times that open a step ("1.", "(15:42)", "第二步："): not a title.
+const LEADING_MARKS = /^(?:\s*(?:[-*•]|\(?\d{1,2}[:.]\d{2}\)?|\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|第[一二三四五六七八九十\d]+步[:：，,]?)\s*)+/iu;
+
+/**
+ * A memory's title: the first of `texts` that says something in words (a step that is only a
+ * number or a time is skipped), without its list number, on one line, cut after a whole word
+ * when longer than `width` (shorten). Never a fragment of a word, a bare number or a label.
+ */
+export function titleFrom(texts: string[], width: number): string {
+  for (const text of texts) {
+    const body = text.replace(LEADING_MARKS, '').trim();
+    if ((body.match(/\p{L}/gu)?.length ?? 0) >= 2) return shorten(body, width).replace(/[\s,，、;；:：]+$/u, '');
+  }
+  return shorten(texts[0] ?? '', width);
 }
 
 function round(value: number): number {

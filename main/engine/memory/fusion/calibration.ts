@@ -1,0 +1,90 @@
+/**
+ * Calibrated confidence (issue 17, item 2): the rules' own scores (ruleConfidence for chains,
+ * 1 - e^(-cue sum) for buckets, the candidate rules for memories) are turned into the precision
+ * they were measured to have, so "0.8" means "about 8 in 10 of these are right".
+ *
+ * The tables are data, fitted on the TUNE half of the labelled dev set (test/fixtures/memory-dev)
+ * by isotonic regression (pool-adjacent-violators over the rule scores, each step's precision
+ * smoothed as (correct + 1) / (n + 2)) and
+ * written here by `node scripts/eval-memory.mjs --fit` (which prints this CALIBRATION object).
+ * Chains and buckets are fitted on their raw rule scores; memories are fitted afterwards, on the
+ * scores they get with the chain table in place (run --fit twice after changing the chain rules).
+ * The TEST half is never used for fitting: its expected calibration error is the reliability
+ * reported in bench/RESULTS.md.
+ *
+ * A table is a list of steps [upper rule score, precision, examples]: a score takes the precision
+ * of the first step whose upper bound it does not exceed (the last step beyond). A kind without
+ * a table keeps its rule score.
+ */
+import type { ChainType, MemoryCategory } from '../../../../shared/types/memory.js';
+
+/** [upper bound of the rule score, measured precision, examples in the step]. */
+export type CalibrationStep = readonly [number, number, number];
+export type CalibrationTable = readonly CalibrationStep[];
+
+export interface Calibration {
+  chain: Partial<Record<ChainType, CalibrationTable>>;
+  bucket: CalibrationTable;
+  memory: Partial<Record<MemoryCategory | 'all', CalibrationTable>>;
+}
+
+// Fitted by `node scripts/eval-memory.mjs --fit` on the tune half (en-debug-pool-leak,
+// zh-personal-routine, zh-plan-annual-party).
+export const CALIBRATION: Calibration = {
+  chain: {
+    CAUSAL: [[0.925, 0.6, 3]],
+    LOGIC: [[0.875, 0.667, 4]],
+    OPERATION: [[0.7, 0.5, 2], [0.9, 0.8, 3]],
+    NARRATIVE: [[0.7, 0.75, 2]],
+    TIME: [[0.7, 0.333, 1], [0.95, 0.833, 4]],
+  },
+  bucket: [[0.551, 0.625, 70], [0.798, 0.87, 44], [0.889, 0.929, 12]],
+  memory: {
+    all: [[0.333, 0.333, 1], [0.5, 0.5, 16], [0.833, 0.775, 38]],
+    semantic: [[0.667, 0.762, 19]],
+    event: [[0.833, 0.4, 13]],
+    preference: [[0.7, 0.833, 10]],
+  },
+};
+
+/** The measured precision of a rule score under `table` (the score itself when there is no table). */
+export function calibrate(table: CalibrationTable | undefined, score: number): number {
+  if (!table || table.length === 0) return score;
+  for (const [upper, precision] of table) if (score <= upper) return precision;
+  return (table[table.length - 1] as CalibrationStep)[1];
+}
+
+export function calibrateChain(type: ChainType, score: number): number {
+  return calibrate(CALIBRATION.chain[type], score);
+}
+
+export function calibrateBucket(score: number): number {
+  return calibrate(CALIBRATION.bucket, score);
+}
+
+export function calibrateMemory(category: MemoryCategory, score: number): number {
+  return calibrate(CALIBRATION.memory[category] ?? CALIBRATION.memory.all, score);
+}
+
+/**
+ * Isotonic regression of correctness on score (pool-adjacent-violators): the non-decreasing
+ * step function closest to the points in squared error, as a table. Scores are rounded to 3
+ * decimals; each step's upper bound is the largest score it holds, and its precision is
+ * smoothed towards one half ((correct + 1) / (n + 2)) because the dev set is small.
+ */
+export function fitIsotonic(points: { score: number; correct: boolean }[]): CalibrationTable {
+  const sorted = [...points].sort((a, b) => a.score - b.score);
+  const blocks: { upper: number; sum: number; n: number }[] = [];
+  for (const p of sorted) {
+    blocks.push({ upper: Math.round(p.score * 1000) / 1000, sum: p.correct ? 1 : 0, n: 1 });
+    // Merge while the last block's mean is not above the one before it (ties merge too: fewer steps).
+    while (blocks.length > 1) {
+      const last = blocks[blocks.length - 1] as (typeof blocks)[number];
+      const before = blocks[blocks.length - 2] as (typeof blocks)[number];
+      if (before.sum / before.n < last.sum / last.n && before.upper < last.upper) break;
+      blocks.splice(blocks.length - 2, 2, { upper: Math.max(before.upper, last.upper), sum: before.sum + last.sum, n: before.n + last.n });
+    }
+  }
+  // (correct + 1) / (n + 2): a step of three right answers says 0.8, not certainty.
+  return blocks.map((b) => [b.upper, Math.round(((b.sum + 1) / (b.n + 2)) * 1000) / 1000, b.n] as const);
+}

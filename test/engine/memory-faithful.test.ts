@@ -1,0 +1,185 @@
+/**
+ * Issue 17: faithful offline extraction, calibrated confidence and Chinese words, checked on the
+ * labelled dev conversations (test/fixtures/memory-dev) through the engine's own offline path
+ * (import the file, analyze on the rules, propose the memories) and on small conversations
+ * that show one rule each.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Conversation, SessionAnalysis } from '../../shared/types/memory.js';
+import { analyzeOffline, isCutTitle, loadMemoryDevSet, reliability, spanIn, type Analyzed } from '../../bench/lib/memory-eval.js';
+import { classifyText } from '../../main/engine/memory/buckets/rules.js';
+import { runTrackARules } from '../../main/engine/memory/buckets/track-a.js';
+import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
+import { calibrate, fitIsotonic } from '../../main/engine/memory/fusion/calibration.js';
+import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, proposeMemoryCandidates } from '../../main/engine/memory/processor/candidates.js';
+import { segmentCjkWords } from '../../main/lib/text-analysis.js';
+
+const DEV_SET = join(import.meta.dirname, '../fixtures/memory-dev');
+const EPOCH = () => new Date('2026-01-01T00:00:00Z');
+
+function conversation(id: string, lines: [role: 'user' | 'assistant', text: string][]): Conversation {
+  return { id, sessions: [{ id: 's1', messages: lines.map(([role, text], i) => ({ id: `m${i + 1}`, role, text })) }] };
+}
+
+const runs: { id: string; run: Analyzed }[] = [];
+async function devRuns(): Promise<typeof runs> {
+  if (runs.length === 0) for (const { file, labels } of loadMemoryDevSet(DEV_SET)) runs.push({ id: labels.conversation_id, run: await analyzeOffline(file) });
+  return runs;
+}
+
+describe('the dev conversations', () => {
+  it('are six, three per language, labelled, split tune/test by conversation, and every labelled step quotes its message', () => {
+    const set = loadMemoryDevSet(DEV_SET);
+    expect(set).toHaveLength(6);
+    for (const lang of ['en', 'zh']) {
+      expect(set.filter((c) => c.labels.language === lang && c.labels.split === 'tune').length).toBeGreaterThan(0);
+      expect(set.filter((c) => c.labels.language === lang && c.labels.split === 'test').length).toBeGreaterThan(0);
+    }
+    for (const { file, labels } of set) {
+      const messages = new Map((JSON.parse(readFileSync(file, 'utf8')) as Conversation).sessions.flatMap((s) => s.messages).map((m) => [m.id, m.text]));
+      expect(messages.size).toBeGreaterThanOrEqual(40);
+      expect(Object.keys(labels.buckets)).toHaveLength(messages.size);
+      for (const chain of labels.chains) for (const step of chain.steps) expect(spanIn(messages.get(step.message_id) ?? '', step.text), `${labels.conversation_id} ${step.message_id}`).toBeDefined();
+    }
+  });
+
+  it('give chain steps that are the text of the message they cite, never re-joined tokens', async () => {
+    for (const { id, run } of await devRuns()) {
+      const messages = new Map(run.conversation.sessions.flatMap((s) => s.messages).map((m) => [m.id, m.text]));
+      for (const chain of run.analysis.chains) {
+        for (const node of chain.nodes) expect(spanIn(messages.get(node.message_ids[0] as string) ?? '', node.text), `${id} ${chain.chain_type}: "${node.text}"`).toBeDefined();
+      }
+    }
+  });
+
+  it('give memory titles of whole words, never a cut word or a bare number', async () => {
+    for (const { id, run } of await devRuns()) {
+      const messages = new Map(run.conversation.sessions.flatMap((s) => s.messages).map((m) => [m.id, m.text]));
+      for (const { candidate } of run.proposed) expect(isCutTitle(candidate.title, candidate.message_ids.map((m) => messages.get(m) ?? '')), `${id}: "${candidate.title}"`).toBe(false);
+    }
+  });
+
+  it('give chains that never repeat a step', async () => {
+    for (const { id, run } of await devRuns()) {
+      for (const chain of run.analysis.chains) {
+        const texts = chain.nodes.map((n) => n.text.replace(/\s+/g, ' ').trim());
+        expect(new Set(texts).size, `${id} ${chain.chain_type}: ${texts.join(' | ')}`).toBe(texts.length);
+      }
+    }
+  });
+
+  it('keep "localhost:3000" and "9:30" as written inside a step', () => {
+    const chains = extractChainsWithRules(
+      conversation('c', [
+        ['user', 'The export hangs.'],
+        ['assistant', 'First, start the API with a pool of max 2. Then run curl -N localhost:3000/reports and press Ctrl-C. Finally, book the 9:30 flight.'],
+      ]),
+      { now: EPOCH },
+    );
+    const steps = chains.flatMap((c) => c.nodes.map((n) => n.text));
+    expect(steps.some((s) => s.includes('localhost:3000/reports'))).toBe(true);
+    expect(steps.some((s) => s.includes('9:30 flight'))).toBe(true);
+    expect(steps.some((s) => /localhost: 3000|9: 30/.test(s))).toBe(false);
+  });
+});
+
+describe('roles from the sentence, not from a cue word', () => {
+  it('does not take a status report for a problem', () => {
+    const chains = extractChainsWithRules(
+      conversation('status', [
+        ['user', 'Ok, raised the pool to 30 and redeployed.'],
+        ['user', 'Error rate is back to 0.1%.'],
+        ['assistant', 'That is because the cancelled exports no longer starve the pool, so the fix is to release the client in a finally block.'],
+      ]),
+      { now: EPOCH },
+    );
+    const problems = chains.flatMap((c) => c.nodes.filter((n) => n.role === 'problem').map((n) => n.text));
+    expect(problems).not.toContain('Error rate is back to 0.1%.');
+  });
+
+  it('does not take "so that" (a purpose) for a cause and its effect', () => {
+    const chains = extractChainsWithRules(
+      conversation('purpose', [
+        ['user', 'The reports endpoint fails with timeouts under load.'],
+        ['assistant', 'Raise max to 30 for now, so that the exports stop starving the other routes.'],
+      ]),
+      { now: EPOCH },
+    );
+    const causal = chains.filter((c) => c.chain_type === 'CAUSAL' || c.chain_type === 'LOGIC');
+    expect(causal.flatMap((c) => c.nodes.map((n) => n.text)).filter((t) => /so that|Raise max/.test(t))).toEqual([]);
+  });
+
+  it('does not make a logic chain of advice ("Since X, look at it first")', () => {
+    const chains = extractChainsWithRules(conversation('advice', [['assistant', 'Since /reports is new, look at it first.']]), { now: EPOCH });
+    expect(chains.filter((c) => c.chain_type === 'LOGIC')).toEqual([]);
+  });
+
+  it('does not take a question for a decision', () => {
+    expect(classifyText('So we decided to use Postgres?', 'user').bucket).not.toBe('DECISION_CONTEXT');
+    expect(classifyText('We decided to use Postgres.', 'user').bucket).toBe('DECISION_CONTEXT');
+  });
+
+  it('reads a feeling only where someone has it ("the happy path" is not one)', () => {
+    expect(classifyText("That's a strong suspect. If the client disconnects, the happy path never runs.", 'assistant').bucket).not.toBe('EMOTIONAL_TRACE');
+    expect(classifyText("I'm so happy it works now.", 'user').bucket).toBe('EMOTIONAL_TRACE');
+  });
+
+  it('finds a story told in English', () => {
+    const chains = extractChainsWithRules(
+      conversation('story', [['user', 'When we were kids we got lost in a market in Porto. Elena held my hand the whole time. Then a fish seller walked us back to our parents.']]),
+      { now: EPOCH },
+    );
+    expect(chains.filter((c) => c.chain_type === 'NARRATIVE').flatMap((c) => c.nodes)).toHaveLength(3);
+  });
+});
+
+describe('Chinese words', () => {
+  it('segments with ICU and repairs the compounds it splits: 连接池 stays one term', () => {
+    expect(segmentCjkWords('连接池配置错误导致超时')).toEqual(['连接池', '配置', '错误', '导致', '超时']);
+    expect(segmentCjkWords('我们决定用数据库迁移脚本')).toEqual(['我们', '决定', '用', '数据库', '迁移', '脚本']);
+  });
+
+  it('gives keywords and topic labels that are words, not character pairs', () => {
+    const result = runTrackARules(
+      conversation('zh', [
+        ['user', '线上服务一直报错，连接池配置错误导致超时。'],
+        ['assistant', '连接池的最大连接数太小了，请求都在排队等连接，所以超时。'],
+        ['user', '那连接池应该设多大？'],
+        ['assistant', '连接池的大小可以先设成数据库最大连接数的一半，再看超时有没有减少。'],
+      ]),
+    );
+    const keywords = result.items.flatMap((i) => i.keywords);
+    expect(keywords).toContain('连接池');
+    expect(keywords).not.toContain('接池');
+    for (const cluster of result.clusters) for (const word of cluster.topic_label.split(' / ')) expect(['接池', '连接', '池配', '置错'].includes(word)).toBe(false);
+  });
+});
+
+describe('calibrated confidence', () => {
+  it('fits a non-decreasing table whose steps are smoothed precisions', () => {
+    const points = [0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9].map((score, i) => ({ score, correct: i >= 3 }));
+    const table = fitIsotonic(points);
+    for (let i = 1; i < table.length; i += 1) expect((table[i] as readonly number[])[1]).toBeGreaterThanOrEqual((table[i - 1] as readonly number[])[1] as number);
+    expect(calibrate(table, 0.25)).toBeCloseTo(1 / 5, 3);
+    expect(calibrate(table, 0.85)).toBeCloseTo(5 / 6, 3);
+    expect(reliability([{ confidence: 0.75, correct: true }, { confidence: 0.75, correct: true }, { confidence: 0.75, correct: true }, { confidence: 0.75, correct: false }]).ece).toBeCloseTo(0, 6);
+  });
+
+  it('shows a chain below the minimum confidence but never commits it automatically', async () => {
+    const { run } = (await devRuns()).find((r) => r.id === 'en-debug-pool-leak') as { run: Analyzed };
+    const analysis: SessionAnalysis = structuredClone(run.analysis);
+    const weak = analysis.chains.find((c) => c.chain_type === 'OPERATION');
+    expect(weak).toBeDefined();
+    (weak as { extraction_confidence: number }).extraction_confidence = MIN_CHAIN_CONFIDENCE - 0.1;
+    const proposed = proposeMemoryCandidates(analysis);
+    const fromWeak = proposed.filter((p) => p.candidate.chain_ids?.length === 1 && p.candidate.chain_ids[0] === weak?.chain_id);
+    expect(fromWeak.length).toBeGreaterThan(0);
+    expect(fromWeak.every((p) => !p.autoCommit)).toBe(true);
+    const committed = deriveMemoryCandidates(analysis);
+    expect(committed.some((c) => c.chain_ids?.includes(weak?.chain_id as string) && c.chain_ids.length === 1)).toBe(false);
+    for (const c of committed) expect(c.confidence).toBeGreaterThanOrEqual(AUTO_COMMIT_CONFIDENCE);
+    expect(analysis.chains).toContain(weak);
+  });
+});
