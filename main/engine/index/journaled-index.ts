@@ -35,10 +35,12 @@ export interface JournaledIndexOptions {
   bufferRecords?: number;
 }
 
-/** A ContextIndex that may also search, optimize after bulk writes, and own resources to close. */
+/** A ContextIndex that may also search, optimize after bulk writes, list and remove records by id, and own resources to close. */
 export interface EngineIndex extends ContextIndex {
   search?: SearchIndex['search'];
   optimize?(): Promise<void>;
+  recordIds?: SearchIndex['recordIds'];
+  removeRecords?: SearchIndex['removeRecords'];
   close?(): Promise<void>;
   /**
    * Opens the index (loads the store and the embedder, with its lexicon) if it is not open yet;
@@ -156,6 +158,8 @@ export function journaledIndex(inner: EngineIndex, options: JournaledIndexOption
 
   const search = inner.search;
   const optimize = inner.optimize;
+  const recordIds = inner.recordIds;
+  const removeRecords = inner.removeRecords;
   return {
     async upsert(records) {
       await ready();
@@ -173,6 +177,9 @@ export function journaledIndex(inner: EngineIndex, options: JournaledIndexOption
     },
     ...(search ? { search: async (query) => (await flush(), search.call(inner, query)) } : {}),
     ...(optimize ? { optimize: async () => (await flush(), optimize.call(inner)) } : {}),
+    // Both see this process's buffered writes first, as a search does.
+    ...(recordIds ? { recordIds: async () => (await flush(), recordIds.call(inner)) } : {}),
+    ...(removeRecords ? { removeRecords: async (ids: string[]) => (await flush(), removeRecords.call(inner, ids)) } : {}),
     async close() {
       await flush();
       await closeSegment(segment);

@@ -1,9 +1,12 @@
 /**
  * Index upkeep: when the table's full-text, scalar and vector (ANN) indexes are created, folded
- * over new rows, trained again, and when the table is compacted. Kept apart from the store's
- * reads and writes because it is a policy with its own state (what exists, what runs, a timer),
- * tuned by measurement; the reasons for each rule are in index.ts.
+ * over new rows, trained again, when the table is compacted, and when the versions that
+ * compaction and every write replace are removed from disk. Kept apart from the store's reads
+ * and writes because it is a policy with its own state (what exists, what runs, timers), tuned
+ * by measurement; the reasons for each rule are in index.ts.
  */
+import { readdir, rmdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type * as LanceDB from '@lancedb/lancedb';
 import { errorMessage } from '../../../../shared/errors.js';
 import type { Logger } from '../../../engine/ports/logger.js';
@@ -20,8 +23,15 @@ const FTS_OPTIONS = {
   withPosition: false,
 } as const;
 
-/** Versions older than this are deleted by optimize; generous, because other readers may still be on them. */
-const KEEP_VERSIONS_MS = 60 * 60 * 1000;
+/** `cleanupOlderThan` for an optimize that must remove no version (removal is a step of its own, see removeReplacedVersions). */
+const KEEP_EVERY_VERSION = new Date(0);
+/** Compactions per optimize at most (see optimizeNow). */
+const MAX_COMPACTIONS = 3;
+/**
+ * Versions committed this close before the oldest one kept are kept too: LanceDB turns the
+ * cutoff date into an age and back into a date when it prunes, a moment later.
+ */
+const CUTOFF_MARGIN_MS = 250;
 
 /**
  * Scalar indexes on the columns that filters, `get` and `listByParent` read. Without them every
@@ -53,9 +63,12 @@ export interface Upkeep {
   afterWrite(): Promise<void>;
   /** Whether the vector column has an ANN index, as last seen (looked at again every ANN_RECHECK_MS). */
   annIndexed(): Promise<boolean>;
-  /** Compacts and folds every index over the rows, creating those the table's size calls for. */
+  /** Compacts and folds every index over the rows, creating those the table's size calls for, and removes replaced versions. */
   optimize(reason: string): Promise<void>;
-  /** Stops the idle timer and waits for a running optimize. */
+  /**
+   * Stops the timers and waits for a running optimize; with `cleanupOnClose`, first waits for the
+   * versions still too young to remove (at most `keepReplacedMs`) and removes them.
+   */
   close(): Promise<void>;
 }
 
@@ -66,15 +79,21 @@ export interface UpkeepDeps {
   logger: Logger;
   /** Where the table is, for log lines. */
   where: Record<string, unknown>;
+  /** The table's folder when it is on the local disk (empty index folders are removed there); null for object stores. */
+  localDir: string | null;
 }
 
-export function createUpkeep({ lancedb, table, settings, logger, where }: UpkeepDeps): Upkeep {
+export function createUpkeep({ lancedb, table, settings, logger, where, localDir }: UpkeepDeps): Upkeep {
   let ftsIndexName: string | null = null;
   let annIndexed = false;
   let annCheckedAt = 0;
   let optimizing: Promise<void> | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
   let closed = false;
+  /** When the replaced versions left by the last removal may go too (0: none are left). */
+  let cleanupDueAt = 0;
+  let cleanupTimer: NodeJS.Timeout | null = null;
+  let lastWriteAt = 0;
 
   async function ftsIndex(): Promise<string | null> {
     if (ftsIndexName) return ftsIndexName;
@@ -163,6 +182,90 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
   }
 
   /**
+   * Removes the versions that were replaced at least `keepReplacedMs` ago, and the files only they
+   * used. LanceDB removes versions by commit time, not by when they were replaced, so the cutoff
+   * is the commit time of the newest version that was already current `keepReplacedMs` ago (the
+   * floor): every older version was replaced before it, so no query can still be reading one (a
+   * reader that somehow still is asks again, see store.ts). Files of commits in progress belong
+   * to no version and LanceDB keeps them for 7 days, so other writers are safe. Runs right after
+   * a compaction, so this optimize has nothing left to compact and prunes at once.
+   */
+  async function removeReplacedVersions(): Promise<void> {
+    const versions = await table.listVersions();
+    cleanupDueAt = 0;
+    if (versions.length <= 1) return;
+    const horizon = Date.now() - settings.keepReplacedMs;
+    let latest = versions[0]!;
+    let floor: LanceDB.Version | null = null;
+    for (const version of versions) {
+      if (version.version > latest.version) latest = version;
+      if (version.timestamp.getTime() <= horizon && (!floor || version.version > floor.version)) floor = version;
+    }
+    if (floor) {
+      // The floor itself may have been current until a moment ago: the margin keeps it. When it is
+      // the latest, LanceDB never removes it, and everything older goes.
+      const cutoff = floor === latest ? floor.timestamp.getTime() + 1 : floor.timestamp.getTime() - CUTOFF_MARGIN_MS;
+      if (versions.some((version) => version.timestamp.getTime() < cutoff)) {
+        const filledBefore = await filledIndexFolders();
+        const stats = await table.optimize({ cleanupOlderThan: new Date(cutoff) });
+        if (stats.prune.oldVersionsRemoved > 0) {
+          logger.debug('Removed replaced index versions', { ...where, versions: stats.prune.oldVersionsRemoved, bytes: stats.prune.bytesRemoved });
+          await removeEmptyIndexFolders(filledBefore);
+        }
+      }
+    }
+    // What is left goes once the latest version has been current for keepReplacedMs.
+    if (floor !== latest) cleanupDueAt = latest.timestamp.getTime() + settings.keepReplacedMs + 1;
+    scheduleCleanup();
+  }
+
+  /** The index folders (by name) that hold files, on a local disk; null elsewhere. */
+  async function filledIndexFolders(): Promise<Set<string> | null> {
+    if (!localDir) return null;
+    const root = join(localDir, '_indices');
+    const filled = new Set<string>();
+    for (const entry of await readdir(root, { withFileTypes: true }).catch(() => [])) {
+      if (entry.isDirectory() && (await readdir(join(root, entry.name)).catch(() => [])).length > 0) filled.add(entry.name);
+    }
+    return filled;
+  }
+
+  /**
+   * LanceDB removes an index's files but not its folder: one empty folder per index per
+   * optimize, thousands after a few reindexes. A folder the prune emptied goes (no writer writes
+   * into an index that exists), and so does one empty for longer than keepReplacedMs; a young
+   * empty one may be an index another writer is about to write. rmdir refuses a folder with files.
+   */
+  async function removeEmptyIndexFolders(filledBefore: Set<string> | null): Promise<void> {
+    if (!localDir || !filledBefore) return;
+    const root = join(localDir, '_indices');
+    for (const entry of await readdir(root, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isDirectory()) continue;
+      const path = join(root, entry.name);
+      if (!filledBefore.has(entry.name)) {
+        const info = await stat(path).catch(() => null);
+        if (!info || Date.now() - info.mtimeMs < settings.keepReplacedMs) continue;
+      }
+      await rmdir(path).catch(() => undefined);
+    }
+  }
+
+  /** Removes what is left once it is due, in the background, unless writes are still going (their optimizes remove it). */
+  function scheduleCleanup(): void {
+    if (cleanupTimer) clearTimeout(cleanupTimer);
+    cleanupTimer = null;
+    if (cleanupDueAt === 0 || closed) return;
+    const at = Math.max(cleanupDueAt, lastWriteAt + settings.keepReplacedMs);
+    cleanupTimer = setTimeout(() => {
+      cleanupTimer = null;
+      if (Date.now() - lastWriteAt < settings.keepReplacedMs) scheduleCleanup();
+      else void optimizeNow('replaced versions due');
+    }, Math.max(0, at - Date.now()));
+    // A pending tidy-up must not keep a process alive; a short-lived one finishes it in close() (cleanupOnClose).
+    cleanupTimer.unref();
+  }
+
+  /**
    * Runs one optimize at a time per handle; a caller arriving meanwhile waits for the running one.
    * `buildIndexes` (an explicit optimize, or writes pausing) may also train the ANN index, which
    * takes seconds at 100k rows, so writes never ask for it.
@@ -177,8 +280,14 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
     const started = Date.now();
     optimizing = (async () => {
       try {
-        await table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
+        // A compaction can leave fragments that the next one merges: run until one finds nothing
+        // (at most MAX_COMPACTIONS), so the removal below has nothing to compact and prunes at once.
+        for (let pass = 1; pass <= MAX_COMPACTIONS; pass += 1) {
+          const { compaction } = await table.optimize({ cleanupOlderThan: KEEP_EVERY_VERSION });
+          if (compaction.fragmentsRemoved === 0) break;
+        }
         await ensureIndexes(buildIndexes);
+        await removeReplacedVersions();
         logger.debug('Index optimized', { ...where, reason, ms: Date.now() - started });
       } catch (error) {
         // Usually another writer's optimize or commit got in first; theirs folds our rows in too.
@@ -191,6 +300,7 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
   }
 
   async function afterWrite(): Promise<void> {
+    lastWriteAt = Date.now();
     const name = await ftsIndex();
     if (!name) return;
     const stats = await table.indexStats(name);
@@ -230,9 +340,20 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
     },
     optimize: (reason) => optimizeNow(reason, true),
     async close() {
-      closed = true;
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = null;
+      await optimizing;
+      // Each round waits for the versions left to come of age and removes them; a round leaves
+      // more only when another writer is still committing, whose own optimizes remove them.
+      for (let round = 0; settings.cleanupOnClose && cleanupDueAt > 0 && round < 3; round += 1) {
+        if (cleanupTimer) clearTimeout(cleanupTimer);
+        cleanupTimer = null;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, cleanupDueAt - Date.now())));
+        await optimizeNow('closing');
+      }
+      closed = true;
+      if (cleanupTimer) clearTimeout(cleanupTimer);
+      cleanupTimer = null;
       await optimizing;
     },
   };
