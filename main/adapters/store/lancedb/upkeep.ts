@@ -25,12 +25,9 @@ const FTS_OPTIONS = {
 
 /** `cleanupOlderThan` for an optimize that must remove no version (removal is a step of its own, see removeReplacedVersions). */
 const KEEP_EVERY_VERSION = new Date(0);
-/** Compactions per optimize at most (see optimizeNow). */
+/** Compactions per settling optimize at most (see optimizeNow). */
 const MAX_COMPACTIONS = 3;
-/**
- * Versions committed this close before the oldest one kept are kept too: LanceDB turns the
- * cutoff date into an age and back into a date when it prunes, a moment later.
- */
+/** How long before the oldest version kept the cutoff stays, at least (see removalPlan). */
 const CUTOFF_MARGIN_MS = 250;
 
 /**
@@ -94,6 +91,8 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
   let cleanupDueAt = 0;
   let cleanupTimer: NodeJS.Timeout | null = null;
   let lastWriteAt = 0;
+  /** How long the last optimize asked for by writes took (see optimizeNow). */
+  let lastWriteOptimizeMs = 0;
 
   async function ftsIndex(): Promise<string | null> {
     if (ftsIndexName) return ftsIndexName;
@@ -182,18 +181,18 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
   }
 
   /**
-   * Removes the versions that were replaced at least `keepReplacedMs` ago, and the files only they
-   * used. LanceDB removes versions by commit time, not by when they were replaced, so the cutoff
-   * is the commit time of the newest version that was already current `keepReplacedMs` ago (the
-   * floor): every older version was replaced before it, so no query can still be reading one (a
-   * reader that somehow still is asks again, see store.ts). Files of commits in progress belong
-   * to no version and LanceDB keeps them for 7 days, so other writers are safe. Runs right after
-   * a compaction, so this optimize has nothing left to compact and prunes at once.
+   * The `cleanupOlderThan` that removes the versions replaced at least `keepReplacedMs` ago, and
+   * when what is left will be due. LanceDB removes versions by commit time, not by when they were
+   * replaced, so the cutoff is the commit time of the newest version already current
+   * `keepReplacedMs` ago (the floor): every older version was replaced before it, so no query can
+   * still be reading one (a reader that somehow still is asks again, see store.ts). The floor
+   * itself may have been current until a moment ago, and LanceDB turns the date into an age and
+   * back when it prunes, `driftMs` later at most: the cutoff stays that far before it. When the
+   * floor is the latest version, which LanceDB never removes, everything older goes.
    */
-  async function removeReplacedVersions(): Promise<void> {
+  async function removalPlan(driftMs: number): Promise<{ cutoff: Date | null; dueAt: number }> {
     const versions = await table.listVersions();
-    cleanupDueAt = 0;
-    if (versions.length <= 1) return;
+    if (versions.length <= 1) return { cutoff: null, dueAt: 0 };
     const horizon = Date.now() - settings.keepReplacedMs;
     let latest = versions[0]!;
     let floor: LanceDB.Version | null = null;
@@ -201,22 +200,22 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
       if (version.version > latest.version) latest = version;
       if (version.timestamp.getTime() <= horizon && (!floor || version.version > floor.version)) floor = version;
     }
-    if (floor) {
-      // The floor itself may have been current until a moment ago: the margin keeps it. When it is
-      // the latest, LanceDB never removes it, and everything older goes.
-      const cutoff = floor === latest ? floor.timestamp.getTime() + 1 : floor.timestamp.getTime() - CUTOFF_MARGIN_MS;
-      if (versions.some((version) => version.timestamp.getTime() < cutoff)) {
-        const filledBefore = await filledIndexFolders();
-        const stats = await table.optimize({ cleanupOlderThan: new Date(cutoff) });
-        if (stats.prune.oldVersionsRemoved > 0) {
-          logger.debug('Removed replaced index versions', { ...where, versions: stats.prune.oldVersionsRemoved, bytes: stats.prune.bytesRemoved });
-          await removeEmptyIndexFolders(filledBefore);
-        }
-      }
-    }
     // What is left goes once the latest version has been current for keepReplacedMs.
-    if (floor !== latest) cleanupDueAt = latest.timestamp.getTime() + settings.keepReplacedMs + 1;
-    scheduleCleanup();
+    const dueAt = floor === latest ? 0 : latest.timestamp.getTime() + settings.keepReplacedMs + 1;
+    if (!floor) return { cutoff: null, dueAt };
+    const cutoff = floor === latest ? floor.timestamp.getTime() + 1 : floor.timestamp.getTime() - driftMs;
+    return { cutoff: versions.some((version) => version.timestamp.getTime() < cutoff) ? new Date(cutoff) : null, dueAt };
+  }
+
+  /** Runs one LanceDB optimize that also removes the versions before `cutoff`, and the index folders that leaves empty. */
+  async function optimizeRemoving(cutoff: Date | null): Promise<LanceDB.OptimizeStats> {
+    const filledBefore = cutoff ? await filledIndexFolders() : null;
+    const stats = await table.optimize({ cleanupOlderThan: cutoff ?? KEEP_EVERY_VERSION });
+    if (stats.prune.oldVersionsRemoved > 0) {
+      logger.debug('Removed replaced index versions', { ...where, versions: stats.prune.oldVersionsRemoved, bytes: stats.prune.bytesRemoved });
+      await removeEmptyIndexFolders(filledBefore);
+    }
+    return stats;
   }
 
   /** The index folders (by name) that hold files, on a local disk; null elsewhere. */
@@ -259,7 +258,7 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
     cleanupTimer = setTimeout(() => {
       cleanupTimer = null;
       if (Date.now() - lastWriteAt < settings.keepReplacedMs) scheduleCleanup();
-      else void optimizeNow('replaced versions due');
+      else void optimizeNow('replaced versions due', 'settle');
     }, Math.max(0, at - Date.now()));
     // A pending tidy-up must not keep a process alive; a short-lived one finishes it in close() (cleanupOnClose).
     cleanupTimer.unref();
@@ -267,12 +266,19 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
 
   /**
    * Runs one optimize at a time per handle; a caller arriving meanwhile waits for the running one.
-   * `buildIndexes` (an explicit optimize, or writes pausing) may also train the ANN index, which
-   * takes seconds at 100k rows, so writes never ask for it.
+   *
+   * - `write` (asked for by writes, during a run): one compaction, which also removes the
+   *   versions that are clearly old. LanceDB prunes after it compacts, so the cutoff allows for
+   *   twice the last such optimize's time.
+   * - `settle` (writes have paused, or a closing handle): compacts until a compaction finds
+   *   nothing (the first leaves new rows apart from the indexed ones, the next merges them), so
+   *   the removal after it prunes at once and leaves one version when everything is due.
+   * - `full` (asked for, or writes pausing): `settle`, and may also train the ANN index, which
+   *   takes seconds at 100k rows, so writes never ask for it.
    */
-  async function optimizeNow(reason: string, buildIndexes = false): Promise<void> {
+  async function optimizeNow(reason: string, mode: 'write' | 'settle' | 'full'): Promise<void> {
     if (optimizing) {
-      if (!buildIndexes) return optimizing;
+      if (mode === 'write') return optimizing;
       while (optimizing) await optimizing;
     }
     if (idleTimer) clearTimeout(idleTimer);
@@ -280,15 +286,20 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
     const started = Date.now();
     optimizing = (async () => {
       try {
-        // A compaction can leave fragments that the next one merges: run until one finds nothing
-        // (at most MAX_COMPACTIONS), so the removal below has nothing to compact and prunes at once.
-        for (let pass = 1; pass <= MAX_COMPACTIONS; pass += 1) {
-          const { compaction } = await table.optimize({ cleanupOlderThan: KEEP_EVERY_VERSION });
-          if (compaction.fragmentsRemoved === 0) break;
+        let compactions = 0;
+        if (mode === 'write') {
+          const plan = await removalPlan(CUTOFF_MARGIN_MS + 2 * lastWriteOptimizeMs);
+          if ((await optimizeRemoving(plan.cutoff)).compaction.fragmentsRemoved > 0) compactions += 1;
+          await ensureIndexes(false);
+          lastWriteOptimizeMs = Date.now() - started;
+        } else {
+          while (compactions < MAX_COMPACTIONS && (await table.optimize({ cleanupOlderThan: KEEP_EVERY_VERSION })).compaction.fragmentsRemoved > 0) compactions += 1;
+          await ensureIndexes(mode === 'full');
+          await optimizeRemoving((await removalPlan(CUTOFF_MARGIN_MS)).cutoff);
         }
-        await ensureIndexes(buildIndexes);
-        await removeReplacedVersions();
-        logger.debug('Index optimized', { ...where, reason, ms: Date.now() - started });
+        cleanupDueAt = (await removalPlan(0)).dueAt;
+        scheduleCleanup();
+        logger.debug('Index optimized', { ...where, reason, compactions, ms: Date.now() - started });
       } catch (error) {
         // Usually another writer's optimize or commit got in first; theirs folds our rows in too.
         logger.warn('Index optimize failed; a later write tries again', { ...where, reason, error: errorMessage(error) });
@@ -311,14 +322,14 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
     }
     const { numIndexedRows, numUnindexedRows } = stats;
     if (numUnindexedRows === 0) return;
-    if (numUnindexedRows > numIndexedRows) return optimizeNow('index covers under half the rows');
+    if (numUnindexedRows > numIndexedRows) return optimizeNow('index covers under half the rows', 'write');
     // The backlog allowed grows with the table, so a large table is not rewritten every few thousand rows.
-    if (numUnindexedRows >= Math.max(settings.maxUnindexedRows, numIndexedRows * 0.1)) return optimizeNow('unindexed backlog');
+    if (numUnindexedRows >= Math.max(settings.maxUnindexedRows, numIndexedRows * 0.1)) return optimizeNow('unindexed backlog', 'write');
     if (settings.idleOptimizeMs > 0 && !closed) {
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = setTimeout(() => {
         idleTimer = null;
-        void optimizeNow('idle after writes', true);
+        void optimizeNow('idle after writes', 'full');
       }, settings.idleOptimizeMs);
       // A pending tidy-up must not keep a CLI process alive.
       idleTimer.unref();
@@ -338,7 +349,7 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
       }
       return annIndexed;
     },
-    optimize: (reason) => optimizeNow(reason, true),
+    optimize: (reason) => optimizeNow(reason, 'full'),
     async close() {
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = null;
@@ -349,7 +360,7 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
         if (cleanupTimer) clearTimeout(cleanupTimer);
         cleanupTimer = null;
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, cleanupDueAt - Date.now())));
-        await optimizeNow('closing');
+        await optimizeNow('closing', 'settle');
       }
       closed = true;
       if (cleanupTimer) clearTimeout(cleanupTimer);
