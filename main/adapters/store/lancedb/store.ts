@@ -96,7 +96,8 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
     } catch (error) {
       if (!isRemovedFile(error)) throw error;
       logger.debug('Index read met a removed version; reading the latest', { ...where, error: errorMessage(error) });
-      await table.checkoutLatest();
+      // If even that fails (the table is gone), running again says so.
+      await table.checkoutLatest().catch(() => undefined);
       return run();
     }
   }
@@ -109,7 +110,8 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       } catch (error) {
         const removed = isRemovedFile(error);
         if (attempt >= MAX_COMMIT_ATTEMPTS || !(removed || isCommitConflict(error))) return fail(op, error, { attempts: attempt });
-        if (removed) await table.checkoutLatest();
+        // Moving to the latest version may fail too (the table is gone): the next attempt then says so.
+        if (removed) await table.checkoutLatest().catch(() => undefined);
         const delay = Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random());
         logger.debug('Index commit conflict; retrying', { op, attempt, delayMs: Math.round(delay), error: errorMessage(error) });
         await sleep(delay);
