@@ -106,7 +106,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
   async function commit<T>(op: string, write: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await write();
+        return await upkeep.writing(write);
       } catch (error) {
         const removed = isRemovedFile(error);
         if (attempt >= MAX_COMMIT_ATTEMPTS || !(removed || isCommitConflict(error))) return fail(op, error, { attempts: attempt });

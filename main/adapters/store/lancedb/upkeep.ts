@@ -56,6 +56,8 @@ const ANN_RECHECK_MS = 30_000;
 export interface Upkeep {
   /** The FTS index's name, creating the index when the table has rows and none exists yet. */
   ftsIndex(): Promise<string | null>;
+  /** Runs a write (a commit) of this handle; background removals and the writes wait for each other. */
+  writing<T>(run: () => Promise<T>): Promise<T>;
   /** After a write or a delete: keep the FTS index covering the rows. */
   afterWrite(): Promise<void>;
   /** Whether the vector column has an ANN index, as last seen (looked at again every ANN_RECHECK_MS). */
@@ -91,6 +93,11 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
   let cleanupDueAt = 0;
   let cleanupTimer: NodeJS.Timeout | null = null;
   let lastWriteAt = 0;
+  let writesInFlight = 0;
+  /** The removal the cleanup timer started, which this handle's writes wait for (see writing). */
+  let backgroundRemoval: Promise<void> | null = null;
+  /** The due time the background removal last ran for (see scheduleCleanup). */
+  let triedDueAt = 0;
   /** How long the last optimize asked for by writes took (see optimizeNow). */
   let lastWriteOptimizeMs = 0;
 
@@ -200,8 +207,8 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
       if (version.version > latest.version) latest = version;
       if (version.timestamp.getTime() <= horizon && (!floor || version.version > floor.version)) floor = version;
     }
-    // What is left goes once the latest version has been current for keepReplacedMs.
-    const dueAt = floor === latest ? 0 : latest.timestamp.getTime() + settings.keepReplacedMs + 1;
+    // What is left goes once the latest version has been current for keepReplacedMs (maybe already).
+    const dueAt = latest.timestamp.getTime() + settings.keepReplacedMs + 1;
     if (!floor) return { cutoff: null, dueAt };
     const cutoff = floor === latest ? floor.timestamp.getTime() + 1 : floor.timestamp.getTime() - driftMs;
     return { cutoff: versions.some((version) => version.timestamp.getTime() < cutoff) ? new Date(cutoff) : null, dueAt };
@@ -249,16 +256,26 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
     }
   }
 
-  /** Removes what is left once it is due, in the background, unless writes are still going (their optimizes remove it). */
+  /**
+   * Removes what is left once it is due, in the background, unless writes are still going (their
+   * optimizes remove it). Once per due time: a removal that leaves versions behind with no newer
+   * one appearing is not tried again until the next optimize.
+   */
   function scheduleCleanup(): void {
     if (cleanupTimer) clearTimeout(cleanupTimer);
     cleanupTimer = null;
-    if (cleanupDueAt === 0 || closed) return;
-    const at = Math.max(cleanupDueAt, lastWriteAt + settings.keepReplacedMs);
+    if (cleanupDueAt === 0 || cleanupDueAt === triedDueAt || closed) return;
+    const at = Math.max(cleanupDueAt, lastWriteAt + settings.keepReplacedMs, writesInFlight > 0 ? Date.now() + 50 : 0);
     cleanupTimer = setTimeout(() => {
       cleanupTimer = null;
-      if (Date.now() - lastWriteAt < settings.keepReplacedMs) scheduleCleanup();
-      else void optimizeNow('replaced versions due', 'settle');
+      // Not while this handle writes, nor right after: a compaction racing the handle's own write
+      // loses to it (or makes it retry) and leaves its files behind, for LanceDB to remove in 7 days.
+      if (writesInFlight > 0 || Date.now() - lastWriteAt < settings.keepReplacedMs) return scheduleCleanup();
+      triedDueAt = cleanupDueAt;
+      const removal: Promise<void> = optimizeNow('replaced versions due', 'settle').finally(() => {
+        if (backgroundRemoval === removal) backgroundRemoval = null;
+      });
+      backgroundRemoval = removal;
     }, Math.max(0, at - Date.now()));
     // A pending tidy-up must not keep a process alive; a short-lived one finishes it in close() (cleanupOnClose).
     cleanupTimer.unref();
@@ -340,6 +357,18 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
 
   return {
     ftsIndex,
+    async writing(run) {
+      // A write racing the background removal's compaction would lose to it or make it retry,
+      // leaving files behind; that removal is short (its compaction has little left to do).
+      while (backgroundRemoval) await backgroundRemoval;
+      writesInFlight += 1;
+      try {
+        return await run();
+      } finally {
+        writesInFlight -= 1;
+        lastWriteAt = Date.now();
+      }
+    },
     afterWrite,
     async annIndexed() {
       // Another writer may build the index: look again now and then, so this handle tunes its queries for it.
@@ -356,9 +385,10 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
       await optimizing;
       // Each round waits for the versions left to come of age and removes them; a round leaves
       // more only when another writer is still committing, whose own optimizes remove them.
-      for (let round = 0; settings.cleanupOnClose && cleanupDueAt > 0 && round < 3; round += 1) {
+      for (let round = 0, tried = 0; settings.cleanupOnClose && cleanupDueAt > 0 && cleanupDueAt !== tried && round < 3; round += 1) {
         if (cleanupTimer) clearTimeout(cleanupTimer);
         cleanupTimer = null;
+        tried = cleanupDueAt;
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, cleanupDueAt - Date.now())));
         await optimizeNow('closing', 'settle');
       }
