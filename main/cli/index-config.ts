@@ -38,8 +38,10 @@ export function indexConfig(flags: IndexFlags, logger: Logger, env: NodeJS.Proce
           },
         }
       : {}),
-    // A CLI process exits right after its command; the engine optimizes at the end of bulk writes instead.
+    // A CLI process exits right after its command; the engine optimizes at the end of bulk writes
+    // instead, and closing removes the versions those replaced.
     idleOptimizeMs: 0,
+    cleanupOnClose: true,
     logger,
   };
 }

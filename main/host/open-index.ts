@@ -22,6 +22,8 @@ export interface IndexConfig {
   embed?: { baseURL: string; apiKey: string; model: string; dimensions?: number };
   /** See LanceStoreOptions.idleOptimizeMs: 0 for a short-lived CLI process, which optimizes explicitly. */
   idleOptimizeMs?: number;
+  /** See LanceStoreOptions.cleanupOnClose: true for a short-lived CLI process, which has no background to remove replaced versions in. */
+  cleanupOnClose?: boolean;
   logger?: Logger;
 }
 
@@ -38,7 +40,7 @@ async function openEmbedder(config: IndexConfig, logger: Logger): Promise<Embedd
 }
 
 /** A search index that opens its embedder and LanceDB store on the first call. */
-export function lazySearchIndex(workspace: string, config: IndexConfig = {}): EngineIndex & Pick<SearchIndex, 'search' | 'optimize'> {
+export function lazySearchIndex(workspace: string, config: IndexConfig = {}): EngineIndex & Pick<SearchIndex, 'search' | 'optimize' | 'recordIds' | 'removeRecords'> {
   const logger = config.logger ?? silentLogger;
   let opened: Promise<{ index: SearchIndex; store: VectorStore }> | null = null;
   const open = () =>
@@ -53,6 +55,7 @@ export function lazySearchIndex(workspace: string, config: IndexConfig = {}): En
         dimensions: embedder.dimensions,
         logger,
         ...(config.idleOptimizeMs !== undefined ? { idleOptimizeMs: config.idleOptimizeMs } : {}),
+        ...(config.cleanupOnClose !== undefined ? { cleanupOnClose: config.cleanupOnClose } : {}),
         ...(config.storageOptions ? { storageOptions: config.storageOptions } : {}),
       });
       return { index: createSearchIndex({ embedder, store, logger }), store };
@@ -70,6 +73,12 @@ export function lazySearchIndex(workspace: string, config: IndexConfig = {}): En
     },
     async optimize() {
       if (opened) await (await opened).index.optimize();
+    },
+    async recordIds() {
+      return (await open()).index.recordIds();
+    },
+    async removeRecords(ids) {
+      await (await open()).index.removeRecords(ids);
     },
     async close() {
       if (opened) await (await opened).store.close();

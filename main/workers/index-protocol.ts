@@ -24,6 +24,8 @@ export interface IndexMethods {
   removeUnder: { args: [uri: string]; result: void };
   search: { args: [query: Omit<SearchQuery, 'signal'>]; result: SearchHit[] };
   optimize: { args: []; result: void };
+  recordIds: { args: []; result: { id: string; uri: string }[] };
+  removeRecords: { args: [ids: string[]]; result: void };
   close: { args: []; result: void };
   prepare: { args: []; result: void };
 }
@@ -83,6 +85,10 @@ export function serveIndex(port: IndexPort): void {
         return opened.search({ ...call.args[0], signal });
       case 'optimize':
         return opened.optimize();
+      case 'recordIds':
+        return opened.recordIds();
+      case 'removeRecords':
+        return opened.removeRecords(...call.args);
       case 'close':
         return opened.close?.() ?? Promise.resolve();
       case 'prepare':

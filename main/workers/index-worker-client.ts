@@ -47,7 +47,7 @@ interface Pending {
 const cancelled = () => new CairnError('CANCELLED', 'Search cancelled');
 
 /** A search index that runs in a worker thread, started on first use; the same shape as `lazySearchIndex`. */
-export function workerSearchIndex(workspace: string, config: IndexConfig, options: WorkerSearchIndexOptions): EngineIndex & Pick<SearchIndex, 'search' | 'optimize'> {
+export function workerSearchIndex(workspace: string, config: IndexConfig, options: WorkerSearchIndexOptions): EngineIndex & Pick<SearchIndex, 'search' | 'optimize' | 'recordIds' | 'removeRecords'> {
   const { logger, ...workerConfig } = config;
   const pending = new Map<number, Pending>();
   let slot: Slot | null = null;
@@ -143,6 +143,8 @@ export function workerSearchIndex(workspace: string, config: IndexConfig, option
     },
     // Like lazySearchIndex: an index that was never opened has nothing to optimize, so no worker starts for it.
     optimize: () => (closed ? afterClose('optimize') : slot ? call('optimize', []) : Promise.resolve()),
+    recordIds: () => (closed ? afterClose('recordIds') : call('recordIds', [])),
+    removeRecords: (ids) => (closed ? afterClose('removeRecords') : call('removeRecords', [ids])),
     close() {
       closed = true;
       return (closing ??= (async () => {

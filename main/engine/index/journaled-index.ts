@@ -148,6 +148,8 @@ export function journaledIndex(inner: EngineIndex, options: JournaledIndexOption
 
   const search = inner.search;
   const optimize = inner.optimize;
+  const recordIds = inner.recordIds;
+  const removeRecords = inner.removeRecords;
   return {
     async upsert(records) {
       await ready();
@@ -165,6 +167,9 @@ export function journaledIndex(inner: EngineIndex, options: JournaledIndexOption
     },
     ...(search ? { search: async (query) => (await flush(), search.call(inner, query)) } : {}),
     ...(optimize ? { optimize: async () => (await flush(), optimize.call(inner)) } : {}),
+    // Both see this process's buffered writes first, as a search does.
+    ...(recordIds ? { recordIds: async () => (await flush(), recordIds.call(inner)) } : {}),
+    ...(removeRecords ? { removeRecords: async (ids: string[]) => (await flush(), removeRecords.call(inner, ids)) } : {}),
     async close() {
       await flush();
       await closeSegment(segment);

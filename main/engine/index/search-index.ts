@@ -148,6 +148,10 @@ export interface SearchIndex extends ContextIndex {
   reembedAll(options?: ReembedOptions): Promise<{ reembedded: number }>;
   /** Brings the store's indexes up to date; call at the end of a bulk write (see VectorStore.optimize). */
   optimize(): Promise<void>;
+  /** The id and URI of every record (a rebuild's sweep for records whose node is gone). */
+  recordIds(): Promise<{ id: string; uri: string }[]>;
+  /** Removes the records with these ids. */
+  removeRecords(ids: string[]): Promise<void>;
 }
 
 interface Candidate {
@@ -540,5 +544,9 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     search,
     reembedAll,
     optimize: () => store.optimize(),
+    recordIds: () => store.listIds(),
+    async removeRecords(ids) {
+      await store.deleteIds(ids);
+    },
   };
 }

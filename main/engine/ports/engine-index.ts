@@ -9,6 +9,9 @@ import type { SearchIndex } from '../index/search-index.js';
 export interface EngineIndex extends ContextIndex {
   search?: SearchIndex['search'];
   optimize?(): Promise<void>;
+  /** Every record id, and removal by id: how a rebuild in place sweeps what the tree no longer holds. */
+  recordIds?: SearchIndex['recordIds'];
+  removeRecords?: SearchIndex['removeRecords'];
   close?(): Promise<void>;
   /**
    * Opens the index (loads the store and the embedder, with its lexicon) if it is not open yet;

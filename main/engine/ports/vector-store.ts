@@ -104,6 +104,10 @@ export interface VectorStore {
    * remove the node `a` and its subtree, never the sibling `ctx://r/ab/`. Returns the rows removed.
    */
   deleteByUriPrefix(uri: string): Promise<number>;
+  /** Removes the records with these ids (missing ones are ignored). Returns the rows removed. */
+  deleteIds(ids: string[]): Promise<number>;
+  /** The id and URI of every record matching `filter`: no text nor vector, for sweeps over the whole table. */
+  listIds(filter?: VectorFilter): Promise<{ id: string; uri: string }[]>;
   /** Records with these ids, with vectors, in no particular order; missing ids are left out. */
   get(ids: string[]): Promise<StoredRecord[]>;
   count(filter?: VectorFilter): Promise<number>;

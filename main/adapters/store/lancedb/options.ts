@@ -41,6 +41,19 @@ export interface LanceStoreOptions {
   annMinRows?: number;
   /** Rows from which optimizations build scalar indexes on the columns filters use. Default 1,000; `Infinity` never. */
   scalarIndexMinRows?: number;
+  /**
+   * How long a version of the table stays on disk once a newer one has replaced it, so that
+   * queries already reading it (here or in another process) finish. Default 2000 ms plus the
+   * read consistency interval (a handle may read a replaced version for that long).
+   */
+  keepReplacedMs?: number;
+  /**
+   * Whether `close()` waits for the versions replaced by this handle's last optimize to age past
+   * `keepReplacedMs` and removes them (at most that long). For short-lived processes (the CLI),
+   * which would otherwise leave them for the next writer. Default false: a long-lived handle
+   * removes them in the background.
+   */
+  cleanupOnClose?: boolean;
   /** The ANN index and its query tuning (see ANN_DEFAULTS). */
   ann?: { kind?: AnnKind; nprobes?: number; refineFactor?: number };
   logger?: Logger;
@@ -64,6 +77,8 @@ export interface UpkeepSettings {
   annMinRows: number;
   scalarIndexMinRows: number;
   annKind: AnnKind;
+  keepReplacedMs: number;
+  cleanupOnClose: boolean;
 }
 
 /** The query tuning for an ANN index. */
@@ -80,6 +95,8 @@ export function upkeepSettings(options: LanceStoreOptions): UpkeepSettings {
     annMinRows: options.annMinRows ?? 20_000,
     scalarIndexMinRows: options.scalarIndexMinRows ?? 1000,
     annKind: options.ann?.kind ?? ANN_DEFAULTS.kind,
+    keepReplacedMs: Math.max(0, options.keepReplacedMs ?? 2000 + 1000 * (options.readConsistencySeconds ?? 0)),
+    cleanupOnClose: options.cleanupOnClose ?? false,
   };
 }
 

@@ -4,6 +4,7 @@
  * conversion (arrow-codec.ts), the predicates (filters.ts) and when indexes are built or folded
  * over new rows (upkeep.ts) live beside it; the decisions behind them are in index.ts.
  */
+import { join } from 'node:path';
 import { CairnError, errorMessage } from '../../../../shared/errors.js';
 import { ftsQuery } from '../../../lib/text-analysis.js';
 import { silentLogger } from '../../../engine/ports/logger.js';
@@ -22,6 +23,21 @@ const IDS_PER_QUERY = 500;
 
 function isCommitConflict(error: unknown): boolean {
   return /commit conflict|concurrent writer|retryable|conflicting/i.test(errorMessage(error));
+}
+
+/**
+ * A file of the table that is gone: the version being read was replaced and removed meanwhile
+ * (a handle that read it for longer than `keepReplacedMs`, see upkeep.ts). Asking again on the
+ * latest version answers.
+ */
+function isRemovedFile(error: unknown): boolean {
+  return /not found/i.test(errorMessage(error)) && /\.lance\/|_versions|_indices|_deletions|_transactions/.test(errorMessage(error));
+}
+
+/** The table's folder when the index is on the local disk (no URI scheme, or file://); null for object stores. */
+function localTableDir(uri: string, table: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(uri) && !uri.startsWith('file://')) return null;
+  return join(uri.startsWith('file://') ? new URL(uri).pathname : uri, `${table}.lance`);
 }
 
 function sleep(ms: number): Promise<void> {
@@ -56,7 +72,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
   const schema = tableSchema(dimensions);
   const where = { uri: options.uri, table: tableName };
   const { lancedb, db, table } = await openTable(options, tableName, schema, logger);
-  const upkeep = createUpkeep({ lancedb, table, settings: upkeepSettings(options), logger, where });
+  const upkeep = createUpkeep({ lancedb, table, settings: upkeepSettings(options), logger, where, localDir: localTableDir(options.uri, tableName) });
   const { nprobes, refineFactor } = annTuning(options);
   let closed = false;
 
@@ -73,13 +89,29 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
     if (closed) throw new CairnError('INDEX_FAILED', `Index ${op} after close`, { details: { ...where, op } });
   };
 
-  /** Runs a write, retrying when another writer's commit got in first. */
+  /** Runs a read; one that met a removed file (see isRemovedFile) moves to the latest version and runs again. */
+  async function read<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isRemovedFile(error)) throw error;
+      logger.debug('Index read met a removed version; reading the latest', { ...where, error: errorMessage(error) });
+      // If even that fails (the table is gone), running again says so.
+      await table.checkoutLatest().catch(() => undefined);
+      return run();
+    }
+  }
+
+  /** Runs a write, retrying when another writer's commit got in first, or removed the version it started from. */
   async function commit<T>(op: string, write: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await write();
+        return await upkeep.writing(write);
       } catch (error) {
-        if (attempt >= MAX_COMMIT_ATTEMPTS || !isCommitConflict(error)) return fail(op, error, { attempts: attempt });
+        const removed = isRemovedFile(error);
+        if (attempt >= MAX_COMMIT_ATTEMPTS || !(removed || isCommitConflict(error))) return fail(op, error, { attempts: attempt });
+        // Moving to the latest version may fail too (the table is gone): the next attempt then says so.
+        if (removed) await table.checkoutLatest().catch(() => undefined);
         const delay = Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random());
         logger.debug('Index commit conflict; retrying', { op, attempt, delayMs: Math.round(delay), error: errorMessage(error) });
         await sleep(delay);
@@ -98,10 +130,12 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
   const columns = (withVectors: boolean | undefined) => (withVectors ? [...RECORD_COLUMNS, VECTOR_COLUMN] : RECORD_COLUMNS);
 
   async function select(predicate: string | undefined, limit: number | undefined, withVectors: boolean): Promise<StoredRecord[]> {
-    let query = table.query().select(columns(withVectors));
-    if (predicate) query = query.where(predicate);
-    if (limit !== undefined) query = query.limit(limit);
-    return recordsFromArrow(await query.toArrow(), withVectors).map((row) => row.record);
+    return read(async () => {
+      let query = table.query().select(columns(withVectors));
+      if (predicate) query = query.where(predicate);
+      if (limit !== undefined) query = query.limit(limit);
+      return recordsFromArrow(await query.toArrow(), withVectors).map((row) => row.record);
+    });
   }
 
   const store: VectorStore = {
@@ -127,6 +161,35 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       return result.numDeletedRows;
     },
 
+    async deleteIds(ids) {
+      ensureOpen('delete');
+      const unique = [...new Set(ids)];
+      let deleted = 0;
+      for (let start = 0; start < unique.length; start += IDS_PER_QUERY) {
+        const predicate = `id IN (${sqlList(unique.slice(start, start + IDS_PER_QUERY))})`;
+        deleted += (await commit('delete', () => table.delete(predicate))).numDeletedRows;
+      }
+      if (deleted > 0) await afterWrite();
+      return deleted;
+    },
+
+    async listIds(filter) {
+      ensureOpen('list ids');
+      try {
+        const predicate = filterToSql(filter);
+        const data = await read(() => {
+          let query = table.query().select(['id', 'uri']);
+          if (predicate) query = query.where(predicate);
+          return query.toArrow();
+        });
+        const ids = data.getChild('id');
+        const uris = data.getChild('uri');
+        return Array.from({ length: data.numRows }, (_, i) => ({ id: String(ids?.get(i)), uri: String(uris?.get(i)) }));
+      } catch (error) {
+        return fail('list ids', error);
+      }
+    },
+
     async get(ids) {
       ensureOpen('get');
       const out: StoredRecord[] = [];
@@ -146,7 +209,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       ensureOpen('count');
       try {
         const predicate = filterToSql(filter);
-        return predicate ? await table.countRows(predicate) : await table.countRows();
+        return await read(() => (predicate ? table.countRows(predicate) : table.countRows()));
       } catch (error) {
         return fail('count', error);
       }
@@ -159,15 +222,17 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       }
       if (query.k <= 0) return [];
       try {
-        let search = table.query().nearestTo(query.vector).distanceType('cosine').select([...columns(query.withVectors), '_distance']).limit(query.k);
-        // With an ANN index: probe enough partitions (more if a filter leaves too few rows in
-        // them) and re-rank by exact cosine. Without one these settings do nothing.
-        if (query.exact) search = search.bypassVectorIndex();
-        else if (await upkeep.annIndexed()) search = search.maximumNprobes(0).minimumNprobes(nprobes).refineFactor(refineFactor);
         const predicate = filterToSql(query.filter);
-        if (predicate) search = search.where(predicate);
-        // Cosine distance is 1 - cos; as a score, orthogonal and opposite directions both mean "unrelated".
-        return recordsFromArrow(await search.toArrow(), query.withVectors === true, '_distance').map((row) => ({ record: row.record, score: clamp01(1 - row.extra) }));
+        return await read(async () => {
+          let search = table.query().nearestTo(query.vector).distanceType('cosine').select([...columns(query.withVectors), '_distance']).limit(query.k);
+          // With an ANN index: probe enough partitions (more if a filter leaves too few rows in
+          // them) and re-rank by exact cosine. Without one these settings do nothing.
+          if (query.exact) search = search.bypassVectorIndex();
+          else if (await upkeep.annIndexed()) search = search.maximumNprobes(0).minimumNprobes(nprobes).refineFactor(refineFactor);
+          if (predicate) search = search.where(predicate);
+          // Cosine distance is 1 - cos; as a score, orthogonal and opposite directions both mean "unrelated".
+          return recordsFromArrow(await search.toArrow(), query.withVectors === true, '_distance').map((row) => ({ record: row.record, score: clamp01(1 - row.extra) }));
+        });
       } catch (error) {
         return fail('vector search', error);
       }
@@ -178,17 +243,19 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       const terms = ftsQuery(query.query);
       if (terms === '' || query.k <= 0) return [];
       try {
-        // No index means no rows yet (or a writer that died before making it): nothing to match or make it now.
-        if (!(await upkeep.ftsIndex())) return [];
-        let search = table
-          .query()
-          .fullTextSearch(new lancedb.MatchQuery(terms, FTS_COLUMN, { operator: lancedb.Operator.Or }))
-          // Naming the score column keeps LanceDB from warning on stderr that it adds it implicitly.
-          .select([...columns(query.withVectors), '_score'])
-          .limit(query.k);
         const predicate = filterToSql(query.filter);
-        if (predicate) search = search.where(predicate);
-        return recordsFromArrow(await search.toArrow(), query.withVectors === true, '_score').map((row) => ({ record: row.record, score: row.extra || 0 }));
+        return await read(async () => {
+          // No index means no rows yet (or a writer that died before making it): nothing to match or make it now.
+          if (!(await upkeep.ftsIndex())) return [];
+          let search = table
+            .query()
+            .fullTextSearch(new lancedb.MatchQuery(terms, FTS_COLUMN, { operator: lancedb.Operator.Or }))
+            // Naming the score column keeps LanceDB from warning on stderr that it adds it implicitly.
+            .select([...columns(query.withVectors), '_score'])
+            .limit(query.k);
+          if (predicate) search = search.where(predicate);
+          return recordsFromArrow(await search.toArrow(), query.withVectors === true, '_score').map((row) => ({ record: row.record, score: row.extra || 0 }));
+        });
       } catch (error) {
         return fail('text search', error);
       }
@@ -222,7 +289,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
         for (;;) {
           let query = table.query().select(['embed_model']).limit(1);
           if (models.length > 0) query = query.where(`embed_model NOT IN (${sqlList(models)})`);
-          const rows = (await query.toArray()) as { embed_model: string }[];
+          const rows = (await read(() => query.toArray())) as { embed_model: string }[];
           const next = rows[0]?.embed_model;
           if (next === undefined) return models.sort();
           models.push(next);

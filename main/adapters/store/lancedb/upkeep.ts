@@ -1,9 +1,12 @@
 /**
  * Index upkeep: when the table's full-text, scalar and vector (ANN) indexes are created, folded
- * over new rows, trained again, and when the table is compacted. Kept apart from the store's
- * reads and writes because it is a policy with its own state (what exists, what runs, a timer),
- * tuned by measurement; the reasons for each rule are in index.ts.
+ * over new rows, trained again, when the table is compacted, and when the versions that
+ * compaction and every write replace are removed from disk. Kept apart from the store's reads
+ * and writes because it is a policy with its own state (what exists, what runs, timers), tuned
+ * by measurement; the reasons for each rule are in index.ts.
  */
+import { readdir, rmdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type * as LanceDB from '@lancedb/lancedb';
 import { errorMessage } from '../../../../shared/errors.js';
 import type { Logger } from '../../../engine/ports/logger.js';
@@ -20,8 +23,12 @@ const FTS_OPTIONS = {
   withPosition: false,
 } as const;
 
-/** Versions older than this are deleted by optimize; generous, because other readers may still be on them. */
-const KEEP_VERSIONS_MS = 60 * 60 * 1000;
+/** `cleanupOlderThan` for an optimize that must remove no version (removal is a step of its own, see removeReplacedVersions). */
+const KEEP_EVERY_VERSION = new Date(0);
+/** Compactions per settling optimize at most (see optimizeNow). */
+const MAX_COMPACTIONS = 3;
+/** How long before the oldest version kept the cutoff stays, at least (see removalPlan). */
+const CUTOFF_MARGIN_MS = 250;
 
 /**
  * Scalar indexes on the columns that filters, `get` and `listByParent` read. Without them every
@@ -49,13 +56,18 @@ const ANN_RECHECK_MS = 30_000;
 export interface Upkeep {
   /** The FTS index's name, creating the index when the table has rows and none exists yet. */
   ftsIndex(): Promise<string | null>;
+  /** Runs a write (a commit) of this handle; background removals and the writes wait for each other. */
+  writing<T>(run: () => Promise<T>): Promise<T>;
   /** After a write or a delete: keep the FTS index covering the rows. */
   afterWrite(): Promise<void>;
   /** Whether the vector column has an ANN index, as last seen (looked at again every ANN_RECHECK_MS). */
   annIndexed(): Promise<boolean>;
-  /** Compacts and folds every index over the rows, creating those the table's size calls for. */
+  /** Compacts and folds every index over the rows, creating those the table's size calls for, and removes replaced versions. */
   optimize(reason: string): Promise<void>;
-  /** Stops the idle timer and waits for a running optimize. */
+  /**
+   * Stops the timers and waits for a running optimize; with `cleanupOnClose`, first waits for the
+   * versions still too young to remove (at most `keepReplacedMs`) and removes them.
+   */
   close(): Promise<void>;
 }
 
@@ -66,15 +78,28 @@ export interface UpkeepDeps {
   logger: Logger;
   /** Where the table is, for log lines. */
   where: Record<string, unknown>;
+  /** The table's folder when it is on the local disk (empty index folders are removed there); null for object stores. */
+  localDir: string | null;
 }
 
-export function createUpkeep({ lancedb, table, settings, logger, where }: UpkeepDeps): Upkeep {
+export function createUpkeep({ lancedb, table, settings, logger, where, localDir }: UpkeepDeps): Upkeep {
   let ftsIndexName: string | null = null;
   let annIndexed = false;
   let annCheckedAt = 0;
   let optimizing: Promise<void> | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
   let closed = false;
+  /** When the replaced versions left by the last removal may go too (0: none are left). */
+  let cleanupDueAt = 0;
+  let cleanupTimer: NodeJS.Timeout | null = null;
+  let lastWriteAt = 0;
+  let writesInFlight = 0;
+  /** The removal the cleanup timer started, which this handle's writes wait for (see writing). */
+  let backgroundRemoval: Promise<void> | null = null;
+  /** The due time the background removal last ran for (see scheduleCleanup). */
+  let triedDueAt = 0;
+  /** How long the last optimize asked for by writes took (see optimizeNow). */
+  let lastWriteOptimizeMs = 0;
 
   async function ftsIndex(): Promise<string | null> {
     if (ftsIndexName) return ftsIndexName;
@@ -163,13 +188,114 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
   }
 
   /**
-   * Runs one optimize at a time per handle; a caller arriving meanwhile waits for the running one.
-   * `buildIndexes` (an explicit optimize, or writes pausing) may also train the ANN index, which
-   * takes seconds at 100k rows, so writes never ask for it.
+   * The `cleanupOlderThan` that removes the versions replaced at least `keepReplacedMs` ago, and
+   * when what is left will be due. LanceDB removes versions by commit time, not by when they were
+   * replaced, so the cutoff is the commit time of the newest version already current
+   * `keepReplacedMs` ago (the floor): every older version was replaced before it, so no query can
+   * still be reading one (a reader that somehow still is asks again, see store.ts). The floor
+   * itself may have been current until a moment ago, and LanceDB turns the date into an age and
+   * back when it prunes, `driftMs` later at most: the cutoff stays that far before it. When the
+   * floor is the latest version, which LanceDB never removes, everything older goes.
    */
-  async function optimizeNow(reason: string, buildIndexes = false): Promise<void> {
+  async function removalPlan(driftMs: number): Promise<{ cutoff: Date | null; dueAt: number }> {
+    const versions = await table.listVersions();
+    if (versions.length <= 1) return { cutoff: null, dueAt: 0 };
+    const horizon = Date.now() - settings.keepReplacedMs;
+    let latest = versions[0]!;
+    let floor: LanceDB.Version | null = null;
+    for (const version of versions) {
+      if (version.version > latest.version) latest = version;
+      if (version.timestamp.getTime() <= horizon && (!floor || version.version > floor.version)) floor = version;
+    }
+    // What is left goes once the latest version has been current for keepReplacedMs (maybe already).
+    const dueAt = latest.timestamp.getTime() + settings.keepReplacedMs + 1;
+    if (!floor) return { cutoff: null, dueAt };
+    const cutoff = floor === latest ? floor.timestamp.getTime() + 1 : floor.timestamp.getTime() - driftMs;
+    return { cutoff: versions.some((version) => version.timestamp.getTime() < cutoff) ? new Date(cutoff) : null, dueAt };
+  }
+
+  /** Runs one LanceDB optimize that also removes the versions before `cutoff`, and the index folders that leaves empty. */
+  async function optimizeRemoving(cutoff: Date | null): Promise<LanceDB.OptimizeStats> {
+    const filledBefore = cutoff ? await filledIndexFolders() : null;
+    const stats = await table.optimize({ cleanupOlderThan: cutoff ?? KEEP_EVERY_VERSION });
+    if (stats.prune.oldVersionsRemoved > 0) {
+      logger.debug('Removed replaced index versions', { ...where, versions: stats.prune.oldVersionsRemoved, bytes: stats.prune.bytesRemoved });
+      await removeEmptyIndexFolders(filledBefore);
+    }
+    return stats;
+  }
+
+  /** The index folders (by name) that hold files, on a local disk; null elsewhere. */
+  async function filledIndexFolders(): Promise<Set<string> | null> {
+    if (!localDir) return null;
+    const root = join(localDir, '_indices');
+    const filled = new Set<string>();
+    for (const entry of await readdir(root, { withFileTypes: true }).catch(() => [])) {
+      if (entry.isDirectory() && (await readdir(join(root, entry.name)).catch(() => [])).length > 0) filled.add(entry.name);
+    }
+    return filled;
+  }
+
+  /**
+   * LanceDB removes an index's files but not its folder: one empty folder per index per
+   * optimize, thousands after a few reindexes. A folder the prune emptied goes (no writer writes
+   * into an index that exists), and so does one empty for longer than keepReplacedMs; a young
+   * empty one may be an index another writer is about to write. rmdir refuses a folder with files.
+   */
+  async function removeEmptyIndexFolders(filledBefore: Set<string> | null): Promise<void> {
+    if (!localDir || !filledBefore) return;
+    const root = join(localDir, '_indices');
+    for (const entry of await readdir(root, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isDirectory()) continue;
+      const path = join(root, entry.name);
+      if (!filledBefore.has(entry.name)) {
+        const info = await stat(path).catch(() => null);
+        if (!info || Date.now() - info.mtimeMs < settings.keepReplacedMs) continue;
+      }
+      await rmdir(path).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Removes what is left once it is due, in the background, unless writes are still going (their
+   * optimizes remove it). Once per due time: a removal that leaves versions behind with no newer
+   * one appearing is not tried again until the next optimize.
+   */
+  function scheduleCleanup(): void {
+    if (cleanupTimer) clearTimeout(cleanupTimer);
+    cleanupTimer = null;
+    if (cleanupDueAt === 0 || cleanupDueAt === triedDueAt || closed) return;
+    const at = Math.max(cleanupDueAt, lastWriteAt + settings.keepReplacedMs, writesInFlight > 0 ? Date.now() + 50 : 0);
+    cleanupTimer = setTimeout(() => {
+      cleanupTimer = null;
+      // Not while this handle writes, nor right after: a compaction racing the handle's own write
+      // loses to it (or makes it retry) and leaves its files behind, for LanceDB to remove in 7 days.
+      if (writesInFlight > 0 || Date.now() - lastWriteAt < settings.keepReplacedMs) return scheduleCleanup();
+      triedDueAt = cleanupDueAt;
+      const removal: Promise<void> = optimizeNow('replaced versions due', 'settle').finally(() => {
+        if (backgroundRemoval === removal) backgroundRemoval = null;
+      });
+      backgroundRemoval = removal;
+    }, Math.max(0, at - Date.now()));
+    // A pending tidy-up must not keep a process alive; a short-lived one finishes it in close() (cleanupOnClose).
+    cleanupTimer.unref();
+  }
+
+  /**
+   * Runs one optimize at a time per handle; a caller arriving meanwhile waits for the running one.
+   *
+   * - `write` (asked for by writes, during a run): one compaction, which also removes the
+   *   versions that are clearly old. LanceDB prunes after it compacts, so the cutoff allows for
+   *   twice the last such optimize's time.
+   * - `settle` (writes have paused, or a closing handle): compacts until a compaction finds
+   *   nothing (the first leaves new rows apart from the indexed ones, the next merges them), so
+   *   the removal after it prunes at once and leaves one version when everything is due.
+   * - `full` (asked for, or writes pausing): `settle`, and may also train the ANN index, which
+   *   takes seconds at 100k rows, so writes never ask for it.
+   */
+  async function optimizeNow(reason: string, mode: 'write' | 'settle' | 'full'): Promise<void> {
     if (optimizing) {
-      if (!buildIndexes) return optimizing;
+      if (mode === 'write') return optimizing;
       while (optimizing) await optimizing;
     }
     if (idleTimer) clearTimeout(idleTimer);
@@ -177,9 +303,20 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
     const started = Date.now();
     optimizing = (async () => {
       try {
-        await table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
-        await ensureIndexes(buildIndexes);
-        logger.debug('Index optimized', { ...where, reason, ms: Date.now() - started });
+        let compactions = 0;
+        if (mode === 'write') {
+          const plan = await removalPlan(CUTOFF_MARGIN_MS + 2 * lastWriteOptimizeMs);
+          if ((await optimizeRemoving(plan.cutoff)).compaction.fragmentsRemoved > 0) compactions += 1;
+          await ensureIndexes(false);
+          lastWriteOptimizeMs = Date.now() - started;
+        } else {
+          while (compactions < MAX_COMPACTIONS && (await table.optimize({ cleanupOlderThan: KEEP_EVERY_VERSION })).compaction.fragmentsRemoved > 0) compactions += 1;
+          await ensureIndexes(mode === 'full');
+          await optimizeRemoving((await removalPlan(CUTOFF_MARGIN_MS)).cutoff);
+        }
+        cleanupDueAt = (await removalPlan(0)).dueAt;
+        scheduleCleanup();
+        logger.debug('Index optimized', { ...where, reason, compactions, ms: Date.now() - started });
       } catch (error) {
         // Usually another writer's optimize or commit got in first; theirs folds our rows in too.
         logger.warn('Index optimize failed; a later write tries again', { ...where, reason, error: errorMessage(error) });
@@ -191,6 +328,7 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
   }
 
   async function afterWrite(): Promise<void> {
+    lastWriteAt = Date.now();
     const name = await ftsIndex();
     if (!name) return;
     const stats = await table.indexStats(name);
@@ -201,14 +339,14 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
     }
     const { numIndexedRows, numUnindexedRows } = stats;
     if (numUnindexedRows === 0) return;
-    if (numUnindexedRows > numIndexedRows) return optimizeNow('index covers under half the rows');
+    if (numUnindexedRows > numIndexedRows) return optimizeNow('index covers under half the rows', 'write');
     // The backlog allowed grows with the table, so a large table is not rewritten every few thousand rows.
-    if (numUnindexedRows >= Math.max(settings.maxUnindexedRows, numIndexedRows * 0.1)) return optimizeNow('unindexed backlog');
+    if (numUnindexedRows >= Math.max(settings.maxUnindexedRows, numIndexedRows * 0.1)) return optimizeNow('unindexed backlog', 'write');
     if (settings.idleOptimizeMs > 0 && !closed) {
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = setTimeout(() => {
         idleTimer = null;
-        void optimizeNow('idle after writes', true);
+        void optimizeNow('idle after writes', 'full');
       }, settings.idleOptimizeMs);
       // A pending tidy-up must not keep a CLI process alive.
       idleTimer.unref();
@@ -219,6 +357,18 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
 
   return {
     ftsIndex,
+    async writing(run) {
+      // A write racing the background removal's compaction would lose to it or make it retry,
+      // leaving files behind; that removal is short (its compaction has little left to do).
+      while (backgroundRemoval) await backgroundRemoval;
+      writesInFlight += 1;
+      try {
+        return await run();
+      } finally {
+        writesInFlight -= 1;
+        lastWriteAt = Date.now();
+      }
+    },
     afterWrite,
     async annIndexed() {
       // Another writer may build the index: look again now and then, so this handle tunes its queries for it.
@@ -228,11 +378,23 @@ export function createUpkeep({ lancedb, table, settings, logger, where }: Upkeep
       }
       return annIndexed;
     },
-    optimize: (reason) => optimizeNow(reason, true),
+    optimize: (reason) => optimizeNow(reason, 'full'),
     async close() {
-      closed = true;
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = null;
+      await optimizing;
+      // Each round waits for the versions left to come of age and removes them; a round leaves
+      // more only when another writer is still committing, whose own optimizes remove them.
+      for (let round = 0, tried = 0; settings.cleanupOnClose && cleanupDueAt > 0 && cleanupDueAt !== tried && round < 3; round += 1) {
+        if (cleanupTimer) clearTimeout(cleanupTimer);
+        cleanupTimer = null;
+        tried = cleanupDueAt;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, cleanupDueAt - Date.now())));
+        await optimizeNow('closing', 'settle');
+      }
+      closed = true;
+      if (cleanupTimer) clearTimeout(cleanupTimer);
+      cleanupTimer = null;
       await optimizing;
     },
   };
