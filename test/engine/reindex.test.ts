@@ -131,6 +131,7 @@ describe('the index after an ingest and rebuilds', () => {
     const beforeCleanup = await withEngine(async (engine) => {
       const { records } = await engine.call('index:rebuild', {});
       expect(records).toBe(ingested.records.length);
+      expect(await versionsOf(index)).toBeGreaterThan(1);
       return answers(engine);
     });
     expect(beforeCleanup.flat().length).toBeGreaterThan(20);
