@@ -47,15 +47,3 @@ describe('helpers', () => {
     expect(sourceKindOf('html', '')).toBe('html');
   });
 });
-
-describe('directory abstracts up the tree', () => {
-  it('do not turn the template words of sub-folder abstracts into key terms', async () => {
-    const { summarizeDirectory, stripDirectoryTemplate } = await import('./extractive.js');
-    expect(stripDirectoryTemplate('3 files and 2 folders on JSON, object and decoder, including a.md, b.md and more.')).toBe('JSON, object and decoder');
-    expect(stripDirectoryTemplate('共 3 个文件、1 个子目录，主题涉及电池、电压。包括 a.md、b.md。')).toBe('电池、电压');
-    const child = (name: string, topic: string) => ({ name, isDirectory: true, category: 'directory', abstract: `4 files and 1 folder on ${topic}, including 01-a.md, 02-b.md and more.` });
-    const result = summarizeDirectory([child('json', 'JSON and decoder'), child('pickle', 'pickle and decoder'), child('csv', 'CSV and decoder')], { dirName: 'library' });
-    expect(result.abstract).toMatch(/on decoder/);
-    expect(result.abstract).not.toMatch(/on (files|folders|including)/);
-  });
-});

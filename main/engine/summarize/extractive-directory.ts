@@ -1,0 +1,304 @@
+/**
+ * A directory's L0 and L1 from its children's L0s, offline: what the folder is for, in one
+ * sentence, and an overview a reader can scan.
+ *
+ * The L0 comes from, in order: the first part of a document split into parts; the folder's
+ * README or index page; a family of similar titles ("Git v1.5.0 Release Notes", ...) with its
+ * range ("Git Release Notes, 1.5.0 to 2.39.5"); else the subject the children share, with the
+ * titles of the first of them. The L1 is that sentence, then each child with its own L0, a
+ * family of many as one line with its range, legal and history files last.
+ *
+ * @example
+ * summarizeDirectory([{ name: 'README.md', abstract: 'Tidewater — A weather-station network.', category: 'resource', isDirectory: false }], { dirName: 'sample' });
+ */
+import { isLegalOrHistoryName } from './boilerplate.js';
+import { fit, LEAD_SEPARATOR, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, type ExtractiveSummary } from './extractive.js';
+import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
+
+export interface DirectoryChild {
+  name: string;
+  abstract: string;
+  category: string;
+  isDirectory: boolean;
+}
+
+export interface SummarizeDirectoryOptions {
+  dirName: string;
+  language?: ContentLanguage;
+  maxAbstractChars?: number;
+  maxOverviewChars?: number;
+}
+
+/** Names of a folder's own introduction, best first. */
+const INTRO_NAMES = [/^readme(\.(md|markdown|txt|rst|adoc|html?))?\/?$/i, /^index(\.[a-z-]+)*\.(html?|md|rst|adoc|txt)\/?$/i, /^(overview|intro|introduction|about|_index)(\.[a-z0-9]+)?\/?$/i];
+/** Parts of a split document: 01-introduction.md, 02-usage.md, ... */
+const PART_NAME = /^\d{2,}-/;
+const MAX_CHILD_LINE_CHARS = 160;
+/** A folder with more children than this lists families of similar titles as one line each. */
+const GROUP_FROM = 12;
+const MIN_FAMILY = 3;
+
+interface Described {
+  child: DirectoryChild;
+  /** The title part of the child's L0 ("Title — lead"), if it has one. */
+  title?: string;
+  lead: string;
+}
+
+export function summarizeDirectory(children: DirectoryChild[], options: SummarizeDirectoryOptions): ExtractiveSummary {
+  const maxAbstract = options.maxAbstractChars ?? MAX_ABSTRACT_CHARS;
+  const maxOverview = options.maxOverviewChars ?? MAX_OVERVIEW_CHARS;
+  const language = options.language ?? detectLanguage(children.map((c) => c.abstract).join('\n') || options.dirName);
+  const sorted = [...children].sort((a, b) => Number(b.isDirectory) - Number(a.isDirectory) || naturalCompare(a.name, b.name));
+  const described = sorted.map((child) => describe(child, language));
+  // Licences and changelogs are in most folders and say nothing about what the folder is for.
+  const content = described.filter((d) => !isLegalOrHistoryName(d.child.name) && d.child.abstract.trim().length > 0);
+
+  const families = findFamilies(content);
+  const topics = sharedTopics(content, language);
+  const abstract = truncate(directoryAbstract(sorted, content, families, topics, language), maxAbstract);
+  const overview = fit(directoryOverview(options.dirName, abstract, described, families, topics, language, maxOverview), maxOverview);
+  return { abstract, overview, keyTerms: topics, language };
+}
+
+function directoryAbstract(sorted: DirectoryChild[], content: Described[], families: Family[], topics: string[], language: ContentLanguage): string {
+  if (content.length === 0) return '';
+  // A document split into parts: its first part opens it.
+  if (sorted.length > 1 && sorted.every((c) => !c.isDirectory && PART_NAME.test(c.name))) {
+    const first = [...sorted].sort((a, b) => naturalCompare(a.name, b.name))[0] as DirectoryChild;
+    if (first.abstract.trim()) return first.abstract.trim();
+  }
+  const intro = pickIntro(content, language);
+  if (intro) return intro.child.abstract.trim();
+  if (content.length === 1) return (content[0] as Described).child.abstract.trim();
+  const family = families[0];
+  if (family && family.members.length * 2 >= content.length) {
+    const rest = content.filter((d) => !family.members.includes(d));
+    const also = rest.length > 0 ? `${LABELS[language].sentenceJoiner}${alsoLine(rest, language)}` : '';
+    return `${familyLine(family, language)}${end(language)}${also}`;
+  }
+  const examples = content.slice(0, 3).map((d) => exampleName(d));
+  const more = content.length > examples.length;
+  if (language === 'zh' || language === 'ja') {
+    const subject = topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档';
+    return `${subject}：${examples.join('、')}${more ? '等' : ''}。`;
+  }
+  const subject = topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents';
+  return `${subject}: ${joinList(more ? [...examples, 'others'] : examples, 'en')}.`;
+}
+
+function directoryOverview(
+  dirName: string,
+  abstract: string,
+  described: Described[],
+  families: Family[],
+  topics: string[],
+  language: ContentLanguage,
+  max: number,
+): string {
+  const labels = LABELS[language];
+  const head = [`# ${dirName}`];
+  if (abstract) head.push(abstract);
+  const keyLine = topics.length > 0 ? `**${labels.keyTerms}${labels.colon.trim()}** ${topics.join(labels.listSeparator)}` : '';
+  // Large folders: each family of similar titles is one line with its range.
+  const grouped = described.length > GROUP_FROM ? families : [];
+  const inFamily = new Set(grouped.flatMap((f) => f.members));
+  const folders = described.filter((d) => d.child.isDirectory && !inFamily.has(d));
+  const files = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && !isLegalOrHistoryName(d.child.name));
+  const legal = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && isLegalOrHistoryName(d.child.name));
+  const familyLines = grouped.map((f) => `- ${familyLine(f, language, true)}`);
+  // Children of several categories (memories: preference, event, ...) are listed by category.
+  const categories = [...new Set(described.map((d) => d.child.category))];
+  const sections: { heading: string; lines: string[]; items: Described[] }[] =
+    categories.length > 1
+      ? categories.map((category, i) => ({ heading: category, lines: i === 0 ? familyLines : [], items: [...folders, ...files, ...legal].filter((d) => d.child.category === category) }))
+      : [
+          { heading: labels.folders, lines: [], items: folders },
+          { heading: labels.files, lines: familyLines, items: [...files, ...legal] },
+        ];
+  let budget = max - [...head, keyLine].join('\n\n').length - 60;
+  let left = 0;
+  const rendered: string[] = [];
+  for (const section of sections) {
+    const lines: string[] = [];
+    for (const line of section.lines) {
+      budget -= charLength(line) + 1;
+      lines.push(line);
+    }
+    for (const item of section.items) {
+      const line = childLine(item, language);
+      if (charLength(line) + 1 > budget) {
+        left += 1;
+        continue;
+      }
+      lines.push(line);
+      budget -= charLength(line) + 1;
+    }
+    if (lines.length > 0) rendered.push([`## ${section.heading}`, ...lines].join('\n'));
+  }
+  if (left > 0) rendered.push(`- ${labels.more(left)}`);
+  return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
+}
+
+/** "- **name**: its L0", one line, with no list marker of its own (so no doubled bullet). */
+function childLine(d: Described, language: ContentLanguage): string {
+  const labels = LABELS[language];
+  const name = d.child.isDirectory && !d.child.name.endsWith('/') ? `${d.child.name}/` : d.child.name;
+  const text = d.child.abstract.trim().replace(/^(?:[-*+•]\s+)+/, '');
+  return `- **${name}**${text ? `${labels.colon}${truncate(text.replace(/\s+/g, ' '), MAX_CHILD_LINE_CHARS)}` : ''}`;
+}
+
+/** A code skeleton's L0 (main/engine/parse/skeleton): "C file: 2 structs, 15 functions — Its doc. Defines: a, b". */
+const SKELETON_ABSTRACT = /^[A-Z][\w+#]*(?: [A-Z]\w*)? (?:module|file|header|stub): [^—]*?(?: — (.*?))?(?:\.? ?Defines: .*)?$/;
+
+function describe(child: DirectoryChild, language: ContentLanguage): Described {
+  const abstract = child.abstract.trim();
+  const skeleton = SKELETON_ABSTRACT.exec(abstract);
+  if (skeleton) return { child, lead: (skeleton[1] ?? '').trim() };
+  // "Title: headings" (a document with a title and no prose lead) gives its title.
+  const colon = /^((?:[^:：.!?。！？]|\.(?=\S)){2,80})[:：]\s+(?=\S)/.exec(abstract);
+  if (colon && !abstract.includes(LEAD_SEPARATOR[language]) && !abstract.includes(LEAD_SEPARATOR.en)) return { child, title: (colon[1] as string).trim(), lead: abstract.slice(colon[0].length) };
+  for (const separator of new Set([LEAD_SEPARATOR[language], LEAD_SEPARATOR.en, LEAD_SEPARATOR.zh])) {
+    const at = abstract.indexOf(separator);
+    if (at > 0) return { child, title: abstract.slice(0, at).trim(), lead: abstract.slice(at + separator.length).trim() };
+  }
+  // An abstract with no sentence ending and no separator is a title alone ("Git v1.5.0.1 Release Notes").
+  const titleOnly = abstract.length > 0 && charLength(abstract) <= 80 && !/[.!?。！？]$/.test(abstract);
+  if (titleOnly) return { child, title: abstract, lead: '' };
+  return { child, lead: abstract };
+}
+
+function pickIntro(content: Described[], language: ContentLanguage): Described | undefined {
+  for (const pattern of INTRO_NAMES) {
+    const found = content.find((d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function exampleName(d: Described): string {
+  if (d.title) return d.title;
+  return d.child.name.replace(/\/$/, '').replace(/\.(md|markdown|txt|rst|adoc|html?)$/i, '');
+}
+
+interface Family {
+  /** The title with its version or number taken out, as the newest member writes it. */
+  phrase: string;
+  members: Described[];
+  first: string;
+  last: string;
+}
+
+/** A version or a number in a title: 2.39.5, v1.5.0, 3.25, 12. */
+const NUMBER = /\bv?(\d+(?:\.\d+)*)(?:[-.]?(?:rc|alpha|beta)\d*)?\b/i;
+
+/** Titles that differ only in a number ("Git v1.5.0 Release Notes"), at least three, largest first. */
+function findFamilies(content: Described[]): Family[] {
+  const groups = new Map<string, Described[]>();
+  for (const d of content) {
+    const title = d.title ?? (d.lead && charLength(d.lead) <= 80 ? d.lead : undefined);
+    if (!title || !NUMBER.test(title)) continue;
+    const key = title.toLowerCase().replace(new RegExp(NUMBER.source, 'gi'), '#').replace(/\s+/g, ' ').trim();
+    if (!/\p{L}{3}/u.test(key)) continue;
+    groups.set(key, [...(groups.get(key) ?? []), d]);
+  }
+  const families: Family[] = [];
+  for (const members of groups.values()) {
+    if (members.length < MIN_FAMILY) continue;
+    const numbers = members.map((d) => (NUMBER.exec(d.title ?? d.lead) as RegExpExecArray)[1] as string).sort(naturalCompare);
+    const newest = [...members].sort((a, b) => naturalCompare((NUMBER.exec(a.title ?? a.lead) as RegExpExecArray)[1] as string, (NUMBER.exec(b.title ?? b.lead) as RegExpExecArray)[1] as string)).at(-1) as Described;
+    const phrase = (newest.title ?? newest.lead).replace(NUMBER, '').replace(/\s+/g, ' ').replace(/^[\s,:;-]+|[\s,:;-]+$/g, '').trim();
+    families.push({ phrase, members, first: numbers[0] as string, last: numbers[numbers.length - 1] as string });
+  }
+  return families.sort((a, b) => b.members.length - a.members.length || naturalCompare(a.phrase, b.phrase));
+}
+
+/** "Git Release Notes, 1.5.0 to 2.39.5"; counted in an overview: "485 × Git Release Notes, 1.5.0 to 2.39.5". */
+function familyLine(family: Family, language: ContentLanguage, counted = false): string {
+  const zh = language === 'zh' || language === 'ja';
+  const range = family.first === family.last ? family.first : zh ? `${family.first} 至 ${family.last}` : `${family.first} to ${family.last}`;
+  if (zh) return `${counted ? `${family.members.length} 篇` : ''}${family.phrase}${zh ? '，' : ', '}${range}`;
+  return `${counted ? `${family.members.length} × ` : ''}${family.phrase}, ${range}`;
+}
+
+function alsoLine(rest: Described[], language: ContentLanguage): string {
+  const names = rest.slice(0, 3).map((d) => exampleName(d));
+  if (language === 'zh' || language === 'ja') return `另有${names.join('、')}${rest.length > 3 ? '等' : ''}。`;
+  return `Also ${joinList(rest.length > 3 ? [...names, 'others'] : names, 'en')}.`;
+}
+
+/**
+ * What the children share: the words and two-word phrases that the most of them use in their
+ * titles and leads (a phrase replaces its words), as they are written. A word only one child
+ * uses says nothing about the folder.
+ */
+function sharedTopics(content: Described[], language: ContentLanguage): string[] {
+  if (content.length === 0) return [];
+  const df = new Map<string, number>();
+  const surfaces = new Map<string, Map<string, number>>();
+  const seen = (key: string, surface: string, set: Set<string>) => {
+    if (set.has(key)) return;
+    set.add(key);
+    df.set(key, (df.get(key) ?? 0) + 1);
+    const forms = surfaces.get(key) ?? new Map<string, number>();
+    forms.set(surface, (forms.get(surface) ?? 0) + 1);
+    surfaces.set(key, forms);
+  };
+  const joiner = language === 'en' || language === 'ko' ? ' ' : '';
+  for (const d of content) {
+    const text = `${d.title ?? ''} ${d.lead}`;
+    const tokens = tokenize(text, language).filter((t) => !/^\d/.test(t.surface));
+    const set = new Set<string>();
+    for (let i = 0; i < tokens.length; i += 1) {
+      const token = tokens[i] as (typeof tokens)[number];
+      seen(token.key, token.surface, set);
+      const next = tokens[i + 1];
+      if (next && next.key !== token.key && next.start - token.end === joiner.length) seen(`${token.key} ${next.key}`, `${token.surface}${joiner}${next.surface}`, set);
+    }
+  }
+  const min = Math.max(2, Math.ceil(content.length * 0.2));
+  const candidates = [...df.entries()]
+    .filter(([, n]) => n >= min || content.length === 1)
+    // A phrase says more than either of its words: it goes first unless they reach far more children.
+    .map(([key, n]) => ({ key, n, phrase: key.includes(' '), value: key.includes(' ') ? n * 1.5 + 0.01 : n, surface: mostCommon(surfaces.get(key) as Map<string, number>) }))
+    .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1));
+  const used = new Set<string>();
+  const out: string[] = [];
+  for (const c of candidates) {
+    const parts = c.key.split(' ');
+    if (parts.some((p) => used.has(p))) continue;
+    // A phrase only counts when it is nearly as shared as its words.
+    if (c.phrase && parts.some((p) => (df.get(p) ?? 0) > c.n * 2)) continue;
+    parts.forEach((p) => used.add(p));
+    out.push(c.surface);
+    if (out.length >= 5) break;
+  }
+  return out;
+}
+
+function mostCommon(forms: Map<string, number>): string {
+  let best = '';
+  let count = -1;
+  for (const [form, n] of forms) {
+    if (n > count || (n === count && form < best)) {
+      best = form;
+      count = n;
+    }
+  }
+  // A capital that only comes from starting a sentence is not part of the word.
+  const lowered = best.charAt(0).toLowerCase() + best.slice(1);
+  return lowered !== best && best.slice(1) === best.slice(1).toLowerCase() && forms.has(lowered) ? lowered : best;
+}
+
+/** Names in the order a person counts: 1.5.0, 1.10.0, 2.0; a-2, a-10. */
+export function naturalCompare(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' }) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function end(language: ContentLanguage): string {
+  return language === 'en' || language === 'ko' ? '.' : '。';
+}
