@@ -28,8 +28,9 @@ export function isBoilerplate(text: string): boolean {
 }
 
 /** Files that carry only legal text or history: a folder's summary does not describe itself by them. */
-const LEGAL_OR_HISTORY_NAME = /^(?:copying|copyright|licen[cs]e|notice|authors|contributors|changelog|changes|history|news)(?:[.-][\w.-]*)?\/?$/i;
+const LEGAL_OR_HISTORY_NAME =
+  /^(?:copying|copyright|licen[cs]e|notice|authors|contributors|changelog|changes|history|news)(?:[-_.](?:mit|apache|bsd|isc|gpl\w*|lgpl\w*|debian|md|markdown|txt|rst|html?|adoc|gz))*\/?$/i;
 
 export function isLegalOrHistoryName(name: string): boolean {
-  return LEGAL_OR_HISTORY_NAME.test(name) || /^changelog\b/i.test(name);
+  return LEGAL_OR_HISTORY_NAME.test(name);
 }
