@@ -107,8 +107,10 @@ function directoryOverview(
   const files = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && !isLegalOrHistoryName(d.child.name));
   const legal = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && isLegalOrHistoryName(d.child.name));
   const familyLines = grouped.map((f) => `- ${familyLine(f, language, true)}`);
-  // Children of several categories (memories: preference, event, ...) are listed by category.
-  const categories = [...new Set(described.map((d) => d.child.category))];
+  // Files of several categories (memories: preference, event, ...) are listed by category; a
+  // folder of documents and sub-folders is listed as folders, then files.
+  const fileCategories = new Set(described.filter((d) => !d.child.isDirectory).map((d) => d.child.category));
+  const categories = fileCategories.size > 1 ? [...new Set(described.map((d) => d.child.category))] : [];
   const sections: { heading: string; lines: string[]; items: Described[] }[] =
     categories.length > 1
       ? categories.map((category, i) => ({ heading: category, lines: i === 0 ? familyLines : [], items: [...folders, ...files, ...legal].filter((d) => d.child.category === category) }))
