@@ -12,7 +12,7 @@
  * summarizeDirectory([{ name: 'README.md', abstract: 'Tidewater — A weather-station network.', category: 'resource', isDirectory: false }], { dirName: 'sample' });
  */
 import { isLegalOrHistoryName } from './boilerplate.js';
-import { fit, LEAD_SEPARATOR, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, type ExtractiveSummary } from './extractive.js';
+import { fit, LEAD_SEPARATOR, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, summarizeText, type ExtractiveSummary } from './extractive.js';
 import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
 
 export interface DirectoryChild {
@@ -56,15 +56,19 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
 
   const families = findFamilies(content);
   const topics = sharedTopics(content, language);
-  const abstract = truncate(directoryAbstract(sorted, content, families, topics, language), maxAbstract);
-  const overview = fit(directoryOverview(options.dirName, abstract, described, families, topics, language, maxOverview), maxOverview);
-  return { abstract, overview, keyTerms: topics, language };
+  const abstract = truncate(directoryAbstract(sorted, content, families, topics, language, maxAbstract), maxAbstract);
+  // Key terms over the children's L0s (each a paragraph of one document): the words a search for the folder would use.
+  const corpus = content.map((d) => d.child.abstract.trim()).join('\n\n');
+  const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language }).keyTerms : [];
+  const overview = fit(directoryOverview(options.dirName, abstract, described, families, keyTerms, language, maxOverview), maxOverview);
+  return { abstract, overview, keyTerms, language };
 }
 
-function directoryAbstract(sorted: DirectoryChild[], content: Described[], families: Family[], topics: string[], language: ContentLanguage): string {
+function directoryAbstract(sorted: DirectoryChild[], content: Described[], families: Family[], topics: string[], language: ContentLanguage, max: number): string {
   if (content.length === 0) return '';
   // A document split into parts: its first part opens it.
-  if (sorted.length > 1 && sorted.every((c) => !c.isDirectory && PART_NAME.test(c.name))) {
+  // (A part with sub-sections of its own is a folder of parts itself.)
+  if (sorted.length > 1 && sorted.every((c) => PART_NAME.test(c.name))) {
     const first = [...sorted].sort((a, b) => naturalCompare(a.name, b.name))[0] as DirectoryChild;
     if (first.abstract.trim()) return first.abstract.trim();
   }
@@ -77,14 +81,19 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
     const also = rest.length > 0 ? `${LABELS[language].sentenceJoiner}${alsoLine(rest, language)}` : '';
     return `${familyLine(family, language)}${end(language)}${also}`;
   }
-  const examples = content.slice(0, 3).map((d) => exampleName(d));
-  const more = content.length > examples.length;
-  if (language === 'zh' || language === 'ja') {
-    const subject = topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档';
-    return `${subject}：${examples.join('、')}${more ? '等' : ''}。`;
-  }
-  const subject = topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents';
-  return `${subject}: ${joinList(more ? [...examples, 'others'] : examples, 'en')}.`;
+  // The subject, then as many of the children's titles as fit: a reader sees what is inside.
+  const zh = language === 'zh' || language === 'ja';
+  const subject = zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents';
+  const names = content.map((d) => exampleName(d));
+  const sentence = (n: number) => {
+    const shown = names.slice(0, n);
+    const more = names.length > n;
+    if (zh) return `${subject}：${shown.join('、')}${more ? '等' : ''}。`;
+    return `${subject}: ${joinList(more ? [...shown, 'others'] : shown, 'en')}.`;
+  };
+  let count = Math.min(names.length, 3);
+  while (count < names.length && charLength(sentence(count + 1)) <= max) count += 1;
+  return sentence(count);
 }
 
 function directoryOverview(
@@ -92,14 +101,14 @@ function directoryOverview(
   abstract: string,
   described: Described[],
   families: Family[],
-  topics: string[],
+  keyTerms: string[],
   language: ContentLanguage,
   max: number,
 ): string {
   const labels = LABELS[language];
   const head = [`# ${dirName}`];
   if (abstract) head.push(abstract);
-  const keyLine = topics.length > 0 ? `**${labels.keyTerms}${labels.colon.trim()}** ${topics.join(labels.listSeparator)}` : '';
+  const keyLine = keyTerms.length > 0 ? `**${labels.keyTerms}${labels.colon.trim()}** ${keyTerms.join(labels.listSeparator)}` : '';
   // Large folders: each family of similar titles is one line with its range.
   const grouped = described.length > GROUP_FROM ? families : [];
   const inFamily = new Set(grouped.flatMap((f) => f.members));
@@ -207,12 +216,26 @@ function findFamilies(content: Described[]): Family[] {
   const families: Family[] = [];
   for (const members of groups.values()) {
     if (members.length < MIN_FAMILY) continue;
-    const numbers = members.map((d) => (NUMBER.exec(d.title ?? d.lead) as RegExpExecArray)[1] as string).sort(naturalCompare);
-    const newest = [...members].sort((a, b) => naturalCompare((NUMBER.exec(a.title ?? a.lead) as RegExpExecArray)[1] as string, (NUMBER.exec(b.title ?? b.lead) as RegExpExecArray)[1] as string)).at(-1) as Described;
+    const newest = [...members].sort((a, b) => naturalCompare(versionOf(a), versionOf(b))).at(-1) as Described;
     const phrase = (newest.title ?? newest.lead).replace(NUMBER, '').replace(/\s+/g, ' ').replace(/^[\s,:;-]+|[\s,:;-]+$/g, '').trim();
-    families.push({ phrase, members, first: numbers[0] as string, last: numbers[numbers.length - 1] as string });
+    // Siblings named like the members ("2.31.3.txt" beside "1.5.0.1.txt") belong too, titled or not.
+    const nameShapes = new Set(members.map((d) => nameShape(d.child.name)));
+    const all = [...members, ...content.filter((d) => !members.includes(d) && nameShapes.has(nameShape(d.child.name)) && NUMBER.test(d.child.name) && nameShapes.size === 1)];
+    const numbers = all.map((d) => versionOf(d)).sort(naturalCompare);
+    families.push({ phrase, members: all, first: numbers[0] as string, last: numbers[numbers.length - 1] as string });
   }
   return families.sort((a, b) => b.members.length - a.members.length || naturalCompare(a.phrase, b.phrase));
+}
+
+/** The number in a child's title, else in its name. */
+function versionOf(d: Described): string {
+  const title = d.title ?? (d.lead && charLength(d.lead) <= 80 ? d.lead : '');
+  return (NUMBER.exec(title) ?? NUMBER.exec(d.child.name))?.[1] ?? '';
+}
+
+/** A name with its numbers taken out: "1.5.0.1.txt" and "2.39.5.txt" are both "#.txt". */
+function nameShape(name: string): string {
+  return name.toLowerCase().replace(/\/$/, '').replace(/\d+(?:\.\d+)*/g, '#');
 }
 
 /** "Git Release Notes, 1.5.0 to 2.39.5"; counted in an overview: "485 × Git Release Notes, 1.5.0 to 2.39.5". */

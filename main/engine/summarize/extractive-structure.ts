@@ -4,6 +4,7 @@
  * headings by layout (a short line standing alone above a paragraph); code gets its comments
  * and docstrings as prose and its declarations as definitions.
  */
+import { isBoilerplate } from './boilerplate.js';
 import { joinLines } from './extractive-text.js';
 
 export interface Block {
@@ -245,7 +246,8 @@ function parsePlainText(text: string): DocumentStructure {
         continue;
       }
       const prev = current?.lines.length === 1 ? (current.lines[0] as string).trim() : undefined;
-      if (prev !== undefined && !current?.item && Math.abs([...trimmed].length - [...prev].length) <= 3) {
+      // Underlines match their title's length (AsciiDoc allows two off, reStructuredText any longer).
+      if (prev !== undefined && !current?.item && [...prev].length <= 80 && [...trimmed].length >= [...prev].length - 3) {
         current = null;
         paragraphs.push({ lines: [prev], item: false, level: levelOf(under[1] as string) });
         continue;
@@ -354,7 +356,7 @@ function parseCode(text: string): DocumentStructure {
       if (joined.length < 3 || /copyright|licen[sc]e|spdx|warranty/i.test(joined) || !/\p{L}{2}/u.test(joined)) continue;
       // Tags like @param keep their text; the tag itself is noise.
       const prose = joined.replace(/(^|\s)@\w+/g, '$1').replace(/\s+/g, ' ').trim();
-      if (header === undefined && !sawCode && definitions.length === 0 && /\p{L}{3,}\s+\p{L}{2,}/u.test(prose)) header = prose;
+      if (header === undefined && !sawCode && definitions.length === 0 && /\p{L}{3,}\s+\p{L}{2,}/u.test(prose) && !isBoilerplate(prose)) header = prose;
       blocks.push({ text: prose, item: false });
     }
   };

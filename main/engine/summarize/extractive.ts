@@ -20,7 +20,7 @@
  *   { dirName: 'docs' },
  * );
  */
-import { isBoilerplate, isLegalOrHistoryName } from './boilerplate.js';
+import { isBoilerplate, isDebianCopyright, isLegalOrHistoryName } from './boilerplate.js';
 import { parseStructure, sourceKindOf, type DocumentStructure } from './extractive-structure.js';
 import {
   LABELS,
@@ -98,7 +98,7 @@ export function summarizeText(text: string, options: SummarizeTextOptions = {}):
   const keyTerms = pickKeyTerms(sentences, weights, language);
 
   const title = doc.title ?? options.title;
-  const abstract = isLegalOrHistoryName(options.title ?? '')
+  const abstract = isLegalOrHistoryName(options.title ?? '') || isDebianCopyright(text)
     ? legalAbstract(text, options.title ?? '', language, maxAbstract)
     : (leadAbstract(doc, language, maxAbstract) ?? buildAbstract(ranked, { title, doc, language, max: maxAbstract }));
   const overview = buildOverview(ranked, doc, { title, keyTerms, language, max: maxOverview, syntheticTitle: doc.title === undefined });
