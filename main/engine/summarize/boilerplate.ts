@@ -11,7 +11,7 @@ const NOTICE =
 const NAVIGATION =
   /^(?:table of contents|contents|index|navigation|next|previous|prev|up|home|top|back to top|skip to (?:main )?content|quick search|edit on github|edit this page|show source|this page|search|modules|next topic|previous topic|目录|上一页|下一页|返回顶部)\s*[:|»«›‹]?$/i;
 
-const NAVIGATION_RUN = /(?:\b(?:index|modules|next|previous|prev|home|up)\b\s*[|»«›‹]\s*){2,}/i;
+const NAVIGATION_RUN = /(?:\b(?:index|modules|next|previous|prev|home|up)\b\s*[|»«›‹]\s*){2,}|\breturn to (?:the )?main contents\b|^section: .{0,40}\bupdated: /i;
 
 /** A credit line: a name and an address ("Chet Ramey <chet.ramey@case.edu>", "Thanks to ... for this one"). */
 const CREDIT = /^(?:(?:written|contributed|maintained) by |thanks to |author:\s*)?[\p{L} .,'()-]{2,60}\s*<[^<>\s]+@[^<>\s]+>(?: for this one)?\.?$|^thanks to .*<[^<>\s]+@[^<>\s]+>/iu;

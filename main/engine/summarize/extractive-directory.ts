@@ -181,7 +181,11 @@ function describe(child: DirectoryChild, language: ContentLanguage): Described {
 
 function pickIntro(content: Described[], language: ContentLanguage): Described | undefined {
   for (const pattern of INTRO_NAMES) {
-    const found = content.find((d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3);
+    // An introduction whose lead only announces a list ("... the following documents:") says less than the children's titles.
+    // Nor does an index that is a table of paths ("./complete Shell completion code ./functions ...").
+    const found = content.find(
+      (d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3 && !/[:：]$/.test(d.child.abstract.trim()) && (d.child.abstract.match(/(?:^|\s)\.?\/?[\w-]+\/[\w./-]*/g)?.length ?? 0) < 3,
+    );
     if (found) return found;
   }
   return undefined;
