@@ -218,13 +218,18 @@ function findFamilies(content: Described[]): Family[] {
     groups.set(key, [...(groups.get(key) ?? []), d]);
   }
   const families: Family[] = [];
-  for (const members of groups.values()) {
+  // Largest first; a child belongs to one family only.
+  const claimed = new Set<Described>();
+  for (const group of [...groups.values()].sort((a, b) => b.length - a.length)) {
+    const members = group.filter((d) => !claimed.has(d));
     if (members.length < MIN_FAMILY) continue;
     const newest = [...members].sort((a, b) => naturalCompare(versionOf(a), versionOf(b))).at(-1) as Described;
     const phrase = (newest.title ?? newest.lead).replace(NUMBER, '').replace(/\s+/g, ' ').replace(/^[\s,:;-]+|[\s,:;-]+$/g, '').trim();
     // Siblings named like the members ("2.31.3.txt" beside "1.5.0.1.txt") belong too, titled or not.
     const nameShapes = new Set(members.map((d) => nameShape(d.child.name)));
-    const all = [...members, ...content.filter((d) => !members.includes(d) && nameShapes.has(nameShape(d.child.name)) && NUMBER.test(d.child.name) && nameShapes.size === 1)];
+    const alike = nameShapes.size === 1 ? content.filter((d) => !claimed.has(d) && !members.includes(d) && nameShapes.has(nameShape(d.child.name)) && NUMBER.test(d.child.name)) : [];
+    const all = [...members, ...alike];
+    all.forEach((d) => claimed.add(d));
     const numbers = all.map((d) => versionOf(d)).sort(naturalCompare);
     families.push({ phrase, members: all, first: numbers[0] as string, last: numbers[numbers.length - 1] as string });
   }
