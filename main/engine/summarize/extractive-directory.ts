@@ -18,6 +18,8 @@ import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type 
 export interface DirectoryChild {
   name: string;
   abstract: string;
+  /** Its L1, if known: its key-terms line joins the folder's key terms. */
+  overview?: string;
   category: string;
   isDirectory: boolean;
 }
@@ -37,6 +39,8 @@ const MAX_CHILD_LINE_CHARS = 160;
 /** A folder with more children than this lists families of similar titles as one line each. */
 const GROUP_FROM = 12;
 const MIN_FAMILY = 3;
+/** A folder's key terms stand for its whole subtree: more of them than a file's. */
+const MAX_DIRECTORY_KEY_TERMS = 20;
 
 interface Described {
   child: DirectoryChild;
@@ -58,10 +62,21 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
   const topics = sharedTopics(content, language);
   const abstract = truncate(directoryAbstract(sorted, content, families, topics, language, maxAbstract), maxAbstract);
   // Key terms over the children's L0s (each a paragraph of one document): the words a search for the folder would use.
-  const corpus = content.map((d) => d.child.abstract.trim()).join('\n\n');
-  const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language }).keyTerms : [];
+  // A child's own key terms (the last line of its L1) come along, so the terms of a whole subtree climb to its root.
+  const corpus = content.map((d) => `${d.child.abstract.trim()}${childKeyTerms(d.child, language)}`).join('\n\n');
+  const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language, maxKeyTerms: MAX_DIRECTORY_KEY_TERMS }).keyTerms : [];
   const overview = fit(directoryOverview(options.dirName, abstract, described, families, keyTerms, language, maxOverview), maxOverview);
   return { abstract, overview, keyTerms, language };
+}
+
+/** "\nfoo, bar, baz." from a child L1's "**Key terms:** foo, bar, baz" line, in any of the labels' languages. */
+function childKeyTerms(child: DirectoryChild, language: ContentLanguage): string {
+  const last = child.overview?.trimEnd().split('\n').at(-1) ?? '';
+  for (const labels of Object.values(LABELS)) {
+    const prefix = `**${labels.keyTerms}${labels.colon.trim()}** `;
+    if (last.startsWith(prefix)) return `\n${last.slice(prefix.length)}${end(language)}`;
+  }
+  return '';
 }
 
 function directoryAbstract(sorted: DirectoryChild[], content: Described[], families: Family[], topics: string[], language: ContentLanguage, max: number): string {
@@ -184,7 +199,7 @@ function pickIntro(content: Described[], language: ContentLanguage): Described |
     // An introduction whose lead only announces a list ("... the following documents:") says less than the children's titles.
     // Nor does an index that is a table of paths ("./complete Shell completion code ./functions ...").
     const found = content.find(
-      (d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3 && !/[:：]$/.test(d.child.abstract.trim()) && (d.child.abstract.match(/(?:^|\s)\.?\/?[\w-]+\/[\w./-]*/g)?.length ?? 0) < 3,
+      (d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3 && !/[:：]$/.test(d.child.abstract.trim()) && (d.child.abstract.match(/(?:^|\s)(?:\.\/[\w.-]+|[\w.-]+\/[\w./-]*)/g)?.length ?? 0) < 3,
     );
     if (found) return found;
   }
