@@ -39,8 +39,8 @@ const MAX_CHILD_LINE_CHARS = 160;
 /** A folder with more children than this lists families of similar titles as one line each. */
 const GROUP_FROM = 12;
 const MIN_FAMILY = 3;
-/** A folder's key terms stand for its whole subtree: more of them than a file's. */
-const MAX_DIRECTORY_KEY_TERMS = 20;
+/** A folder's key terms (they stand for its whole subtree; as many as a file's, so an overview stays short). */
+const MAX_DIRECTORY_KEY_TERMS = 10;
 
 interface Described {
   child: DirectoryChild;
@@ -61,11 +61,13 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
   const families = findFamilies(content);
   const topics = sharedTopics(content, language);
   const abstract = truncate(directoryAbstract(sorted, content, families, topics, language, maxAbstract), maxAbstract);
+  // An L0 made of the children's titles is not repeated above the list of those children.
+  const synthesized = abstract.length > 0 && content.length > 1 && !sayingOfOwn(sorted, content, families, language);
   // Key terms over the children's L0s (each a paragraph of one document): the words a search for the folder would use.
   // A child's own key terms (the last line of its L1) come along, so the terms of a whole subtree climb to its root.
   const corpus = content.map((d) => `${d.child.abstract.trim()}${childKeyTerms(d.child, language)}`).join('\n\n');
   const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language, maxKeyTerms: MAX_DIRECTORY_KEY_TERMS }).keyTerms : [];
-  const overview = fit(directoryOverview(options.dirName, abstract, described, families, keyTerms, language, maxOverview), maxOverview);
+  const overview = fit(directoryOverview(options.dirName, synthesized ? '' : abstract, described, families, keyTerms, language, maxOverview), maxOverview);
   return { abstract, overview, keyTerms, language };
 }
 
@@ -77,6 +79,14 @@ function childKeyTerms(child: DirectoryChild, language: ContentLanguage): string
     if (last.startsWith(prefix)) return `\n${last.slice(prefix.length)}${end(language)}`;
   }
   return '';
+}
+
+/** Whether the folder's L0 is a text of its own (a split document's first part, its README, a family's range), not a list of titles. */
+function sayingOfOwn(sorted: DirectoryChild[], content: Described[], families: Family[], language: ContentLanguage): boolean {
+  if (sorted.length > 1 && sorted.every((c) => PART_NAME.test(c.name))) return true;
+  if (pickIntro(content, language)) return true;
+  const family = families[0];
+  return family !== undefined && family.members.length * 2 >= content.length;
 }
 
 function directoryAbstract(sorted: DirectoryChild[], content: Described[], families: Family[], topics: string[], language: ContentLanguage, max: number): string {

@@ -149,6 +149,8 @@ function leadAbstract(doc: DocumentStructure, language: ContentLanguage, max: nu
   const lead = doc.header ?? leadParagraph(doc, language);
   const separator = LEAD_SEPARATOR[language];
   if (lead !== undefined) {
+    // A title that only repeats the lead's start (a memory's title is its first words, cut) adds nothing.
+    if (title && repeatsLead(title, lead)) return truncate(leadSentences(lead, max), max);
     const room = max - (title ? charLength(title) + separator.length : 0);
     const sentence = leadSentences(lead, Math.max(80, room));
     if (!title || room < 80) return truncate(title && charLength(sentence) < max - 20 ? `${title}${separator}${sentence}` : sentence, max);
@@ -170,6 +172,12 @@ export function cleanTitle(title: string): string {
   const last = parts[parts.length - 1] ?? '';
   const kept = parts.length > 1 && /\b(documentation|docs|manual|reference|handbook|wiki)\b|\d+\.\d+/i.test(last) ? parts.slice(0, -1) : parts;
   return kept.join(' - ').trim();
+}
+
+function repeatsLead(title: string, lead: string): boolean {
+  const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  const head = plain(title.replace(/(?:…|\.\.\.)$/, ''));
+  return head.length > 0 && (/(?:…|\.\.\.)$/.test(title) ? plain(lead).startsWith(head.slice(0, Math.max(1, head.length - 2))) : plain(lead).startsWith(head));
 }
 
 /** The first paragraph of prose, unless the document opens with a list (then it has none). */
