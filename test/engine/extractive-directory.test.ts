@@ -141,18 +141,3 @@ describe('overview bullets', () => {
     for (const bullet of bullets) expect(bullet).toMatch(/^- \*\*[^*]+\*\*: [^-*+ ]/);
   });
 });
-
-describe('key terms up the tree', () => {
-  it("a folder's L1 ends with key terms that include its sub-folders' own key terms", async () => {
-    const examples = { ...child('examples', 'Example functions and scripts.', true), overview: '# examples\n\nExample functions and scripts.\n\n**Key terms:** coprocess, floating point, completion' };
-    const { overview } = await summarize('bash-doc', [
-      examples,
-      child('bashref.html', 'Bash Reference Manual — This text is a brief description of the features of the Bash shell.'),
-      child('copyright', 'Copyright and licence terms: GPL.'),
-    ]);
-    const terms = overview.trimEnd().split('\n').at(-1) ?? '';
-    expect(terms.startsWith('**Key terms:** ')).toBe(true);
-    expect(terms).toMatch(/coprocess/);
-    expect(terms).toMatch(/floating/);
-  });
-});

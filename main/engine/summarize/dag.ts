@@ -171,8 +171,7 @@ export class DirectoryEventHandler {
         this.counts.dirs_done += 1;
         this.stats.dirsReused += 1;
         this.emit({ type: 'dag/summary-done', uri, reused: true, abstract });
-        const overview = (await this.deps.fs.read(uri, 1).catch(() => null)) ?? undefined;
-        this.childDone(parent, uri, { uri, name: uriName(uri), abstract, ...(overview ? { overview } : {}), category: meta?.category ?? 'directory', is_directory: true, has_abstract: true });
+        this.childDone(parent, uri, { uri, name: uriName(uri), abstract, category: meta?.category ?? 'directory', is_directory: true, has_abstract: true });
         return;
       }
     }
@@ -366,7 +365,7 @@ export class DirectoryEventHandler {
     await this.deps.fs.writeDirSummary(uri, { abstract: summary.abstract, overview: summary.overview }, updated);
     this.stats.dirsSummarized += 1;
     this.emit({ type: 'dag/summary-done', uri, reused: false, abstract: summary.abstract, status: summary.status });
-    this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, overview: summary.overview, category: updated.category ?? 'directory', is_directory: true, has_abstract: true });
+    this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true });
   }
 
   /**
@@ -433,7 +432,6 @@ function fileSummaryOf(uri: string, meta: NodeMeta): ChildSummary {
     uri,
     name: uriName(uri),
     abstract: meta.abstract!,
-    ...(meta.overview ? { overview: meta.overview } : {}),
     category: meta.category ?? DEFAULT_CATEGORY[meta.source_format ?? ''] ?? 'document',
     is_directory: false,
     has_abstract: true,

@@ -18,8 +18,6 @@ import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type 
 export interface DirectoryChild {
   name: string;
   abstract: string;
-  /** Its L1, if known: its key-terms line joins the folder's key terms. */
-  overview?: string;
   category: string;
   isDirectory: boolean;
 }
@@ -39,8 +37,6 @@ const MAX_CHILD_LINE_CHARS = 160;
 /** A folder with more children than this lists families of similar titles as one line each. */
 const GROUP_FROM = 12;
 const MIN_FAMILY = 3;
-/** A folder's key terms (they stand for its whole subtree; as many as a file's, so an overview stays short). */
-const MAX_DIRECTORY_KEY_TERMS = 10;
 
 interface Described {
   child: DirectoryChild;
@@ -64,21 +60,10 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
   // An L0 made of the children's titles is not repeated above the list of those children.
   const synthesized = abstract.length > 0 && content.length > 1 && !sayingOfOwn(sorted, content, families, language);
   // Key terms over the children's L0s (each a paragraph of one document): the words a search for the folder would use.
-  // A child's own key terms (the last line of its L1) come along, so the terms of a whole subtree climb to its root.
-  const corpus = content.map((d) => `${d.child.abstract.trim()}${childKeyTerms(d.child, language)}`).join('\n\n');
-  const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language, maxKeyTerms: MAX_DIRECTORY_KEY_TERMS }).keyTerms : [];
+  const corpus = content.map((d) => d.child.abstract.trim()).join('\n\n');
+  const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language }).keyTerms : [];
   const overview = fit(directoryOverview(options.dirName, synthesized ? '' : abstract, described, families, keyTerms, language, maxOverview), maxOverview);
   return { abstract, overview, keyTerms, language };
-}
-
-/** "\nfoo, bar, baz." from a child L1's "**Key terms:** foo, bar, baz" line, in any of the labels' languages. */
-function childKeyTerms(child: DirectoryChild, language: ContentLanguage): string {
-  const last = child.overview?.trimEnd().split('\n').at(-1) ?? '';
-  for (const labels of Object.values(LABELS)) {
-    const prefix = `**${labels.keyTerms}${labels.colon.trim()}** `;
-    if (last.startsWith(prefix)) return `\n${last.slice(prefix.length)}${end(language)}`;
-  }
-  return '';
 }
 
 /** Whether the folder's L0 is a text of its own (a split document's first part, its README, a family's range), not a list of titles. */

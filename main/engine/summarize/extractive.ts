@@ -46,8 +46,6 @@ export interface SummarizeTextOptions {
   language?: ContentLanguage;
   maxAbstractChars?: number;
   maxOverviewChars?: number;
-  /** How many key terms to pick (10 unless told). */
-  maxKeyTerms?: number;
 }
 
 export interface ExtractiveSummary {
@@ -97,7 +95,7 @@ export function summarizeText(text: string, options: SummarizeTextOptions = {}):
   const weights = termWeights(sentences, doc, options.title, language);
   scoreSentences(sentences, weights, doc, language);
   const ranked = rankWithRedundancy(sentences);
-  const keyTerms = pickKeyTerms(sentences, weights, language, options.maxKeyTerms ?? MAX_KEY_TERMS);
+  const keyTerms = pickKeyTerms(sentences, weights, language);
 
   const title = doc.title ?? options.title;
   const abstract = isLegalOrHistoryName(options.title ?? '') || isDebianCopyright(text)
@@ -388,7 +386,7 @@ function rankWithRedundancy(sentences: Sentence[]): Sentence[] {
 }
 
 /** Key terms: the heaviest words and two-word phrases (a phrase replaces its words). */
-function pickKeyTerms(sentences: Sentence[], stats: TermStats, language: ContentLanguage, max: number): string[] {
+function pickKeyTerms(sentences: Sentence[], stats: TermStats, language: ContentLanguage): string[] {
   const surfaceCounts = new Map<string, Map<string, number>>();
   const phraseCounts = new Map<string, number>();
   const phraseSurfaces = new Map<string, Map<string, number>>();
@@ -431,7 +429,7 @@ function pickKeyTerms(sentences: Sentence[], stats: TermStats, language: Content
   const used = new Set<string>();
   const out: string[] = [];
   for (const candidate of candidates) {
-    if (out.length >= max) break;
+    if (out.length >= MAX_KEY_TERMS) break;
     if (candidate.parts.some((p) => used.has(p))) continue;
     if (/^\d/.test(candidate.surface)) continue;
     for (const p of candidate.parts) used.add(p);

@@ -11,8 +11,6 @@ export interface ChildSummary {
   uri: string;
   name: string;
   abstract: string;
-  /** Its L1, when the DAG has it: the offline summarizer reads its key terms, so a folder's terms reach its ancestors. */
-  overview?: string;
   category: string;
   is_directory: boolean;
   has_abstract: boolean;
