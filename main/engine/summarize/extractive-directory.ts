@@ -78,13 +78,17 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
   if (content.length === 0) return '';
   // A document split into parts: its first part opens it.
   // (A part with sub-sections of its own is a folder of parts itself.)
+  // A folder's L0 is never word for word a child's: the index would hold two equal records, tied in every search.
   if (sorted.length > 1 && sorted.every((c) => PART_NAME.test(c.name))) {
-    const first = [...sorted].sort((a, b) => naturalCompare(a.name, b.name))[0] as DirectoryChild;
-    if (first.abstract.trim()) return first.abstract.trim();
+    const parts = [...sorted].sort((a, b) => naturalCompare(a.name, b.name)).map((c) => describe(c, language));
+    const first = parts[0] as Described;
+    // The first part, then the titles of the others: what the document holds.
+    const rest = parts.slice(1).map((p) => p.title ?? '').filter((t) => t.length > 0);
+    if (first.child.abstract.trim()) return rest.length > 0 ? `${first.child.abstract.trim()}${LABELS[language].sentenceJoiner}${partsLine(rest, language)}` : first.child.abstract.trim();
   }
-  const intro = pickIntro(content, language);
-  if (intro) return intro.child.abstract.trim();
-  if (content.length === 1) return (content[0] as Described).child.abstract.trim();
+  const intro = pickIntro(content, language) ?? (content.length === 1 ? content[0] : undefined);
+  // A README's (or an only child's) lead says what the folder is for; its title is the README's.
+  if (intro) return intro.title && intro.lead ? intro.lead : intro.child.abstract.trim();
   const family = families[0];
   if (family && family.members.length * 2 >= content.length) {
     const rest = content.filter((d) => !family.members.includes(d));
@@ -263,6 +267,11 @@ function familyLine(family: Family, language: ContentLanguage, counted = false):
   const range = family.first === family.last ? family.first : zh ? `${family.first} 至 ${family.last}` : `${family.first} to ${family.last}`;
   if (zh) return `${counted ? `${family.members.length} 篇` : ''}${family.phrase}${zh ? '，' : ', '}${range}`;
   return `${counted ? `${family.members.length} × ` : ''}${family.phrase}, ${range}`;
+}
+
+function partsLine(titles: string[], language: ContentLanguage): string {
+  if (language === 'zh' || language === 'ja') return `其余部分：${titles.join('、')}。`;
+  return `Then: ${joinList(titles, 'en')}.`;
 }
 
 function alsoLine(rest: Described[], language: ContentLanguage): string {
