@@ -36,6 +36,14 @@ describe('a folder with a README', () => {
     expect(abstract).toBe('Git is a fast, scalable, distributed revision control system with an unusually rich command set.');
   });
 
+  it("keeps a README lead whole when it has a colon inside (it is a sentence, not a title)", async () => {
+    const { abstract } = await summarize('sample', [
+      child('README.md', 'Tidewater — Tidewater is a small weather-station network for a harbour: a dozen solar-powered stations measure wind and pressure.'),
+      child('docs', 'Tidewater architecture — How a reading travels from a sensor to the forecast.', true),
+    ]);
+    expect(abstract).toBe('Tidewater is a small weather-station network for a harbour: a dozen solar-powered stations measure wind and pressure.');
+  });
+
   it('lists every child with its own L0 under the paragraph on the whole', async () => {
     const { overview } = await summarize('git', children);
     const lines = overview.split('\n');

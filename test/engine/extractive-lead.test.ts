@@ -86,6 +86,13 @@ describe('file L0s on real documentation', () => {
     expect(abstract).toMatch(/使用 debmake 命令进行。/);
   });
 
+  it('a title cut from its own first words (as memories are titled) is not repeated; a one-word title is kept', async () => {
+    const memory = await summarizer.summarizeFile({ uri: 'ctx://user/memories/event/m.md', name: 'm.md', text: '# Deploying to staging tomorrow morning, and production on Fr…\n\nDeploying to staging tomorrow morning, and production on Friday if staging looks fine.\n', format: 'markdown' });
+    expect(memory.abstract).toBe('Deploying to staging tomorrow morning, and production on Friday if staging looks fine.');
+    const readme = await summarizer.summarizeFile({ uri: 'ctx://resources/sample/README.md', name: 'README.md', text: '# Tidewater\n\nTidewater is a small weather-station network for a harbour.\n', format: 'markdown' });
+    expect(readme.abstract).toBe('Tidewater — Tidewater is a small weather-station network for a harbour.');
+  });
+
   it('no L0 carries markup, notices or navigation', async () => {
     const files: [string, string][] = [
       ['git/RelNotes/2.39.5.txt', 'text'],

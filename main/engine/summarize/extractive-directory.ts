@@ -182,7 +182,8 @@ function describe(child: DirectoryChild, language: ContentLanguage): Described {
   if (skeleton) return { child, lead: (skeleton[1] ?? '').trim() };
   // "Title: headings" (a document with a title and no prose lead) gives its title.
   const colon = /^((?:[^:：.!?。！？]|\.(?=\S)){2,80})[:：]\s+(?=\S)/.exec(abstract);
-  if (colon && !abstract.includes(LEAD_SEPARATOR[language]) && !abstract.includes(LEAD_SEPARATOR.en)) return { child, title: (colon[1] as string).trim(), lead: abstract.slice(colon[0].length) };
+  // (Only without a final full stop: "Tidewater is a network for a harbour: a dozen stations ... ." is a sentence.)
+  if (colon && !/[.!?。！？]$/.test(abstract) && !abstract.includes(LEAD_SEPARATOR[language]) && !abstract.includes(LEAD_SEPARATOR.en)) return { child, title: (colon[1] as string).trim(), lead: abstract.slice(colon[0].length) };
   for (const separator of new Set([LEAD_SEPARATOR[language], LEAD_SEPARATOR.en, LEAD_SEPARATOR.zh])) {
     const at = abstract.indexOf(separator);
     if (at > 0) return { child, title: abstract.slice(0, at).trim(), lead: abstract.slice(at + separator.length).trim() };

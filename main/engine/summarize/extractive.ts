@@ -172,10 +172,12 @@ export function cleanTitle(title: string): string {
   return kept.join(' - ').trim();
 }
 
+/** A title cut from the start of the lead ("Deploying to staging tomorrow…"), as memories are titled. */
 function repeatsLead(title: string, lead: string): boolean {
+  if (!/(?:…|\.\.\.)$/.test(title)) return false;
   const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
   const head = plain(title.replace(/(?:…|\.\.\.)$/, ''));
-  return head.length > 0 && (/(?:…|\.\.\.)$/.test(title) ? plain(lead).startsWith(head.slice(0, Math.max(1, head.length - 2))) : plain(lead).startsWith(head));
+  return head.length > 0 && plain(lead).startsWith(head.slice(0, Math.max(1, head.length - 2)));
 }
 
 /** The first paragraph of prose, unless the document opens with a list (then it has none). */
