@@ -83,7 +83,7 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
     const parts = [...sorted].sort((a, b) => naturalCompare(a.name, b.name)).map((c) => describe(c, language));
     const first = parts[0] as Described;
     // The first part, then the titles of the others: what the document holds.
-    const rest = parts.slice(1).map((p) => p.title ?? '').filter((t) => t.length > 0);
+    const rest = parts.slice(1).flatMap((p) => (p.title && p.title !== p.child.name && !PART_NAME.test(p.title) ? [p.title] : []));
     if (first.child.abstract.trim()) return rest.length > 0 ? `${first.child.abstract.trim()}${LABELS[language].sentenceJoiner}${partsLine(rest, language)}` : first.child.abstract.trim();
   }
   const intro = pickIntro(content, language) ?? (content.length === 1 ? content[0] : undefined);
