@@ -27,7 +27,8 @@ import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createSearchIndex, type SearchIndex, type SearchMode } from '../../main/engine/index/search-index.js';
 import type { IndexInput } from '../../main/engine/ports/context-index.js';
 import type { EmbeddingModel } from '../../main/engine/ports/embedding-model.js';
-import { summarizeDirectory, summarizeText, type DirectoryChild } from '../../main/engine/summarize/extractive.js';
+import { summarizeDirectory, type DirectoryChild } from '../../main/engine/summarize/extractive-directory.js';
+import { summarizeText } from '../../main/engine/summarize/extractive.js';
 import type { Conversation, Message } from '../../shared/types/memory.js';
 
 export type Lang = 'en' | 'zh';

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { summarizeDirectory, summarizeText, type DirectoryChild } from '../../main/engine/summarize/extractive.js';
+import { summarizeDirectory, type DirectoryChild } from '../../main/engine/summarize/extractive-directory.js';
+import { summarizeText } from '../../main/engine/summarize/extractive.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/extractive');
 const english = readFileSync(join(FIXTURES, 'lighthouse-maintenance.md'), 'utf8');
@@ -39,8 +40,8 @@ describe('summarizeText on an English handbook', () => {
     expect(summary.language).toBe('en');
   });
 
-  it('leads the abstract with what the document says it is', () => {
-    expect(summary.abstract.startsWith('This handbook explains how the keepers of the North Cape lighthouse')).toBe(true);
+  it('leads the abstract with its title and what the document says it is', () => {
+    expect(summary.abstract.startsWith('Lighthouse maintenance handbook — This handbook explains how the keepers of the North Cape lighthouse')).toBe(true);
   });
 
   it('mirrors the heading outline, in order, under the document title', () => {
@@ -93,7 +94,7 @@ describe('summarizeText on a Chinese handbook', () => {
 
   it('splits Chinese sentences on 。！？ and keeps within the limits', () => {
     expect(chars(summary.abstract)).toBeLessThanOrEqual(256);
-    expect(summary.abstract.startsWith('本手册说明港口气象站网络的日常运维方法')).toBe(true);
+    expect(summary.abstract.startsWith('港口气象站运维手册——本手册说明港口气象站网络的日常运维方法')).toBe(true);
     expect(summary.abstract.endsWith('。')).toBe(true);
     expect(chars(summary.overview)).toBeLessThanOrEqual(4000);
     const bullets = summary.overview.split('\n').filter((l) => l.startsWith('- '));
@@ -219,14 +220,11 @@ describe('summarizeDirectory', () => {
     { name: 'build.log', abstract: '', category: 'resource', isDirectory: false },
   ];
 
-  it('says what the folder holds and what it is about', () => {
+  it('says what the folder is for, from its README', () => {
     const result = summarizeDirectory(children, { dirName: 'sample' });
-    expect(chars(result.abstract)).toBeLessThanOrEqual(256);
-    expect(result.abstract).toMatch(/^Tidewater is a small weather-station network for a harbour\./);
-    expect(result.abstract).toContain('2 files and 3 folders');
-    expect(result.abstract).toMatch(/packet loss/);
-    // Not the seed's fallback ("Contains N items about {categories}").
-    expect(result.abstract).not.toMatch(/^Contains \d+ items? about/);
+    expect(result.abstract).toBe('Tidewater is a small weather-station network for a harbour.');
+    // Neither the count template nor the seed's fallback ("Contains N items about {categories}").
+    expect(result.abstract).not.toMatch(/\d+ (files?|folders?)|^Contains \d+ items? about/);
   });
 
   it('lists folders, then files, each with the start of its abstract', () => {
@@ -248,7 +246,7 @@ describe('summarizeDirectory', () => {
     const { overview, abstract } = summarizeDirectory(memories, { dirName: 'memories' });
     expect(headings(overview)).toEqual(['# memories', '## preference', '## event']);
     // "code" is the one word two of the children share.
-    expect(abstract).toBe('3 files on code, including pref-editor, pref-style and standup.');
+    expect(abstract).toBe('Code: pref-editor, pref-style and standup.');
   });
 
   it('writes Chinese for Chinese children', () => {
@@ -261,7 +259,8 @@ describe('summarizeDirectory', () => {
       { dirName: '文档' },
     );
     expect(result.language).toBe('zh');
-    expect(result.abstract).toMatch(/^共 2 个文件、1 个子目录，主题涉及.*观测/);
+    expect(result.abstract).toMatch(/^关于.*观测.*的文档：故障处理、快速入门、运维手册。$/);
+    expect(result.abstract).not.toMatch(/^共 \d+ 个/);
     expect(headings(result.overview)).toEqual(['# 文档', '## 子目录', '## 文件']);
     // Only the children's own names are Latin here.
     expect(result.overview.replace(/\.md/g, '')).not.toMatch(/[A-Za-z]/);
@@ -281,7 +280,7 @@ describe('summarizeDirectory', () => {
     expect(result.overview).toMatch(/- … and \d+ more\n/);
     const listed = result.overview.split('\n').filter((l) => l.startsWith('- **')).length;
     expect(result.overview).toContain(`… and ${500 - listed} more`);
-    expect(result.abstract).toMatch(/^500 files on .*(readings|station|gusts|wind)/i);
+    expect(result.abstract).toMatch(/^(?!\d+ files).*(readings|station|gusts|wind)/i);
     expect(summarizeDirectory(many, { dirName: 'readings' })).toEqual(result);
   });
 });

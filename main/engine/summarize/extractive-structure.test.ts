@@ -48,14 +48,48 @@ describe('helpers', () => {
   });
 });
 
-describe('directory abstracts up the tree', () => {
-  it('do not turn the template words of sub-folder abstracts into key terms', async () => {
-    const { summarizeDirectory, stripDirectoryTemplate } = await import('./extractive.js');
-    expect(stripDirectoryTemplate('3 files and 2 folders on JSON, object and decoder, including a.md, b.md and more.')).toBe('JSON, object and decoder');
-    expect(stripDirectoryTemplate('共 3 个文件、1 个子目录，主题涉及电池、电压。包括 a.md、b.md。')).toBe('电池、电压');
-    const child = (name: string, topic: string) => ({ name, isDirectory: true, category: 'directory', abstract: `4 files and 1 folder on ${topic}, including 01-a.md, 02-b.md and more.` });
-    const result = summarizeDirectory([child('json', 'JSON and decoder'), child('pickle', 'pickle and decoder'), child('csv', 'CSV and decoder')], { dirName: 'library' });
-    expect(result.abstract).toMatch(/on decoder/);
-    expect(result.abstract).not.toMatch(/on (files|folders|including)/);
+describe('cleanInline', () => {
+  it('drops badges and keeps link text, whatever the destination holds', () => {
+    expect(cleanInline('[![Build status](https://github.com/git/git/workflows/CI/badge.svg)](https://github.com/git/git/actions?query=branch%3Amaster) Git is fast.')).toBe('Git is fast.');
+    expect(cleanInline('See the [`cmake-generator-expressions(7)`](../manual/cmake-generator-expressions.7.html#manual:cmake-generator-expressions\\(7\\) "cmake-generator-expressions(7)") manual.')).toBe(
+      'See the cmake-generator-expressions(7) manual.',
+    );
+    expect(cleanInline('the [`User Interaction Guide`](<guide/user-interaction/index.html#guide:User Interaction Guide> "User Interaction Guide")')).toBe('the User Interaction Guide');
+  });
+
+  it('AsciiDoc and reStructuredText inline markup, escapes and entities', () => {
+    expect(cleanInline('see linkgit:git-add[1] and link:howto/maintain-git.html[the howto]')).toBe('see git-add(1) and the howto');
+    expect(cleanInline('Use :command:`add_executable` with :ref:`targets <Targets>`, and `the docs <https://cmake.org>`_.')).toBe('Use add_executable with targets, and the docs.');
+    expect(cleanInline('add\\_executable&nbsp;and &lt;name&gt;')).toBe('add_executable and <name>');
+  });
+});
+
+describe('parseStructure (plain text, AsciiDoc, reStructuredText)', () => {
+  it('underlined and "==" headings; the first top-level one is the title; rules are not text', () => {
+    const doc = parseStructure('Git v2.39.5 Release Notes\n=========================\n\nThis release merges up the fixes.\n\nFixes since v2.39.4\n--------------------\n\n * One fix\n   wrapped on two lines.\n * Another fix.\n\n== AsciiDoc section\n\nText.\n\n-----\n\nAfter a rule.\n', 'text');
+    expect(doc.title).toBe('Git v2.39.5 Release Notes');
+    expect(doc.sections.map((s) => [s.level, s.heading ?? null, s.blocks.map((b) => (b.item ? `* ${b.text}` : b.text))])).toEqual([
+      [0, null, []],
+      [1, 'Git v2.39.5 Release Notes', ['This release merges up the fixes.']],
+      [2, 'Fixes since v2.39.4', ['* One fix wrapped on two lines.', '* Another fix.']],
+      [2, 'AsciiDoc section', ['Text.', 'After a rule.']],
+    ]);
+  });
+
+  it('reStructuredText overlined titles, directives and mail headers', () => {
+    const doc = parseStructure('=======\nProject\n=======\n\n.. note:: hidden\n\nFrom: A Person <a@example.org>\nDate: Fri, 19 Dec 2008\nAbstract: What this is about,\n on two lines.\n\nBody.\n', 'text');
+    expect(doc.title).toBe('Project');
+    expect(doc.sections[1]?.blocks.map((b) => b.text)).toEqual(['What this is about, on two lines.', 'Body.']);
+  });
+
+  it('a script without an extension is read as code, an indented "# command" is not a heading', () => {
+    expect(sourceKindOf('text', '#!/bin/sh\n# Says hello.\necho hello\n')).toBe('code');
+    expect(sourceKindOf('text', 'Sources\n-------\n\n # apt-get install git\n\nText.\n')).toBe('text');
+  });
+
+  it("a code file's header comment is its purpose, past the licence paragraph", () => {
+    const doc = parseStructure('#! /bin/bash\n#\n# bcalc - a coproc example\n#\n#   This program is free software; see the GNU General Public License.\n#\nfunction f() {\n  :\n}\n', 'code');
+    expect(doc.header).toBe('bcalc - a coproc example');
+    expect(doc.definitions).toEqual(['f']);
   });
 });

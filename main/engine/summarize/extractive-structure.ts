@@ -4,6 +4,7 @@
  * headings by layout (a short line standing alone above a paragraph); code gets its comments
  * and docstrings as prose and its declarations as definitions.
  */
+import { isBoilerplate } from './boilerplate.js';
 import { joinLines } from './extractive-text.js';
 
 export interface Block {
@@ -27,6 +28,8 @@ export interface DocumentStructure {
   sections: Section[];
   /** Names a code file declares (functions, classes, types). */
   definitions: string[];
+  /** A code file's opening comment or module docstring (after any licence): what the file is for. */
+  header?: string;
 }
 
 export type SourceKind = 'markdown' | 'text' | 'code' | 'html';
@@ -36,7 +39,11 @@ export function sourceKindOf(format: string | undefined, text: string): SourceKi
   const f = (format ?? '').toLowerCase();
   if (f === 'markdown' || f === 'md' || f === 'mdx') return 'markdown';
   if (f === 'html' || f === 'htm' || f === 'xhtml') return 'html';
-  if (f === 'text' || f === 'txt' || f === 'plain' || f === 'pdf' || f === 'chat' || f === 'conversation' || f === 'log') return hasMarkdownHeadings(text) ? 'markdown' : 'text';
+  // Plain text counts as Markdown only with headings at the margin: an indented "# command" is a shell prompt.
+  if (f === 'text' || f === 'txt' || f === 'plain' || f === 'pdf' || f === 'chat' || f === 'conversation' || f === 'log') {
+    if (f !== 'chat' && f !== 'conversation' && looksLikeCode(text)) return 'code';
+    return /^#{1,6}[ \t]+\S/m.test(text.slice(0, 200_000)) ? 'markdown' : 'text';
+  }
   if (f === 'code' || CODE_FORMATS.has(f)) return 'code';
   return hasMarkdownHeadings(text) ? 'markdown' : 'text';
 }
@@ -45,6 +52,17 @@ const CODE_FORMATS = new Set([
   'python', 'py', 'javascript', 'js', 'jsx', 'typescript', 'ts', 'tsx', 'go', 'rust', 'rs', 'java', 'c', 'cpp', 'c++', 'h', 'hpp',
   'cs', 'csharp', 'kotlin', 'swift', 'ruby', 'rb', 'php', 'scala', 'shell', 'sh', 'bash', 'lua', 'sql',
 ]);
+
+const CODE_LINE = /[{};]\s*$|^\s*(?:local|if|fi|then|else|elif|done|do|esac|case|for|while|function|def|return|export|echo|set|shift|unset)\b|^\s*[\w.]+=\S|^\s*\w+\s*\(\)\s*\{?$/;
+
+/** A script without an extension (a shebang, or mostly lines of code outside its comments). */
+function looksLikeCode(text: string): boolean {
+  const head = text.slice(0, 20_000);
+  if (head.startsWith('#!')) return true;
+  const lines = head.split('\n').filter((l) => l.trim().length > 0 && !/^\s*#/.test(l));
+  if (lines.length < 4) return false;
+  return lines.filter((l) => CODE_LINE.test(l)).length >= lines.length * 0.3;
+}
 
 function hasMarkdownHeadings(text: string): boolean {
   return /^ {0,3}#{1,6}[ \t]+\S/m.test(text.slice(0, 200_000));
@@ -69,6 +87,8 @@ const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
+const TOC_ENTRY = /^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[^\]]*\]\(#[^)]*\)\s*$/;
+const CONTENTS = /^\s*(?:\*\*|__)?(?:table of contents|contents|on this page|in this article|目录|本页内容)(?:\*\*|__)?:?\s*$/i;
 
 function parseMarkdown(text: string): DocumentStructure {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -77,6 +97,7 @@ function parseMarkdown(text: string): DocumentStructure {
   let paragraph: string[] = [];
   let paragraphIsItem = false;
   let fence: string | null = null;
+  let inContents = false;
   let i = 0;
 
   // Front matter: keep its title, drop the rest.
@@ -102,7 +123,8 @@ function parseMarkdown(text: string): DocumentStructure {
     flush();
     const clean = cleanInline(heading);
     if (clean.length === 0) return;
-    if (level === 1 && title === undefined) title = clean;
+    // The title: the first level-1 heading, or any heading that opens the document before its prose.
+    if (title === undefined && (level === 1 || (sections.length === 1 && current().blocks.length === 0))) title = clean;
     sections.push({ heading: clean, level, blocks: [] });
   };
 
@@ -139,12 +161,22 @@ function parseMarkdown(text: string): DocumentStructure {
       flush();
       continue;
     }
-    if (TABLE_ROW.test(line) || TABLE_RULE.test(line)) {
-      // Tables are data, not sentences.
+    if (TABLE_ROW.test(line) || TABLE_RULE.test(line) || /^ {0,3}\[[^\]]+\]:\s+\S/.test(line)) {
+      // Tables are data, not sentences; link reference definitions are addresses.
       flush();
       continue;
     }
     const item = LIST_ITEM.exec(line);
+    // A table of contents (a list of links into the page, or a list under "Contents") is navigation.
+    if (item && (TOC_ENTRY.test(line) || (inContents && paragraph.length === 0))) {
+      flush();
+      continue;
+    }
+    if (paragraph.length === 0 && CONTENTS.test(line)) {
+      inContents = true;
+      continue;
+    }
+    if (!item && line.trim().length > 0 && !/^\s/.test(line)) inContents = false;
     if (item) {
       flush();
       paragraph.push(line.slice(item[0].length));
@@ -157,27 +189,124 @@ function parseMarkdown(text: string): DocumentStructure {
   return { title, sections: sections.filter((s, index) => index === 0 || s.heading !== undefined), definitions: [] };
 }
 
+/** A line of one repeated mark: a setext/AsciiDoc/reStructuredText underline, or a rule. */
+const UNDERLINE = /^ {0,3}([=\-~^*+#"'`:._])\1{2,}\s*$/;
+/** AsciiDoc section titles: "= Title", "== Section". */
+const ASCIIDOC_TITLE = /^(={1,6})[ \t]+(\S.*?)[ \t]*=*\s*$/;
+/** reStructuredText directives and comments (".. note::", ".. _label:"), and link reference definitions. */
+const DIRECTIVE = /^\s*(?:\.\.\s|\[[^\]]+\]:\s+\S)/;
+
+/** Mail and patch header fields ("From: ...", "Date: ..."): who and when, not what. */
+export const HEADER_FIELD = /^\s*(?:date|from|to|cc|bcc|subject|message-id|in-reply-to|references|content-type|mime-version|x-[\w-]+|author|maintainer|last-modified):\s/i;
+/** Header fields whose value is the document's own summary. */
+const SUMMARY_FIELD = /^\s*(?:abstract|summary|description):\s*(.*)$/i;
+
+interface RawParagraph {
+  lines: string[];
+  item: boolean;
+  /** Set when the paragraph is a heading marked as one (underlined, or "== Title"). */
+  level?: number;
+}
+
+/**
+ * Plain text, AsciiDoc and reStructuredText: headings are lines underlined with a repeated mark
+ * (levels in the order the marks first appear, as reStructuredText assigns them) or "== Title"
+ * lines, else a short line standing alone above a longer paragraph. The first top-level
+ * heading is the title. List items keep their wrapped continuation lines.
+ */
 function parsePlainText(text: string): DocumentStructure {
-  const paragraphs = text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n+/);
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const marks = new Map<string, number>();
+  const levelOf = (mark: string) => {
+    if (!marks.has(mark)) marks.set(mark, Math.min(6, marks.size + 1));
+    return marks.get(mark) as number;
+  };
+  const paragraphs: RawParagraph[] = [];
+  let current: RawParagraph | null = null;
+  const flush = () => {
+    if (current && current.lines.length > 0) paragraphs.push(current);
+    current = null;
+  };
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i] as string;
+    const trimmed = line.trim();
+    if (trimmed.length === 0) {
+      flush();
+      continue;
+    }
+    const under = UNDERLINE.exec(line);
+    if (under) {
+      const next = lines[i + 1];
+      const after = lines[i + 2];
+      // An overlined and underlined title: the mark, the text, the same mark.
+      if ((current === null || current.lines.length === 0) && next !== undefined && next.trim().length > 0 && after !== undefined && after.trim() === trimmed) {
+        flush();
+        paragraphs.push({ lines: [next.trim()], item: false, level: levelOf(`over${under[1] as string}`) });
+        i += 2;
+        continue;
+      }
+      const prev = current?.lines.length === 1 ? (current.lines[0] as string).trim() : undefined;
+      // Underlines match their title's length (AsciiDoc allows two off, reStructuredText any longer).
+      if (prev !== undefined && !current?.item && [...prev].length <= 80 && [...trimmed].length >= [...prev].length - 3) {
+        current = null;
+        paragraphs.push({ lines: [prev], item: false, level: levelOf(under[1] as string) });
+        continue;
+      }
+      // A rule between paragraphs.
+      flush();
+      continue;
+    }
+    const adoc = current === null ? ASCIIDOC_TITLE.exec(line) : null;
+    if (adoc) {
+      paragraphs.push({ lines: [adoc[2] as string], item: false, level: (adoc[1] as string).length });
+      continue;
+    }
+    if (DIRECTIVE.test(line)) {
+      flush();
+      continue;
+    }
+    const summaryField = SUMMARY_FIELD.exec(line);
+    if (summaryField) {
+      flush();
+      current = { lines: [summaryField[1] as string], item: false };
+      continue;
+    }
+    if (HEADER_FIELD.test(line)) {
+      flush();
+      // Its continuation lines (indented) belong to it.
+      while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] as string)) i += 1;
+      continue;
+    }
+    if (LIST_ITEM.test(line)) {
+      flush();
+      current = { lines: [line.replace(LIST_ITEM, '')], item: true };
+      continue;
+    }
+    if (!current) current = { lines: [], item: false };
+    current.lines.push(line);
+  }
+  flush();
+
   const sections: Section[] = [{ level: 0, blocks: [] }];
+  let title: string | undefined;
   for (let p = 0; p < paragraphs.length; p += 1) {
-    const lines = (paragraphs[p] as string).split('\n').filter((l) => l.trim().length > 0);
-    if (lines.length === 0) continue;
-    const only = lines.length === 1 ? (lines[0] as string).trim() : undefined;
-    const nextParagraph = paragraphs[p + 1]?.trim() ?? '';
-    if (only !== undefined && looksLikeHeading(only) && nextParagraph.length > only.length) {
+    const paragraph = paragraphs[p] as RawParagraph;
+    const only = paragraph.lines.length === 1 ? cleanInline(paragraph.lines[0] as string) : undefined;
+    if (paragraph.level !== undefined && only) {
+      if (paragraph.level === 1 && title === undefined) title = only;
+      sections.push({ heading: only, level: paragraph.level, blocks: [] });
+      continue;
+    }
+    const nextParagraph = paragraphs[p + 1];
+    const nextLength = nextParagraph ? nextParagraph.lines.join(' ').trim().length : 0;
+    if (only !== undefined && !paragraph.item && marks.size === 0 && looksLikeHeading(only) && nextLength > only.length && nextParagraph?.level === undefined) {
       sections.push({ heading: only.replace(/[:：]$/, ''), level: 2, blocks: [] });
       continue;
     }
-    // Lines that start like list items stay separate sentences.
-    const current = sections[sections.length - 1] as Section;
-    if (lines.every((l) => LIST_ITEM.test(l))) {
-      for (const l of lines) current.blocks.push({ text: l.replace(LIST_ITEM, '').trim(), item: true });
-    } else {
-      current.blocks.push({ text: joinLines(lines), item: false });
-    }
+    const joined = cleanInline(joinLines(paragraph.lines));
+    if (joined.length > 0) (sections[sections.length - 1] as Section).blocks.push({ text: joined, item: paragraph.item });
   }
-  return { sections, definitions: [] };
+  return { title, sections, definitions: [] };
 }
 
 /** A short line without sentence punctuation, e.g. "Introduction", "2. Design", "第一章 概述". */
@@ -199,6 +328,9 @@ const DEFINITIONS: RegExp[] = [
   /^\s*(?:public|private|protected|internal)?\s*(?:static\s+)?(?:final\s+)?(?:abstract\s+)?(?:class|interface|record)\s+([A-Za-z_]\w*)/,
 ];
 
+/** Lines that may come before a file's header comment: a shebang, imports, a package line, a pragma. */
+const OPENING_LINE = /^(?:#!|#\s*(?:include|pragma|!)|import\b|from\s+\S+\s+import\b|package\b|use\b|using\b|require\b|['"]use strict['"]|#\s*-\*-|@file\b)/;
+
 const PREPROCESSOR = /^#\s*(include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|error|import|!)/;
 
 /** Comments and docstrings become prose; declarations become definitions. License headers are skipped. */
@@ -208,16 +340,32 @@ function parseCode(text: string): DocumentStructure {
   const definitions: string[] = [];
   const seen = new Set<string>();
   let comment: string[] = [];
+  let header: string | undefined;
+  /** Whether a line of code (other than imports, a shebang, a package line) came before. */
+  let sawCode = false;
   const flush = () => {
-    const joined = joinLines(comment);
+    // A comment's paragraphs (split at its empty lines) stand alone: a licence paragraph goes, the purpose above it stays.
+    const paragraphs: string[][] = [[]];
+    for (const line of comment) {
+      if (line.trim().length === 0) paragraphs.push([]);
+      else (paragraphs[paragraphs.length - 1] as string[]).push(line);
+    }
     comment = [];
-    if (joined.length < 3 || /copyright|licen[sc]e|spdx/i.test(joined) || !/\p{L}{2}/u.test(joined)) return;
-    // Tags like @param keep their text; the tag itself is noise.
-    blocks.push({ text: joined.replace(/(^|\s)@\w+/g, '$1').replace(/\s+/g, ' ').trim(), item: false });
+    for (const paragraph of paragraphs) {
+      const joined = joinLines(paragraph);
+      if (joined.length < 3 || /copyright|licen[sc]e|spdx|warranty/i.test(joined) || !/\p{L}{2}/u.test(joined)) continue;
+      // Tags like @param keep their text; the tag itself is noise.
+      const prose = joined.replace(/(^|\s)@\w+/g, '$1').replace(/\s+/g, ' ').trim();
+      if (header === undefined && !sawCode && definitions.length === 0 && /\p{L}{3,}\s+\p{L}{2,}/u.test(prose) && !isBoilerplate(prose)) header = prose;
+      blocks.push({ text: prose, item: false });
+    }
   };
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i] as string;
     const trimmed = line.trim();
+    // A comment ends where code starts: flushed before this line's definition is counted, so a
+    // header comment right above the first function still counts as the file's header.
+    if (comment.length > 0 && !(/^(?:\/\/+|#+(?!!)|--)/.test(trimmed) && !PREPROCESSOR.test(trimmed))) flush();
     for (const pattern of DEFINITIONS) {
       const m = pattern.exec(line);
       // Dunder methods (__init__, __repr__) are plumbing, not what a file is about.
@@ -255,20 +403,37 @@ function parseCode(text: string): DocumentStructure {
     }
     const lineComment = /^(?:\/\/+|#+(?!!)|--)\s?(.*)$/.exec(trimmed);
     if (lineComment && !PREPROCESSOR.test(trimmed)) {
-      comment.push(lineComment[1] as string);
+      if (!HEADER_FIELD.test(lineComment[1] as string)) comment.push(lineComment[1] as string);
       continue;
     }
     flush();
+    if (trimmed.length > 0 && !OPENING_LINE.test(trimmed)) sawCode = true;
   }
   flush();
-  return { sections: [{ level: 0, blocks }], definitions };
+  return { sections: [{ level: 0, blocks }], definitions, ...(header ? { header } : {}) };
 }
 
 /** Removes Markdown inline syntax and HTML tags, keeping the words. */
+/**
+ * The "(destination "title")" of a Markdown link: an <address>, or one with balanced or escaped
+ * parentheses (turndown writes `cmake\(1\)`), and an optional title.
+ */
+const LINK_TARGET = String.raw`\((?:<[^>]*>|(?:\\.|[^\s()\\]|\((?:\\.|[^()\\])*\))*)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)`;
+const IMAGE = new RegExp(String.raw`!\[[^\]]*\]` + LINK_TARGET, 'g');
+const LINK = new RegExp(String.raw`\[([^\]]*)\]` + LINK_TARGET, 'g');
+
 export function cleanInline(text: string): string {
   return text
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    // Images go (badges are images inside links: the link is left empty, and goes too).
+    .replace(IMAGE, '')
+    .replace(LINK, '$1')
+    // AsciiDoc: linkgit:git-add[1] → git-add(1), link:url[text] and url[text] → text.
+    .replace(/\blinkgit:([\w.-]+)\[(\d)\]/g, '$1($2)')
+    .replace(/\b(?:link:|https?:\/\/)[^\s[\]]*\[([^\]]+)\]/g, '$1')
+    // reStructuredText roles and links: :ref:`text <target>` → text, `text <url>`_ → text.
+    .replace(/:[a-z]+(?::[a-z]+)?:`([^`<]*?)\s*(?:<[^>`]*>)?`/g, '$1')
+    .replace(/`([^`<]+?)\s*<[^>`]+>`_{1,2}/g, '$1')
+    .replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1')
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
     .replace(/\[\^[^\]]+\]/g, '')
     .replace(/<(https?:[^>]+)>/g, '$1')
@@ -278,6 +443,7 @@ export function cleanInline(text: string): string {
     .replace(/(^|[^\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?!\w)/g, '$1$2')
     .replace(/(^|[^\w])_(?=\S)([^_]+?)(?<=\S)_(?!\w)/g, '$1$2')
     .replace(/~~(.+?)~~/g, '$1')
+    .replace(/&(nbsp|amp|lt|gt|quot|apos|mdash|ndash|hellip);/g, (_m, name: string) => ENTITIES[name] ?? ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -2,7 +2,8 @@
  * The offline NodeSummarizer: the embedded extractive summarizer behind the same interface as
  * the LLM one, so every feature works with no key and no network.
  */
-import { summarizeDirectory, summarizeText } from './extractive.js';
+import { summarizeDirectory } from './extractive-directory.js';
+import { summarizeText } from './extractive.js';
 import { categoriesOf } from './fallback.js';
 import type { DirectorySummaryInput, FileSummaryInput, NodeSummarizer } from './types.js';
 

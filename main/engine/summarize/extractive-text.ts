@@ -230,6 +230,14 @@ export const LABELS: Record<ContentLanguage, Labels> = {
   ko: { keyTerms: '핵심어', definitions: '정의', folders: '폴더', files: '파일', listSeparator: ', ', more: (n) => `… 외 ${n}개`, colon: ': ', sentenceJoiner: ' ' },
 };
 
+/** "a, b and c" in English, "a、b和c" in Chinese, the list separator elsewhere. */
+export function joinList(items: string[], language: ContentLanguage): string {
+  if (items.length <= 1) return items.join('');
+  if (language === 'en') return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  if (language === 'zh') return `${items.slice(0, -1).join('、')}和${items[items.length - 1]}`;
+  return items.join(LABELS[language].listSeparator);
+}
+
 /** Cuts text to at most `max` characters (code points) at a word boundary where there is one, ending in "…". */
 export function truncate(text: string, max: number): string {
   const chars = [...text];

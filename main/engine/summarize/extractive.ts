@@ -20,11 +20,13 @@
  *   { dirName: 'docs' },
  * );
  */
+import { isBoilerplate, isDebianCopyright, isLegalOrHistoryName } from './boilerplate.js';
 import { parseStructure, sourceKindOf, type DocumentStructure } from './extractive-structure.js';
 import {
   LABELS,
   charLength,
   detectLanguage,
+  joinList,
   splitSentences,
   tokenize,
   truncate,
@@ -96,7 +98,9 @@ export function summarizeText(text: string, options: SummarizeTextOptions = {}):
   const keyTerms = pickKeyTerms(sentences, weights, language);
 
   const title = doc.title ?? options.title;
-  const abstract = buildAbstract(ranked, { title, doc, language, max: maxAbstract });
+  const abstract = isLegalOrHistoryName(options.title ?? '') || isDebianCopyright(text)
+    ? legalAbstract(text, options.title ?? '', language, maxAbstract)
+    : (leadAbstract(doc, language, maxAbstract) ?? buildAbstract(ranked, { title, doc, language, max: maxAbstract }));
   const overview = buildOverview(ranked, doc, { title, keyTerms, language, max: maxOverview, syntheticTitle: doc.title === undefined });
   return { abstract, overview, keyTerms, language };
 
@@ -108,7 +112,7 @@ export function summarizeText(text: string, options: SummarizeTextOptions = {}):
     const leadSections = new Set([0, firstH1(ctx.doc)]);
     const lead = sentences[0];
     const informative = lead !== undefined && leadSections.has(lead.section) && lead.unique.length >= 4 && !/[?？]$/.test(lead.text);
-    const candidates = informative ? [lead, ...order.filter((s) => s !== lead)] : order;
+    const candidates = (informative ? [lead, ...order.filter((s) => s !== lead)] : order).filter((s) => looksLikeProse(s.text));
     for (const sentence of candidates) {
       const length = charLength(sentence.text) + (chosen.length > 0 ? labels.sentenceJoiner.length : 0);
       if (used + length > ctx.max) continue;
@@ -116,7 +120,7 @@ export function summarizeText(text: string, options: SummarizeTextOptions = {}):
       used += length;
       if (ctx.max - used < 40) break;
     }
-    if (chosen.length === 0 && order[0]) return truncate(order[0].text, ctx.max);
+    if (chosen.length === 0 && candidates[0]) return truncate(candidates[0].text, ctx.max);
     if (chosen.length > 0) return chosen.sort((a, b) => a.index - b.index).map((s) => s.text).join(labels.sentenceJoiner);
     // No prose at all: say what the document is made of (its headings, or what a code file defines).
     if (ctx.doc.definitions.length > 0) return truncate(`${labels.definitions}${labels.colon}${ctx.doc.definitions.join(labels.listSeparator)}`, ctx.max);
@@ -126,11 +130,127 @@ export function summarizeText(text: string, options: SummarizeTextOptions = {}):
   }
 }
 
+/** Between a document's title and its lead sentence in an abstract. */
+export const LEAD_SEPARATOR: Record<ContentLanguage, string> = { en: ' — ', zh: '——', ja: '——', ko: ' — ' };
+/** Most list items a lead is looked for past: a document that opens with a list has no prose lead. */
+const MAX_ITEMS_BEFORE_LEAD = 3;
+const MAX_BLOCKS_BEFORE_LEAD = 12;
+
+/**
+ * The abstract as a reader wants it: the document's title and the sentence that states its
+ * purpose (the first paragraph of prose, or a code file's header comment), with boilerplate
+ * (notices, navigation) passed over. Undefined when the document has neither a title nor such a
+ * sentence; the ranked sentences speak for it then.
+ */
+function leadAbstract(doc: DocumentStructure, language: ContentLanguage, max: number): string | undefined {
+  const title = doc.title && !isBoilerplate(doc.title) ? cleanTitle(doc.title) : undefined;
+  const lead = doc.header ?? leadParagraph(doc, language);
+  const separator = LEAD_SEPARATOR[language];
+  if (lead !== undefined) {
+    // A title that only repeats the lead's start (a memory's title is its first words, cut) adds nothing.
+    if (title && repeatsLead(title, lead)) return truncate(leadSentences(lead, max), max);
+    const room = max - (title ? charLength(title) + separator.length : 0);
+    const sentence = leadSentences(lead, Math.max(80, room));
+    if (!title || room < 80) return truncate(title && charLength(sentence) < max - 20 ? `${title}${separator}${sentence}` : sentence, max);
+    return `${title}${separator}${sentence}`;
+  }
+  if (!title) return undefined;
+  // A title alone, with the headings under it: "Git v1.5.2.1 Release Notes: Fixes since v1.5.2".
+  const labels = LABELS[language];
+  const headings = doc.sections.flatMap((s) => (s.heading && s.heading !== title && s.level <= 3 && !isBoilerplate(s.heading) ? [s.heading] : []));
+  return truncate(headings.length > 0 ? `${title}${labels.colon}${headings.slice(0, 6).join(labels.listSeparator)}` : title, max);
+}
+
+/**
+ * A title without its site's suffix ("add_executable — CMake 3.25.1 Documentation" →
+ * "add_executable"), and without the dash that separates a title from its lead in an abstract.
+ */
+export function cleanTitle(title: string): string {
+  const parts = title.split(/\s+[—|·–]\s+/);
+  const last = parts[parts.length - 1] ?? '';
+  const kept = parts.length > 1 && /\b(documentation|docs|manual|reference|handbook|wiki)\b|\d+\.\d+/i.test(last) ? parts.slice(0, -1) : parts;
+  return kept.join(' - ').trim();
+}
+
+/** A title cut from the start of the lead ("Deploying to staging tomorrow…"), as memories are titled. */
+function repeatsLead(title: string, lead: string): boolean {
+  if (!/(?:…|\.\.\.)$/.test(title)) return false;
+  const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  const head = plain(title.replace(/(?:…|\.\.\.)$/, ''));
+  return head.length > 0 && plain(lead).startsWith(head.slice(0, Math.max(1, head.length - 2)));
+}
+
+/** The first paragraph of prose, unless the document opens with a list (then it has none). */
+function leadParagraph(doc: DocumentStructure, language: ContentLanguage): string | undefined {
+  let items = 0;
+  let blocks = 0;
+  for (const section of doc.sections) {
+    for (const block of section.blocks) {
+      blocks += 1;
+      if (blocks > MAX_BLOCKS_BEFORE_LEAD || items > MAX_ITEMS_BEFORE_LEAD) return undefined;
+      if (block.item) {
+        items += 1;
+        continue;
+      }
+      if (isBoilerplate(block.text) || !looksLikeProse(block.text)) continue;
+      const first = splitSentences(block.text)[0] ?? '';
+      const minTerms = language === 'en' ? 4 : 2;
+      if (tokenize(first, language).length < minTerms || /[?？]$/.test(first)) continue;
+      return block.text;
+    }
+  }
+  return undefined;
+}
+
+/** Prose, not code or data that reached a paragraph ("@@ expression E; @@", "x = f(y);"). */
+function looksLikeProse(text: string): boolean {
+  const symbols = text.match(/[;{}=@$<>|\\^~`]/g)?.length ?? 0;
+  return symbols <= Math.max(1, charLength(text) / 40);
+}
+
+/** The first sentence of a paragraph, and the next while the first is short and both fit. */
+function leadSentences(paragraph: string, max: number): string {
+  const sentences = splitSentences(paragraph);
+  let out = sentences[0] ?? '';
+  for (const next of sentences.slice(1)) {
+    if (charLength(out) >= 90 || charLength(out) + 1 + charLength(next) > max) break;
+    out = `${out}${/[\p{Script=Han}]$/u.test(out) ? '' : ' '}${next}`;
+  }
+  return truncate(out, max);
+}
+
+const LICENCE_NAMES: [RegExp, string][] = [
+  [/\bGPL-?3|GNU General Public License,? version 3|GPL(?:-2)?\+|\bGPL-2\b|GNU General Public License,? version 2/i, 'GPL'],
+  [/\bLGPL/i, 'LGPL'],
+  [/\bApache(?:-2\.0| License)/i, 'Apache-2.0'],
+  [/\bMIT\b|Permission is hereby granted, free of charge/i, 'MIT'],
+  [/\bBSD-?[234]-clause|\bBSD\b/i, 'BSD'],
+  [/\bMPL|Mozilla Public License/i, 'MPL'],
+  [/\bpublic domain\b/i, 'public domain'],
+  [/\bISC\b/i, 'ISC'],
+  [/\bCC-BY|Creative Commons/i, 'Creative Commons'],
+];
+
+/** A licence, copyright or changelog file says what it is, not its first notice. */
+function legalAbstract(text: string, name: string, language: ContentLanguage, max: number): string {
+  const history = /^(changelog|changes|history|news)/i.test(name);
+  const head = text.slice(0, 200_000);
+  const upstream = /^Upstream-Name:\s*(\S.*)$/m.exec(head)?.[1]?.trim();
+  const licences = history ? [] : LICENCE_NAMES.filter(([pattern]) => pattern.test(head)).map(([, label]) => label);
+  const list = joinList(licences, language);
+  if (language === 'zh') return truncate(history ? '变更记录。' : `版权与许可条款${upstream ? `（${upstream}）` : ''}${list ? `：${list}` : ''}。`, max);
+  if (history) return 'A changelog: the history of changes.';
+  return truncate(`Copyright and licence terms${upstream ? ` of ${upstream}` : ''}${list ? `: ${list}` : ''}.`, max);
+}
+
 function collectSentences(doc: DocumentStructure, language: ContentLanguage): Sentence[] {
   const raw: { section: number; text: string; first: boolean }[] = [];
+  // Notices and navigation are not content; a document that is nothing else keeps them.
+  const content = doc.sections.some((s) => s.blocks.some((b) => !isBoilerplate(b.text)));
   doc.sections.forEach((section, sectionIndex) => {
     let first = true;
     for (const block of section.blocks) {
+      if (content && isBoilerplate(block.text)) continue;
       for (const text of block.item ? [block.text] : splitSentences(block.text)) {
         raw.push({ section: sectionIndex, text, first });
         first = false;
@@ -442,161 +562,10 @@ function firstH1(doc: DocumentStructure): number {
 }
 
 /** A last guard on the limit: cut at the last line break that fits. */
-function fit(text: string, max: number): string {
+export function fit(text: string, max: number): string {
   if (charLength(text) <= max) return text;
   const chars = [...text].slice(0, max);
   const cut = chars.join('');
   const newline = cut.lastIndexOf('\n');
   return newline > 0 ? `${cut.slice(0, newline)}\n` : truncate(text, max);
-}
-
-export interface DirectoryChild {
-  name: string;
-  abstract: string;
-  category: string;
-  isDirectory: boolean;
-}
-
-export interface SummarizeDirectoryOptions {
-  dirName: string;
-  language?: ContentLanguage;
-  maxAbstractChars?: number;
-  maxOverviewChars?: number;
-}
-
-/** Children whose abstract speaks for the whole folder. */
-const INTRO_NAME = /^(readme|index|overview|intro|introduction|about|_index)(\.[a-z0-9]+)?$/i;
-const MAX_CHILD_LINE_CHARS = 160;
-
-/**
- * A directory's L0 and L1 from its children: how many folders and files it holds, its dominant
- * topics (key terms across the children's abstracts), and an overview listing the children,
- * grouped by category when they have several, with the start of each abstract.
- */
-export function summarizeDirectory(children: DirectoryChild[], options: SummarizeDirectoryOptions): ExtractiveSummary {
-  const maxAbstract = options.maxAbstractChars ?? MAX_ABSTRACT_CHARS;
-  const maxOverview = options.maxOverviewChars ?? MAX_OVERVIEW_CHARS;
-  const language = options.language ?? detectLanguage(children.map((c) => c.abstract).join('\n') || options.dirName);
-  const labels = LABELS[language];
-  const sorted = [...children].sort((a, b) => Number(b.isDirectory) - Number(a.isDirectory) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const folders = sorted.filter((c) => c.isDirectory).length;
-  const files = sorted.length - folders;
-
-  // Key terms over the children's abstracts, each abstract a paragraph of one document.
-  // A sub-folder's abstract is partly this summarizer's own template ("3 files and 2 folders on
-  // X, including a.md..."); only its topics speak for the folder, or "files" and "including"
-  // would climb the tree as key terms.
-  const corpus = sorted
-    .map((c) => (c.isDirectory ? stripDirectoryTemplate(c.abstract) : c.abstract).trim())
-    .filter((a) => a.length > 0)
-    .join('\n\n');
-  const terms = corpus.length > 0 ? summarizeText(corpus, { format: 'text', language }).keyTerms.filter((t) => !TEMPLATE_WORDS.has(t.toLowerCase())) : [];
-  // Topics are what several children share. A word that only one of many children uses says
-  // nothing about the folder, so with nothing shared there are no topics (unless one child speaks).
-  const abstracts = sorted.map((c) => c.abstract.toLowerCase()).filter((a) => a.trim().length > 0);
-  const coverage = (term: string) => abstracts.filter((a) => a.includes(term.toLowerCase())).length;
-  const shared = terms.filter((t) => coverage(t) >= 2);
-  const topics = (abstracts.length <= 1 ? terms : shared).slice(0, abstracts.length <= 1 ? 3 : 5);
-
-  const intro = sorted.find((c) => INTRO_NAME.test(c.name) && c.abstract.trim().length > 0);
-  const introSentence = intro ? splitSentences(intro.abstract.trim())[0] : undefined;
-  const abstract = directoryAbstract({ language, folders, files, topics, introSentence, names: sorted.map((c) => displayName(c)), max: maxAbstract });
-
-  const lines: string[] = [`# ${options.dirName}`];
-  if (introSentence) lines.push(truncate(introSentence, 300));
-  const categories = [...new Set(sorted.map((c) => c.category))];
-  const groups: { heading: string; items: DirectoryChild[] }[] =
-    categories.length > 1
-      ? categories.map((category) => ({ heading: category, items: sorted.filter((c) => c.category === category) }))
-      : [
-          { heading: labels.folders, items: sorted.filter((c) => c.isDirectory) },
-          { heading: labels.files, items: sorted.filter((c) => !c.isDirectory) },
-        ].filter((g) => g.items.length > 0);
-  const keyLine = terms.length > 0 ? `**${labels.keyTerms}${labels.colon.trim()}** ${terms.join(labels.listSeparator)}` : '';
-  let budget = maxOverview - lines.join('\n\n').length - keyLine.length - 8 - groups.reduce((n, g) => n + g.heading.length + 6, 0);
-  const total = sorted.length;
-  let shown = 0;
-  const rendered: string[] = [];
-  for (const group of groups) {
-    const items: string[] = [];
-    for (const child of group.items) {
-      const line = `- **${displayName(child)}**${child.abstract.trim() ? `${labels.colon}${truncate(child.abstract.trim(), MAX_CHILD_LINE_CHARS)}` : ''}`;
-      // Keep room for the "... and N more" line.
-      if (charLength(line) + 1 > budget - 40) break;
-      items.push(line);
-      budget -= charLength(line) + 1;
-      shown += 1;
-    }
-    if (items.length > 0) rendered.push([`## ${group.heading}`, ...items].join('\n'));
-  }
-  if (shown < total) rendered.push(`- ${labels.more(total - shown)}`);
-  lines.push(...rendered);
-  if (keyLine) lines.push(keyLine);
-  return { abstract, overview: fit(`${lines.join('\n\n')}\n`, maxOverview), keyTerms: terms, language };
-}
-
-function displayName(child: DirectoryChild): string {
-  return child.isDirectory && !child.name.endsWith('/') ? `${child.name}/` : child.name;
-}
-
-function directoryAbstract(ctx: { language: ContentLanguage; folders: number; files: number; topics: string[]; introSentence?: string; names: string[]; max: number }): string {
-  const { language, folders, files, topics } = ctx;
-  const labels = LABELS[language];
-  const list = (items: string[]) => joinList(items, language);
-  let counts: string;
-  let about: string;
-  let includes: string;
-  switch (language) {
-    case 'zh':
-      counts = [files > 0 ? `${files} 个文件` : '', folders > 0 ? `${folders} 个子目录` : ''].filter(Boolean).join('、');
-      about = topics.length > 0 ? `，主题涉及${list(topics)}` : '';
-      includes = `。包括 ${ctx.names.slice(0, 4).join(labels.listSeparator)}${ctx.names.length > 4 ? ' 等' : ''}。`;
-      counts = `共 ${counts}`;
-      break;
-    case 'ja':
-      counts = [files > 0 ? `${files} 件のファイル` : '', folders > 0 ? `${folders} 件のフォルダ` : ''].filter(Boolean).join('と');
-      about = topics.length > 0 ? `。主なトピック：${list(topics)}` : '';
-      includes = `。${ctx.names.slice(0, 4).join(labels.listSeparator)}${ctx.names.length > 4 ? ' など' : ''}。`;
-      break;
-    case 'ko':
-      counts = [files > 0 ? `파일 ${files}개` : '', folders > 0 ? `폴더 ${folders}개` : ''].filter(Boolean).join(', ');
-      about = topics.length > 0 ? ` — 주제: ${list(topics)}` : '';
-      includes = `. ${ctx.names.slice(0, 4).join(labels.listSeparator)}${ctx.names.length > 4 ? ' 등' : ''}.`;
-      break;
-    default:
-      counts = [files > 0 ? `${files} ${files === 1 ? 'file' : 'files'}` : '', folders > 0 ? `${folders} ${folders === 1 ? 'folder' : 'folders'}` : ''].filter(Boolean).join(' and ');
-      counts = counts.charAt(0).toUpperCase() + counts.slice(1);
-      about = topics.length > 0 ? ` on ${list(topics)}` : '';
-      includes = ctx.names.length > 3 ? `, including ${ctx.names.slice(0, 3).join(', ')} and more.` : `, including ${list(ctx.names)}.`;
-  }
-  if (folders + files === 0) return '';
-  const core = `${counts}${about}`;
-  const lead = ctx.introSentence ? `${ctx.introSentence}${labels.sentenceJoiner}` : '';
-  // Longest first: the intro, the counts and topics and the notable names; drop parts until it fits.
-  for (const candidate of [`${lead}${core}${includes}`, `${lead}${core}${end(language)}`, `${core}${includes}`, `${core}${end(language)}`]) {
-    if (charLength(candidate) <= ctx.max) return candidate;
-  }
-  return truncate(`${core}${end(language)}`, ctx.max);
-}
-
-function end(language: ContentLanguage): string {
-  return language === 'en' || language === 'ko' ? '.' : '。';
-}
-
-function joinList(items: string[], language: ContentLanguage): string {
-  if (items.length <= 1) return items.join('');
-  if (language === 'en') return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-  if (language === 'zh') return `${items.slice(0, -1).join('、')}和${items[items.length - 1]}`;
-  return items.join(LABELS[language].listSeparator);
-}
-
-const TEMPLATE_WORDS = new Set(['file', 'files', 'folder', 'folders', 'including', 'part', 'more', '文件', '子目录', '包括', '主题', '涉及']);
-
-/** The topics of a directory abstract written by directoryAbstract, without its counts and names. */
-export function stripDirectoryTemplate(abstract: string): string {
-  return abstract
-    .replace(/^\d+ (?:files?|folders?)(?: and \d+ (?:files?|folders?))?(?: on )?/i, '')
-    .replace(/,? including .*$/s, '')
-    .replace(/^共 [^，。]*(?:，主题涉及)?/, '')
-    .replace(/。包括 .*$/s, '');
 }

@@ -1,0 +1,355 @@
+/**
+ * A directory's L0 and L1 from its children's L0s, offline: what the folder is for, in one
+ * sentence, and an overview a reader can scan.
+ *
+ * The L0 comes from, in order: the first part of a document split into parts; the folder's
+ * README or index page; a family of similar titles ("Git v1.5.0 Release Notes", ...) with its
+ * range ("Git Release Notes, 1.5.0 to 2.39.5"); else the subject the children share, with the
+ * titles of the first of them. The L1 is that sentence, then each child with its own L0, a
+ * family of many as one line with its range, legal and history files last.
+ *
+ * @example
+ * summarizeDirectory([{ name: 'README.md', abstract: 'Tidewater — A weather-station network.', category: 'resource', isDirectory: false }], { dirName: 'sample' });
+ */
+import { compareNatural } from '../../../shared/natural-sort.js';
+import { isLegalOrHistoryName } from './boilerplate.js';
+import { fit, LEAD_SEPARATOR, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, summarizeText, type ExtractiveSummary } from './extractive.js';
+import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
+
+export interface DirectoryChild {
+  name: string;
+  abstract: string;
+  category: string;
+  isDirectory: boolean;
+}
+
+export interface SummarizeDirectoryOptions {
+  dirName: string;
+  language?: ContentLanguage;
+  maxAbstractChars?: number;
+  maxOverviewChars?: number;
+}
+
+/** Names of a folder's own introduction, best first. */
+const INTRO_NAMES = [/^readme(\.(md|markdown|txt|rst|adoc|html?))?\/?$/i, /^index(\.[a-z-]+)*\.(html?|md|rst|adoc|txt)\/?$/i, /^(overview|intro|introduction|about|_index)(\.[a-z0-9]+)?\/?$/i];
+/** Parts of a split document: 01-introduction.md, 02-usage.md, ... */
+const PART_NAME = /^\d{2,}-/;
+const MAX_CHILD_LINE_CHARS = 160;
+/** A folder with more children than this lists families of similar titles as one line each. */
+const GROUP_FROM = 12;
+const MIN_FAMILY = 3;
+
+interface Described {
+  child: DirectoryChild;
+  /** The title part of the child's L0 ("Title — lead"), if it has one. */
+  title?: string;
+  lead: string;
+}
+
+export function summarizeDirectory(children: DirectoryChild[], options: SummarizeDirectoryOptions): ExtractiveSummary {
+  const maxAbstract = options.maxAbstractChars ?? MAX_ABSTRACT_CHARS;
+  const maxOverview = options.maxOverviewChars ?? MAX_OVERVIEW_CHARS;
+  const language = options.language ?? detectLanguage(children.map((c) => c.abstract).join('\n') || options.dirName);
+  const sorted = [...children].sort((a, b) => Number(b.isDirectory) - Number(a.isDirectory) || compareNatural(a.name, b.name));
+  const described = sorted.map((child) => describe(child, language));
+  // Licences and changelogs are in most folders and say nothing about what the folder is for.
+  const content = described.filter((d) => !isLegalOrHistoryName(d.child.name) && d.child.abstract.trim().length > 0);
+
+  const families = findFamilies(content);
+  const topics = sharedTopics(content, language);
+  const abstract = truncate(directoryAbstract(sorted, content, families, topics, language, maxAbstract), maxAbstract);
+  // An L0 made of the children's titles is not repeated above the list of those children.
+  const synthesized = abstract.length > 0 && content.length > 1 && !sayingOfOwn(sorted, content, families, language);
+  // Key terms over the children's L0s (each a paragraph of one document): the words a search for the folder would use.
+  const corpus = content.map((d) => d.child.abstract.trim()).join('\n\n');
+  const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language }).keyTerms : [];
+  const overview = fit(directoryOverview(options.dirName, synthesized ? '' : abstract, described, families, keyTerms, language, maxOverview), maxOverview);
+  return { abstract, overview, keyTerms, language };
+}
+
+/** Whether the folder's L0 is a text of its own (a split document's first part, its README, a family's range), not a list of titles. */
+function sayingOfOwn(sorted: DirectoryChild[], content: Described[], families: Family[], language: ContentLanguage): boolean {
+  if (sorted.length > 1 && sorted.every((c) => PART_NAME.test(c.name))) return true;
+  if (pickIntro(content, language)) return true;
+  const family = families[0];
+  return family !== undefined && family.members.length * 2 >= content.length;
+}
+
+function directoryAbstract(sorted: DirectoryChild[], content: Described[], families: Family[], topics: string[], language: ContentLanguage, max: number): string {
+  if (content.length === 0) return '';
+  // A document split into parts: its first part opens it.
+  // (A part with sub-sections of its own is a folder of parts itself.)
+  // A folder's L0 is never word for word a child's: the index would hold two equal records, tied in every search.
+  if (sorted.length > 1 && sorted.every((c) => PART_NAME.test(c.name))) {
+    const parts = [...sorted].sort((a, b) => compareNatural(a.name, b.name)).map((c) => describe(c, language));
+    const first = parts[0] as Described;
+    // The first part, then the titles of the others: what the document holds.
+    const rest = parts.slice(1).flatMap((p) => (p.title && p.title !== p.child.name && !PART_NAME.test(p.title) ? [p.title] : []));
+    if (first.child.abstract.trim()) return rest.length > 0 ? `${first.child.abstract.trim()}${LABELS[language].sentenceJoiner}${partsLine(rest, language)}` : first.child.abstract.trim();
+  }
+  const intro = pickIntro(content, language) ?? (content.length === 1 ? content[0] : undefined);
+  // A README's (or an only child's) lead says what the folder is for; its title is the README's.
+  if (intro) return intro.title && intro.lead ? intro.lead : intro.child.abstract.trim();
+  const family = families[0];
+  if (family && family.members.length * 2 >= content.length) {
+    const rest = content.filter((d) => !family.members.includes(d));
+    const also = rest.length > 0 ? `${LABELS[language].sentenceJoiner}${alsoLine(rest, language)}` : '';
+    return `${familyLine(family, language)}${end(language)}${also}`;
+  }
+  // The subject, then as many of the children's titles as fit: a reader sees what is inside.
+  const zh = language === 'zh' || language === 'ja';
+  const subject = zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents';
+  const names = content.map((d) => exampleName(d));
+  const sentence = (n: number) => {
+    const shown = names.slice(0, n);
+    const more = names.length > n;
+    if (zh) return `${subject}：${shown.join('、')}${more ? '等' : ''}。`;
+    return `${subject}: ${joinList(more ? [...shown, 'others'] : shown, 'en')}.`;
+  };
+  let count = Math.min(names.length, 3);
+  while (count < names.length && charLength(sentence(count + 1)) <= max) count += 1;
+  return sentence(count);
+}
+
+function directoryOverview(
+  dirName: string,
+  abstract: string,
+  described: Described[],
+  families: Family[],
+  keyTerms: string[],
+  language: ContentLanguage,
+  max: number,
+): string {
+  const labels = LABELS[language];
+  const head = [`# ${dirName}`];
+  if (abstract) head.push(abstract);
+  const keyLine = keyTerms.length > 0 ? `**${labels.keyTerms}${labels.colon.trim()}** ${keyTerms.join(labels.listSeparator)}` : '';
+  // Large folders: each family of similar titles is one line with its range.
+  const grouped = described.length > GROUP_FROM ? families : [];
+  const inFamily = new Set(grouped.flatMap((f) => f.members));
+  const folders = described.filter((d) => d.child.isDirectory && !inFamily.has(d));
+  const files = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && !isLegalOrHistoryName(d.child.name));
+  const legal = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && isLegalOrHistoryName(d.child.name));
+  const familyLines = grouped.map((f) => `- ${familyLine(f, language, true)}`);
+  // Files of several categories (memories: preference, event, ...) are listed by category; a
+  // folder of documents and sub-folders is listed as folders, then files.
+  const fileCategories = new Set(described.filter((d) => !d.child.isDirectory).map((d) => d.child.category));
+  const categories = fileCategories.size > 1 ? [...new Set(described.map((d) => d.child.category))] : [];
+  const sections: { heading: string; lines: string[]; items: Described[] }[] =
+    categories.length > 1
+      ? categories.map((category, i) => ({ heading: category, lines: i === 0 ? familyLines : [], items: [...folders, ...files, ...legal].filter((d) => d.child.category === category) }))
+      : [
+          { heading: labels.folders, lines: [], items: folders },
+          { heading: labels.files, lines: familyLines, items: [...files, ...legal] },
+        ];
+  let budget = max - [...head, keyLine].join('\n\n').length - 60;
+  let left = 0;
+  const rendered: string[] = [];
+  for (const section of sections) {
+    const lines: string[] = [];
+    for (const line of section.lines) {
+      budget -= charLength(line) + 1;
+      lines.push(line);
+    }
+    for (const item of section.items) {
+      const line = childLine(item, language);
+      if (charLength(line) + 1 > budget) {
+        left += 1;
+        continue;
+      }
+      lines.push(line);
+      budget -= charLength(line) + 1;
+    }
+    if (lines.length > 0) rendered.push([`## ${section.heading}`, ...lines].join('\n'));
+  }
+  if (left > 0) rendered.push(`- ${labels.more(left)}`);
+  return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
+}
+
+/** "- **name**: its L0", one line, with no list marker of its own (so no doubled bullet). */
+function childLine(d: Described, language: ContentLanguage): string {
+  const labels = LABELS[language];
+  const name = d.child.isDirectory && !d.child.name.endsWith('/') ? `${d.child.name}/` : d.child.name;
+  const text = d.child.abstract.trim().replace(/^(?:[-*+•]\s+)+/, '');
+  return `- **${name}**${text ? `${labels.colon}${truncate(text.replace(/\s+/g, ' '), MAX_CHILD_LINE_CHARS)}` : ''}`;
+}
+
+/** A code skeleton's L0 (main/engine/parse/skeleton): "C file: 2 structs, 15 functions — Its doc. Defines: a, b". */
+const SKELETON_ABSTRACT = /^[A-Z][\w+#]*(?: [A-Z]\w*)? (?:module|file|header|stub): [^—]*?(?: — (.*?))?(?:\.? ?Defines: .*)?$/;
+
+function describe(child: DirectoryChild, language: ContentLanguage): Described {
+  const abstract = child.abstract.trim();
+  const skeleton = SKELETON_ABSTRACT.exec(abstract);
+  if (skeleton) return { child, lead: (skeleton[1] ?? '').trim() };
+  // "Title: headings" (a document with a title and no prose lead) gives its title.
+  const colon = /^((?:[^:：.!?。！？]|\.(?=\S)){2,80})[:：]\s+(?=\S)/.exec(abstract);
+  // (Only without a final full stop: "Tidewater is a network for a harbour: a dozen stations ... ." is a sentence.)
+  if (colon && !/[.!?。！？]$/.test(abstract) && !abstract.includes(LEAD_SEPARATOR[language]) && !abstract.includes(LEAD_SEPARATOR.en)) return { child, title: (colon[1] as string).trim(), lead: abstract.slice(colon[0].length) };
+  for (const separator of new Set([LEAD_SEPARATOR[language], LEAD_SEPARATOR.en, LEAD_SEPARATOR.zh])) {
+    const at = abstract.indexOf(separator);
+    if (at > 0) return { child, title: abstract.slice(0, at).trim(), lead: abstract.slice(at + separator.length).trim() };
+  }
+  // An abstract with no sentence ending and no separator is a title alone ("Git v1.5.0.1 Release Notes").
+  const titleOnly = abstract.length > 0 && charLength(abstract) <= 80 && !/[.!?。！？]$/.test(abstract);
+  if (titleOnly) return { child, title: abstract, lead: '' };
+  return { child, lead: abstract };
+}
+
+function pickIntro(content: Described[], language: ContentLanguage): Described | undefined {
+  for (const pattern of INTRO_NAMES) {
+    // An introduction whose lead only announces a list ("... the following documents:") says less than the children's titles.
+    // Nor does an index that is a table of paths ("./complete Shell completion code ./functions ...").
+    const found = content.find(
+      (d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3 && !/[:：]$/.test(d.child.abstract.trim()) && (d.child.abstract.match(/(?:^|\s)(?:\.\/[\w.-]+|[\w.-]+\/[\w./-]*)/g)?.length ?? 0) < 3,
+    );
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function exampleName(d: Described): string {
+  if (d.title) return d.title;
+  return d.child.name.replace(/\/$/, '').replace(/\.(md|markdown|txt|rst|adoc|html?)$/i, '');
+}
+
+interface Family {
+  /** The title with its version or number taken out, as the newest member writes it. */
+  phrase: string;
+  members: Described[];
+  first: string;
+  last: string;
+}
+
+/** A version or a number in a title: 2.39.5, v1.5.0, 3.25, 12. */
+const NUMBER = /\bv?(\d+(?:\.\d+)*)(?:[-.]?(?:rc|alpha|beta)\d*)?\b/i;
+
+/** Titles that differ only in a number ("Git v1.5.0 Release Notes"), at least three, largest first. */
+function findFamilies(content: Described[]): Family[] {
+  const groups = new Map<string, Described[]>();
+  for (const d of content) {
+    const title = d.title ?? (d.lead && charLength(d.lead) <= 80 ? d.lead : undefined);
+    if (!title || !NUMBER.test(title)) continue;
+    const key = title.toLowerCase().replace(new RegExp(NUMBER.source, 'gi'), '#').replace(/\s+/g, ' ').trim();
+    if (!/\p{L}{3}/u.test(key)) continue;
+    groups.set(key, [...(groups.get(key) ?? []), d]);
+  }
+  const families: Family[] = [];
+  // Largest first; a child belongs to one family only.
+  const claimed = new Set<Described>();
+  for (const group of [...groups.values()].sort((a, b) => b.length - a.length)) {
+    const members = group.filter((d) => !claimed.has(d));
+    if (members.length < MIN_FAMILY) continue;
+    const newest = [...members].sort((a, b) => compareNatural(versionOf(a), versionOf(b))).at(-1) as Described;
+    const phrase = (newest.title ?? newest.lead).replace(NUMBER, '').replace(/\s+/g, ' ').replace(/^[\s,:;-]+|[\s,:;-]+$/g, '').trim();
+    // Siblings named like the members ("2.31.3.txt" beside "1.5.0.1.txt") belong too, titled or not.
+    const nameShapes = new Set(members.map((d) => nameShape(d.child.name)));
+    const alike = nameShapes.size === 1 ? content.filter((d) => !claimed.has(d) && !members.includes(d) && nameShapes.has(nameShape(d.child.name)) && NUMBER.test(d.child.name)) : [];
+    const all = [...members, ...alike];
+    all.forEach((d) => claimed.add(d));
+    const numbers = all.map((d) => versionOf(d)).sort(compareNatural);
+    families.push({ phrase, members: all, first: numbers[0] as string, last: numbers[numbers.length - 1] as string });
+  }
+  return families.sort((a, b) => b.members.length - a.members.length || compareNatural(a.phrase, b.phrase));
+}
+
+/** The number in a child's title, else in its name. */
+function versionOf(d: Described): string {
+  const title = d.title ?? (d.lead && charLength(d.lead) <= 80 ? d.lead : '');
+  return (NUMBER.exec(title) ?? NUMBER.exec(d.child.name))?.[1] ?? '';
+}
+
+/** A name with its numbers taken out: "1.5.0.1.txt" and "2.39.5.txt" are both "#.txt". */
+function nameShape(name: string): string {
+  return name.toLowerCase().replace(/\/$/, '').replace(/\d+(?:\.\d+)*/g, '#');
+}
+
+/** "Git Release Notes, 1.5.0 to 2.39.5"; counted in an overview: "485 × Git Release Notes, 1.5.0 to 2.39.5". */
+function familyLine(family: Family, language: ContentLanguage, counted = false): string {
+  const zh = language === 'zh' || language === 'ja';
+  const range = family.first === family.last ? family.first : zh ? `${family.first} 至 ${family.last}` : `${family.first} to ${family.last}`;
+  if (zh) return `${counted ? `${family.members.length} 篇` : ''}${family.phrase}${zh ? '，' : ', '}${range}`;
+  return `${counted ? `${family.members.length} × ` : ''}${family.phrase}, ${range}`;
+}
+
+function partsLine(titles: string[], language: ContentLanguage): string {
+  if (language === 'zh' || language === 'ja') return `其余部分：${titles.join('、')}。`;
+  return `Then: ${joinList(titles, 'en')}.`;
+}
+
+function alsoLine(rest: Described[], language: ContentLanguage): string {
+  const names = rest.slice(0, 3).map((d) => exampleName(d));
+  if (language === 'zh' || language === 'ja') return `另有${names.join('、')}${rest.length > 3 ? '等' : ''}。`;
+  return `Also ${joinList(rest.length > 3 ? [...names, 'others'] : names, 'en')}.`;
+}
+
+/**
+ * What the children share: the words and two-word phrases that the most of them use in their
+ * titles and leads (a phrase replaces its words), as they are written. A word only one child
+ * uses says nothing about the folder.
+ */
+function sharedTopics(content: Described[], language: ContentLanguage): string[] {
+  if (content.length === 0) return [];
+  const df = new Map<string, number>();
+  const surfaces = new Map<string, Map<string, number>>();
+  const seen = (key: string, surface: string, set: Set<string>) => {
+    if (set.has(key)) return;
+    set.add(key);
+    df.set(key, (df.get(key) ?? 0) + 1);
+    const forms = surfaces.get(key) ?? new Map<string, number>();
+    forms.set(surface, (forms.get(surface) ?? 0) + 1);
+    surfaces.set(key, forms);
+  };
+  const joiner = language === 'en' || language === 'ko' ? ' ' : '';
+  for (const d of content) {
+    const text = `${d.title ?? ''} ${d.lead}`;
+    const tokens = tokenize(text, language).filter((t) => !/^\d/.test(t.surface));
+    const set = new Set<string>();
+    for (let i = 0; i < tokens.length; i += 1) {
+      const token = tokens[i] as (typeof tokens)[number];
+      seen(token.key, token.surface, set);
+      const next = tokens[i + 1];
+      if (next && next.key !== token.key && next.start - token.end === joiner.length) seen(`${token.key} ${next.key}`, `${token.surface}${joiner}${next.surface}`, set);
+    }
+  }
+  const min = Math.max(2, Math.ceil(content.length * 0.2));
+  const candidates = [...df.entries()]
+    .filter(([, n]) => n >= min || content.length === 1)
+    // A phrase says more than either of its words: it goes first unless they reach far more children.
+    .map(([key, n]) => ({ key, n, phrase: key.includes(' '), value: key.includes(' ') ? n * 1.5 + 0.01 : n, surface: mostCommon(surfaces.get(key) as Map<string, number>) }))
+    .sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : 1));
+  const used = new Set<string>();
+  const out: string[] = [];
+  for (const c of candidates) {
+    const parts = c.key.split(' ');
+    if (parts.some((p) => used.has(p))) continue;
+    // A phrase only counts when it is nearly as shared as its words.
+    if (c.phrase && parts.some((p) => (df.get(p) ?? 0) > c.n * 2)) continue;
+    parts.forEach((p) => used.add(p));
+    out.push(c.surface);
+    if (out.length >= 5) break;
+  }
+  return out;
+}
+
+function mostCommon(forms: Map<string, number>): string {
+  let best = '';
+  let count = -1;
+  for (const [form, n] of forms) {
+    if (n > count || (n === count && form < best)) {
+      best = form;
+      count = n;
+    }
+  }
+  // A capital that only comes from starting a sentence is not part of the word.
+  const lowered = best.charAt(0).toLowerCase() + best.slice(1);
+  return lowered !== best && best.slice(1) === best.slice(1).toLowerCase() && forms.has(lowered) ? lowered : best;
+}
+
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function end(language: ContentLanguage): string {
+  return language === 'en' || language === 'ko' ? '.' : '。';
+}

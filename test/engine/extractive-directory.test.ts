@@ -1,0 +1,158 @@
+/**
+ * Directory L0/L1 of the offline summarizer, through the summarizer the DAG calls: what the
+ * folder is for in one sentence (from its README, from a split document's first part, from a
+ * family of titles with its range, or from the subject its children share), never the count
+ * template, and an overview that lists each child with its own L0, without doubled bullets.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractiveSummarizer } from '../../main/engine/summarize/extractive-summarizer.js';
+import type { ChildSummary } from '../../main/engine/summarize/types.js';
+
+const summarizer = extractiveSummarizer();
+const child = (name: string, abstract: string, isDirectory = false, category = 'document'): ChildSummary => ({
+  uri: `ctx://resources/x/${name}`,
+  name,
+  abstract,
+  category,
+  is_directory: isDirectory,
+  has_abstract: abstract.length > 0,
+});
+const summarize = (name: string, children: ChildSummary[]) => summarizer.summarizeDirectory({ uri: `ctx://resources/${name}/`, name, children });
+/** The count template the summarizer used to write ("7 files on X, Y and Z, including a.md…", "共 3 个文件…"). */
+const COUNT_TEMPLATE = /\d+ (files?|folders?)\b|including|共 \d+ 个/;
+
+describe('a folder with a README', () => {
+  const children = [
+    child('README.md', 'Git - fast, scalable, distributed revision control system — Git is a fast, scalable, distributed revision control system with an unusually rich command set.'),
+    child('README.Debian', 'Git for Debian — When setting up a git.example.org server, there are several things to configure.'),
+    child('RelNotes', 'Git Release Notes, 1.5.0.1 to 2.39.5.', true),
+    child('contrib', 'Although these pieces are available as part of the official git source tree, they are in somewhat different status.', true),
+    child('copyright', 'Copyright and licence terms: GPL and LGPL.'),
+  ];
+
+  it("says what the folder is for with the README's lead, not a sentence of README.Debian", async () => {
+    const { abstract } = await summarize('git', children);
+    // The README's lead, not its whole L0: a folder's L0 never repeats a child's word for word (two equal index records tie in every search).
+    expect(abstract).toBe('Git is a fast, scalable, distributed revision control system with an unusually rich command set.');
+  });
+
+  it("keeps a README lead whole when it has a colon inside (it is a sentence, not a title)", async () => {
+    const { abstract } = await summarize('sample', [
+      child('README.md', 'Tidewater — Tidewater is a small weather-station network for a harbour: a dozen solar-powered stations measure wind and pressure.'),
+      child('docs', 'Tidewater architecture — How a reading travels from a sensor to the forecast.', true),
+    ]);
+    expect(abstract).toBe('Tidewater is a small weather-station network for a harbour: a dozen solar-powered stations measure wind and pressure.');
+  });
+
+  it('lists every child with its own L0 under the paragraph on the whole', async () => {
+    const { overview } = await summarize('git', children);
+    const lines = overview.split('\n');
+    expect(lines[0]).toBe('# git');
+    expect(lines[2]).toMatch(/^Git is a fast, scalable/);
+    expect(overview).toContain('- **RelNotes/**: Git Release Notes, 1.5.0.1 to 2.39.5.');
+    expect(overview).toContain('- **README.Debian**: Git for Debian — When setting up a git.example.org server');
+    // Legal files come last.
+    expect(overview.indexOf('**copyright**')).toBeGreaterThan(overview.indexOf('**README.md**'));
+  });
+});
+
+describe('a folder without a README', () => {
+  const properties = [
+    ['ADDITIONAL_CLEAN_FILES.html', 'ADDITIONAL_CLEAN_FILES — A list of files or directories that will be removed as a part of the global clean target.'],
+    ['ALIAS_GLOBAL.html', 'ALIAS_GLOBAL — Read-only target property indicating if an ALIAS target was created as a global target.'],
+    ['ARCHIVE_OUTPUT_DIRECTORY.html', 'ARCHIVE_OUTPUT_DIRECTORY — Output directory in which to build ARCHIVE target files.'],
+    ['BUILD_RPATH.html', 'BUILD_RPATH — A semicolon-separated list specifying runtime path (RPATH) entries to add to binaries linked in the build tree.'],
+    ['COMPILE_OPTIONS.html', 'COMPILE_OPTIONS — List of options to pass to the compiler when compiling this target property.'],
+    ['CXX_STANDARD.html', 'CXX_STANDARD — The C++ standard whose features are requested to build this target.'],
+    ['INCLUDE_DIRECTORIES.html', 'INCLUDE_DIRECTORIES — List of preprocessor include file search directories for the target.'],
+    ['OUTPUT_NAME.html', 'OUTPUT_NAME — Output name for target files.'],
+  ].map(([name, abstract]) => child(name as string, abstract as string));
+
+  it('synthesizes the subject the children share and names their titles, not file names', async () => {
+    const { abstract } = await summarize('prop_tgt', properties);
+    expect(abstract).not.toMatch(COUNT_TEMPLATE);
+    expect(abstract).not.toMatch(/\.html/);
+    expect(abstract).toMatch(/^Target\b/);
+    // As many titles as fit in the L0, in order.
+    expect(abstract).toMatch(/: ADDITIONAL_CLEAN_FILES, ALIAS_GLOBAL, ARCHIVE_OUTPUT_DIRECTORY, BUILD_RPATH, COMPILE_OPTIONS, CXX_STANDARD, INCLUDE_DIRECTORIES and OUTPUT_NAME\.$/);
+  });
+
+  it('takes the first part of a document split into parts as its own L0', async () => {
+    const parts = [
+      child('02-options.md', 'All of the single-character shell options documented in the description of the set builtin command can be used as options.'),
+      child('01-bash.md', 'BASH(1) — Bash is an sh-compatible command language interpreter that executes commands read from the standard input or from a file.'),
+      child('10-expansion.md', 'Expansion is performed on the command line after it has been split into words.'),
+    ];
+    const { abstract } = await summarize('bash.html', parts);
+    expect(abstract).toBe('BASH(1) — Bash is an sh-compatible command language interpreter that executes commands read from the standard input or from a file.');
+    // Titled parts are named after the first one's lead.
+    const titled = await summarize('architecture.md', [
+      child('01-tidewater-architecture.md', 'Tidewater architecture — This document describes how a reading travels from a sensor to the forecast.'),
+      child('02-failure-modes.md', 'Failure modes — The system is designed so that no single failure hides the weather.'),
+    ]);
+    expect(titled.abstract).toBe('Tidewater architecture — This document describes how a reading travels from a sensor to the forecast. Then: Failure modes.');
+  });
+});
+
+describe('a folder of hundreds of release notes', () => {
+  const versions: string[] = [];
+  for (let minor = 5; minor <= 9; minor += 1) for (let patch = 0; patch < 30; patch += 1) versions.push(`1.${minor}.${patch}`);
+  for (let minor = 0; minor <= 39; minor += 1) for (let patch = 0; patch < (minor === 39 ? 6 : 8); patch += 1) versions.push(`2.${minor}.${patch}`);
+  // Old notes say "GIT", new ones "Git": the newest spelling names the family.
+  const notes = versions.map((v, i) =>
+    // Some real notes have no title line, only "This release merges up the fixes that appear in v2.31.3.": their names place them.
+    i % 7 === 3
+      ? child(`${v}.txt`, `This release merges up the fixes that appear in v${v}.`)
+      : i % 3 === 0 || v === '2.39.5'
+      ? child(`${v}.txt`, `Git v${v} Release Notes — This release merges up the fixes that appear in v${v}.`)
+      : child(`${v}.txt`, `GIT v${v} Release Notes: Fixes since v${versions[Math.max(0, i - 1)]}`),
+  );
+  const children = [...notes, child('copyright', 'Copyright and licence terms: GPL.')];
+
+  it('says what they are with their range, in one sentence', async () => {
+    const { abstract } = await summarize('RelNotes', children);
+    expect(abstract).toBe('Git Release Notes, 1.5.0 to 2.39.5.');
+  });
+
+  it('groups them in the overview as one line with the range, not hundreds of lines', async () => {
+    const { overview } = await summarize('RelNotes', children);
+    expect(overview).toContain(`- ${notes.length} × Git Release Notes, 1.5.0 to 2.39.5`);
+    // One line for the family, one for the copyright file: each child is in one line only.
+    expect(overview.split('\n').filter((l) => l.startsWith('- '))).toEqual([`- ${notes.length} × Git Release Notes, 1.5.0 to 2.39.5`, '- **copyright**: Copyright and licence terms: GPL.']);
+    expect([...overview].length).toBeLessThanOrEqual(4000);
+  });
+});
+
+describe('Chinese folders', () => {
+  const chapters = [
+    child('ch01.zh-cn.html', 'Chapter 1. 概览——对 package-1.0.tar.gz，一个包含了简单的 C 语言源代码的程序来说，它在 Debian 下打包工作可以按照下列流程，使用 debmake 命令进行。'),
+    child('ch02.zh-cn.html', 'Chapter 2. 预备知识——这里描述的是在您使用 debmake 命令进行 Debian 打包工作之前需要了解的基础知识。'),
+    child('ch03.zh-cn.html', 'Chapter 3. 配置工具——打包之前需要正确设置构建 Debian 软件包所需的工具。'),
+  ];
+
+  it('without an index page: the shared subject and the titles, in Chinese', async () => {
+    const { abstract, overview } = await summarize('zh-cn', chapters);
+    expect(abstract).toMatch(/^关于.*(Debian|debmake|打包).*的文档：Chapter 1\. 概览、Chapter 2\. 预备知识、Chapter 3\. 配置工具。$/);
+    expect(abstract).not.toMatch(COUNT_TEMPLATE);
+    expect(overview).toContain('## 文件');
+  });
+
+  it("with an index page: the index's lead", async () => {
+    const index = child('index.zh-cn.html', 'Debian 维护者指南——本教程文档描述了使用 debmake 命令制作 Debian 软件包的方法。');
+    const { abstract } = await summarize('zh-cn', [...chapters, index]);
+    expect(abstract).toBe('本教程文档描述了使用 debmake 命令制作 Debian 软件包的方法。');
+  });
+});
+
+describe('overview bullets', () => {
+  it('are never doubled, even when a child L0 starts with a list marker', async () => {
+    const { overview } = await summarize('notes', [
+      child('1.5.0.1.txt', '- git-add and git-update-index on a filesystem on which executable bits are unreliable used to throw away an existing executable bit.'),
+      child('1.5.3.2.txt', '* git-push sent thin packs by default, which was not good.'),
+      child('todo', '+ write the release notes', true),
+    ]);
+    const bullets = overview.split('\n').filter((l) => l.startsWith('- '));
+    expect(bullets).toHaveLength(3);
+    for (const bullet of bullets) expect(bullet).toMatch(/^- \*\*[^*]+\*\*: [^-*+ ]/);
+  });
+});
