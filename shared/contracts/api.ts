@@ -572,6 +572,16 @@ export const EngineEvent = z.discriminatedUnion('type', [
     uri: z.string(),
     context_type: z.string(),
   }),
+  /** A change waits for another process that holds the workspace (an ingest, the app, `cairn mcp`). */
+  z.object({
+    type: z.literal('workspace/waiting'),
+    /** What the holder does ("the ingest of /x", else its process title), its pid, and since when. */
+    holder: z.string(),
+    pid: z.number(),
+    since: z.string(),
+    /** The line a person is shown: "waiting for the ingest of /x, pid 12, started 12 s ago". */
+    message: z.string(),
+  }),
 ]);
 export type EngineEvent = z.infer<typeof EngineEvent>;
 export type EngineEventType = EngineEvent['type'];
