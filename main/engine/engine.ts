@@ -45,6 +45,7 @@ import { summarizeHandlers } from './summarize/handlers.js';
 import { createSummaryScheduler } from './summarize/scheduler.js';
 import type { NodeSummarizer } from './summarize/types.js';
 import { treeHandlers } from './tree/handlers.js';
+import { manageHandlers } from './tree/manage.js';
 import { ContextFS } from './tree/context-fs.js';
 
 export type { EngineIndex };
@@ -187,6 +188,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   const handlers: CommandHandlers = {
     ...ingestHandlers({ fs, jobs, parser: deps.parser, index, outbox, held, optimizeIndex, onIngested: onQueued, lifetime: lifetime.signal, logger, clock }),
     ...treeHandlers(fs),
+    ...manageHandlers({ fs, index, outbox, held, stateDir, logger, onQueued }),
     ...summarizeHandlers({
       fs,
       outbox,

@@ -337,6 +337,26 @@ export const commands = {
     request: z.object({ uri: Uri }),
     response: NodeStat,
   },
+  // Trees a person manages (issue 21): remove or rename a tree or a node, the index following.
+  'fs:rm': {
+    request: z.object({
+      uri: Uri,
+      /** Only count what would go (for a confirmation); nothing is removed. */
+      dryRun: z.boolean().default(false),
+    }),
+    response: z.object({
+      uri: z.string(),
+      /** Source files that go (a split document is one file), the sections of split documents, and the nodes in all. */
+      files: z.number(),
+      sections: z.number(),
+      nodes: z.number(),
+      removed: z.boolean(),
+    }),
+  },
+  'fs:mv': {
+    request: z.object({ from: Uri, to: Uri }),
+    response: z.object({ from: z.string(), to: z.string(), nodes: z.number(), records: z.number() }),
+  },
   'fs:tree': {
     request: z.object({
       uri: Uri,

@@ -54,7 +54,7 @@ export const SemanticMsgSchema = z.object({
 });
 export type SemanticMsg = Readonly<z.infer<typeof SemanticMsgSchema>>;
 
-export type OutboxOp = 'enqueue' | 'claim' | 'complete' | 'fail' | 'retry' | 'release';
+export type OutboxOp = 'enqueue' | 'claim' | 'complete' | 'fail' | 'retry' | 'release' | 'drop';
 
 export interface OutboxChange {
   op: OutboxOp;
@@ -295,6 +295,28 @@ export class Outbox {
     return this.transition(id, 'release', ['processing'], { status: 'pending' });
   }
 
+  /**
+   * Forgets the messages whose URI passes `which` (those of a tree that was removed or moved);
+   * one being processed is kept, and returned in `kept`, for the caller to refuse or wait.
+   */
+  async drop(which: (uri: string) => boolean): Promise<{ dropped: SemanticMsg[]; kept: SemanticMsg[] }> {
+    await this.awake();
+    this.assertUsable();
+    const dropped: SemanticMsg[] = [];
+    const kept: SemanticMsg[] = [];
+    for (const message of [...this.messages.values()]) {
+      if (!which(message.uri)) continue;
+      if (message.status === 'processing') {
+        kept.push(message);
+        continue;
+      }
+      this.forget(message.id);
+      dropped.push(message);
+    }
+    await Promise.all(dropped.map((message) => this.commit('drop', message)));
+    return { dropped, kept };
+  }
+
   get(id: string): SemanticMsg | undefined {
     return this.messages.get(id);
   }
@@ -461,6 +483,14 @@ export class Outbox {
     }
   }
 
+  private forget(id: string): void {
+    const message = this.messages.get(id);
+    if (!message) return;
+    this.messages.delete(id);
+    this.pendingIds.delete(id);
+    if (this.openByUri.get(message.uri) === id) this.openByUri.delete(message.uri);
+  }
+
   // ---- journal ----
 
   private commit(op: OutboxOp, message: SemanticMsg): Promise<void> {
@@ -588,7 +618,8 @@ export class Outbox {
       }
       lastSeq = Math.max(lastSeq, entry.n);
       if (entry.n <= snapshotSeq) return;
-      this.put(Object.freeze(entry.msg));
+      if (entry.op === 'drop') this.forget(entry.msg.id);
+      else this.put(Object.freeze(entry.msg));
     });
     this.seq = lastSeq;
 
@@ -632,7 +663,7 @@ export class Outbox {
   }
 }
 
-function parseLine(text: string): { n: number; msg: SemanticMsg } | null {
+function parseLine(text: string): { n: number; op: string; msg: SemanticMsg } | null {
   try {
     const result = JournalLine.safeParse(JSON.parse(text));
     return result.success ? result.data : null;
