@@ -144,7 +144,7 @@ const en = {
   'explorer.meta.updated': 'Updated',
   'explorer.kind.dir': 'directory',
   'explorer.kind.file': 'file',
-  // Removing and renaming a node (issue 21): NodeMenu.tsx.
+  // Issue 21: removing and renaming a node (explorer/NodeMenu.tsx); an upload whose name a tree of another source has (home/HomeView.tsx).
   'explorer.manage.menu': 'Actions for {name}',
   'explorer.manage.remove': 'Remove…',
   'explorer.manage.rename': 'Rename…',
@@ -158,6 +158,9 @@ const en = {
   'explorer.manage.cancel': 'Cancel',
   'explorer.manage.badName': 'A name cannot be empty, start with a dot or hold "/".',
   'explorer.manage.working': 'Working…',
+  'home.clash.question': '{root} holds a tree from another source. Update it from this upload, or add this upload as a copy beside it?',
+  'home.clash.update': 'Update {root}',
+  'home.clash.copy': 'Add as a copy',
 
   'dag.title': 'Live DAG',
   'dag.empty': 'This workspace holds no tree yet. Ingest a folder on the Home view and its directories appear here as they are summarized.',
@@ -682,7 +685,7 @@ const zh: Record<MessageKey, string> = {
   'explorer.meta.updated': '更新时间',
   'explorer.kind.dir': '目录',
   'explorer.kind.file': '文件',
-  // Removing and renaming a node (issue 21): NodeMenu.tsx.
+  // Issue 21: removing and renaming a node (explorer/NodeMenu.tsx); an upload whose name a tree of another source has (home/HomeView.tsx).
   'explorer.manage.menu': '{name} 的操作',
   'explorer.manage.remove': '删除…',
   'explorer.manage.rename': '重命名…',
@@ -696,6 +699,9 @@ const zh: Record<MessageKey, string> = {
   'explorer.manage.cancel': '取消',
   'explorer.manage.badName': '名称不能为空、不能以点开头，也不能包含 "/"。',
   'explorer.manage.working': '处理中…',
+  'home.clash.question': '{root} 中已有来自另一个来源的树。用这次上传更新它，还是把这次上传作为副本添加在旁边？',
+  'home.clash.update': '更新 {root}',
+  'home.clash.copy': '作为副本添加',
 
   'dag.title': '实时 DAG',
   'dag.empty': '此工作区还没有任何树。在首页导入文件夹后，它的目录会在摘要过程中出现在这里。',
