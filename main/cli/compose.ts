@@ -26,6 +26,8 @@ export interface ComposeOptions {
   llm?: Omit<EngineLlm, 'createModel'>;
   /** Index settings (see index-config.ts); from the environment when absent. The index opens on first use. */
   index?: IndexConfig;
+  /** How a change waits for another process holding the workspace (lock-flags.ts); default: as long as it takes. */
+  lockWaitMs?: number | null;
 }
 
 export async function openEngine(options: ComposeOptions): Promise<Engine> {
@@ -45,6 +47,7 @@ export async function openEngine(options: ComposeOptions): Promise<Engine> {
     logger: options.logger,
     index,
     ...(trackRunner ? { trackRunner } : {}),
+    ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
     ...(options.llm ? { llm: { ...options.llm, createModel: openAICompatibleModel } } : {}),
   });
 }

@@ -20,6 +20,7 @@ import { registerSessions } from './commands/sessions.js';
 import { registerMemories } from './commands/memories.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerPortability } from './commands/portability.js';
+import { registerManage } from './commands/manage.js';
 
 /** How errors are printed: from the command line until the action starts, then from its parsed flags. */
 const output: OutputOptions = { json: process.argv.includes('--json'), verbose: process.argv.includes('--verbose') || process.argv.includes('-v') };
@@ -60,6 +61,7 @@ registerSessions(program);
 registerMemories(program);
 registerMcp(program);
 registerPortability(program);
+registerManage(program);
 
 /** The command a command line names (`sessions import`), for the usage advice and the process title. */
 function commandPathOf(args: string[]): string[] {

@@ -35,6 +35,7 @@ import { systemClock, type Clock } from './ports/clock.js';
 import { silentLogger, type Logger } from './ports/logger.js';
 import { HeldRoots } from './queue/held-roots.js';
 import { Outbox } from './queue/outbox.js';
+import { workspaceLockOptions } from './queue/workspace-lock.js';
 import { settingsHandlers } from './settings/handlers.js';
 import { createLlmRuntime } from './settings/llm-runtime.js';
 import type { ModelFactory } from './settings/llm-stack.js';
@@ -44,6 +45,7 @@ import { summarizeHandlers } from './summarize/handlers.js';
 import { createSummaryScheduler } from './summarize/scheduler.js';
 import type { NodeSummarizer } from './summarize/types.js';
 import { treeHandlers } from './tree/handlers.js';
+import { manageHandlers } from './tree/manage.js';
 import { ContextFS } from './tree/context-fs.js';
 
 export type { EngineIndex };
@@ -70,6 +72,8 @@ export interface EngineDeps {
    * Without it every summary is extractive. Ignored for summaries when `summarizer` is given.
    */
   llm?: EngineLlm;
+  /** How a change waits for another process holding the workspace: null as long as it takes (the default), 0 not at all (LOCKED). */
+  lockWaitMs?: number | null;
 }
 
 export interface EngineLlm {
@@ -154,7 +158,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   let outboxPromise: Promise<Outbox> | null = null;
   // A refusal (LOCKED while a CLI ingest runs) is not kept: the next call tries again.
   const outbox = () =>
-    (outboxPromise ??= Outbox.open(join(stateDir, 'queue'), { clock, logger, lockName: `The workspace ${deps.workspace}` }).catch((error: unknown) => {
+    (outboxPromise ??= Outbox.open(join(stateDir, 'queue'), { clock, logger, lockName: `The workspace ${deps.workspace}`, ...workspaceLockOptions(deps.lockWaitMs, broadcast, lifetime.signal) }).catch((error: unknown) => {
       outboxPromise = null;
       throw error;
     }));
@@ -184,6 +188,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   const handlers: CommandHandlers = {
     ...ingestHandlers({ fs, jobs, parser: deps.parser, index, outbox, held, optimizeIndex, onIngested: onQueued, lifetime: lifetime.signal, logger, clock }),
     ...treeHandlers(fs),
+    ...manageHandlers({ fs, index, outbox, held, stateDir, logger, onQueued }),
     ...summarizeHandlers({
       fs,
       outbox,

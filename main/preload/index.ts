@@ -22,6 +22,8 @@ export const bridge: CairnBridge = {
   'fs:read': invoke('fs:read'),
   'fs:stat': invoke('fs:stat'),
   'fs:tree': invoke('fs:tree'),
+  'fs:rm': invoke('fs:rm'),
+  'fs:mv': invoke('fs:mv'),
   'summarize:run': invoke('summarize:run'),
   'summarize:estimate': invoke('summarize:estimate'),
   'compress:run': invoke('compress:run'),

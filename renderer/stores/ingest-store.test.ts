@@ -53,7 +53,7 @@ describe('the ingest store', () => {
       { type: 'ingest/progressed', jobId: 'other', phase: 'parse', done: 99, total: 99, bytes: 1 },
       { type: 'ingest/skipped', jobId: 'job-1', skip: { path: 'logo.png', reason: 'binary' } },
     ]);
-    expect(store.getState().progress).toEqual({ phase: 'parse', done: 3, total: 9, bytes: 30, current: 'docs/a.md', skipped: 1 });
+    expect(store.getState().progress).toEqual({ phase: 'parse', done: 3, total: 9, bytes: 30, current: 'docs/a.md', skipped: 1, waiting: null });
     expect(store.getState().root).toBe('ctx://agent/sample/');
 
     finish(result);
@@ -62,6 +62,22 @@ describe('the ingest store', () => {
     // Progress that arrives after the result does not bring the progress panel back.
     store.getState().applyEvents([{ type: 'ingest/progressed', jobId: 'job-1', phase: 'build', done: 1, total: 1, bytes: 0 }]);
     expect(store.getState().status).toBe('done');
+  });
+
+  it('shows what the ingest waits for while another process holds the workspace, and asks the engine to update a clashing tree when told', async () => {
+    let finish!: (value: unknown) => void;
+    const { client, calls } = fakeClient(() => new Promise((resolve) => (finish = resolve)));
+    const store = createIngestStore(client, () => 'job-2');
+    store.getState().setForm({ path: '/ws/uploads/git' });
+    const running = store.getState().start({ onClash: 'update' });
+    expect(calls[0]![1]).toMatchObject({ options: { onClash: 'update' } });
+    const line = 'waiting for the ingest of /home/me/git, pid 12, started 3 s ago';
+    store.getState().applyEvents([{ type: 'workspace/waiting', holder: 'the ingest of /home/me/git', pid: 12, since: '2026-12-01T10:00:00Z', message: line }]);
+    expect(store.getState().progress.waiting).toBe(line);
+    store.getState().applyEvents([{ type: 'ingest/started', jobId: 'job-2', source: '/ws/uploads/git', root: 'ctx://resources/git/', resumed: false }]);
+    expect(store.getState().progress.waiting).toBeNull();
+    finish(result);
+    await running;
   });
 
   it('tells a cancelled run from a failed one', async () => {

@@ -50,6 +50,8 @@ export interface IngestProgress {
   bytes: number;
   current: string | null;
   skipped: number;
+  /** While the workspace is busy with another process: "waiting for the ingest of /x, pid 12, started 12 s ago". */
+  waiting: string | null;
 }
 
 export interface IngestState {
@@ -63,7 +65,8 @@ export interface IngestState {
   estimate: EstimateState | null;
   recent: RecentState;
   setForm(patch: Partial<IngestForm>): void;
-  start(): Promise<void>;
+  /** `onClash`: what to do when a tree of another source has the name (the upload asks; see features/upload/clash.ts). */
+  start(options?: { onClash?: 'update' | 'copy' }): Promise<void>;
   cancel(): Promise<void>;
   /** Runs the summaries the estimated tree owes ("Summarize now"). */
   summarizeNow(): Promise<void>;
@@ -77,7 +80,7 @@ export interface IngestState {
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-const idleProgress: IngestProgress = { phase: null, done: 0, total: null, bytes: 0, current: null, skipped: 0 };
+const idleProgress: IngestProgress = { phase: null, done: 0, total: null, bytes: 0, current: null, skipped: 0, waiting: null };
 
 export function createIngestStore(client: CairnClient, newJobId: () => string = () => crypto.randomUUID()): StoreApi<IngestState> {
   return createStore<IngestState>()((set, get) => {
@@ -105,7 +108,7 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
       recent: { phase: 'idle', items: [], error: null },
       setForm: (patch) => set({ form: { ...get().form, ...patch } }),
 
-      async start() {
+      async start(startOptions = {}) {
         const { form, status } = get();
         if (status === 'running') return;
         const jobId = newJobId();
@@ -113,7 +116,7 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
         try {
           const result = await client.call('ingest:start', {
             path: form.path.trim(),
-            options: { scope: form.scope, codeSummaryMode: form.codeMode },
+            options: { scope: form.scope, codeSummaryMode: form.codeMode, ...(startOptions.onClash ? { onClash: startOptions.onClash } : {}) },
             jobId,
             ...(form.estimateFirst ? { summarize: false } : {}),
           });
@@ -195,10 +198,17 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
             set({ status: 'failed', error: { code: 'WORKER_CRASHED', message: event.reason } });
           }
           const state = get();
-          if (state.status !== 'running' || !('jobId' in event) || event.jobId !== state.jobId) continue;
+          if (state.status !== 'running') continue;
+          // Before it starts, this ingest may wait for another process that holds the workspace.
+          if (event.type === 'workspace/waiting' && root === null) {
+            progress = { ...progress, waiting: event.message };
+            continue;
+          }
+          if (!('jobId' in event) || event.jobId !== state.jobId) continue;
           switch (event.type) {
             case 'ingest/started':
               root = event.root;
+              progress = { ...progress, waiting: null };
               break;
             case 'ingest/progressed':
               progress = { ...progress, phase: event.phase, done: event.done, total: event.total, bytes: event.bytes, current: event.current ?? progress.current };

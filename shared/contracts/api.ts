@@ -379,6 +379,26 @@ export const commands = {
     request: z.object({ uri: Uri }),
     response: NodeStat,
   },
+  // Trees a person manages (issue 21): remove or rename a tree or a node, the index following.
+  'fs:rm': {
+    request: z.object({
+      uri: Uri,
+      /** Only count what would go (for a confirmation); nothing is removed. */
+      dryRun: z.boolean().default(false),
+    }),
+    response: z.object({
+      uri: z.string(),
+      /** Source files that go (a split document is one file), the sections of split documents, and the nodes in all. */
+      files: z.number(),
+      sections: z.number(),
+      nodes: z.number(),
+      removed: z.boolean(),
+    }),
+  },
+  'fs:mv': {
+    request: z.object({ from: Uri, to: Uri }),
+    response: z.object({ from: z.string(), to: z.string(), nodes: z.number(), records: z.number() }),
+  },
   'fs:tree': {
     request: z.object({
       uri: Uri,
@@ -620,6 +640,16 @@ export const EngineEvent = z.discriminatedUnion('type', [
     id: z.string(),
     uri: z.string(),
     context_type: z.string(),
+  }),
+  /** A change waits for another process that holds the workspace (an ingest, the app, `cairn mcp`). */
+  z.object({
+    type: z.literal('workspace/waiting'),
+    /** What the holder does ("the ingest of /x", else its process title), its pid, and since when. */
+    holder: z.string(),
+    pid: z.number(),
+    since: z.string(),
+    /** The line a person is shown: "waiting for the ingest of /x, pid 12, started 12 s ago". */
+    message: z.string(),
   }),
 ]);
 export type EngineEvent = z.infer<typeof EngineEvent>;

@@ -49,6 +49,11 @@ export const IngestOptions = z.object({
   maxFileBytes: z.number().int().positive().default(10 * 1024 * 1024),
   split: SplitOptions.default({ maxTokens: 1024, minTokens: 512 }),
   codeSummaryMode: CodeSummaryMode.default('ast'),
+  /**
+   * When the root's name is taken by a tree ingested from another source: `copy` adds this one
+   * beside it (`name-2`), `update` updates that tree from this source (the upload UI asks which).
+   */
+  onClash: z.enum(['copy', 'update']).default('copy'),
   /** Follow symbolic links that stay inside the ingested folder. */
   followSymlinks: z.boolean().default(true),
 });

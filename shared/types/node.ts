@@ -30,6 +30,8 @@ export const NodeMeta = z
     context_type: ContextType,
     /** Absolute path of the source file or folder this node came from. */
     source_path: z.string().optional(),
+    /** On an ingest root: every source that fed it (a folder by path, its upload), so a later ingest of any of them updates it in place. */
+    sources: z.array(z.string()).optional(),
     /** sha256 of the node's own content (files) or of its source document (split documents). */
     content_hash: z.string().optional(),
     /** For directories: a hash over the children's hashes, so a subtree's change is seen at its root. */

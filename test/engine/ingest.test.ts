@@ -185,6 +185,32 @@ describe('ingest', () => {
     expect((await engine.call('ingest:start', { path: a })).root).toBe('ctx://resources/docs/');
   });
 
+  it('updates the root a source fed in place: after a rename, and after the person chose to update it from another copy', async () => {
+    const original = join(tmp, 'home', 'git');
+    const upload = join(tmp, 'uploads', 'git');
+    await mkdir(original, { recursive: true });
+    await writeFile(join(original, 'a.md'), '# A\n\nThe first note.\n');
+    expect((await engine.call('ingest:start', { path: original })).root).toBe('ctx://resources/git/');
+    // The same folder again, by another path (an upload of it): the name clashes with another source.
+    await cp(original, upload, { recursive: true });
+    await writeFile(join(upload, 'b.md'), '# B\n\nA second note.\n');
+    const updated = await engine.call('ingest:start', { path: upload, options: { onClash: 'update' } });
+    expect(updated.root).toBe('ctx://resources/git/');
+    expect((await engine.call('fs:ls', { uri: 'ctx://resources/' })).entries.map((e) => e.name)).toEqual(['git']);
+    expect((await engine.call('fs:ls', { uri: 'ctx://resources/git/' })).entries.map((e) => e.name).sort()).toEqual(['a.md', 'b.md']);
+    expect((await engine.fs.readMeta('ctx://resources/git/'))!.sources).toEqual([original, upload]);
+    // Both sources now update it without asking; a rename keeps it theirs.
+    await engine.call('fs:mv', { from: 'ctx://resources/git/', to: 'ctx://resources/code/' });
+    expect((await engine.call('ingest:start', { path: upload })).root).toBe('ctx://resources/code/');
+    expect((await engine.call('ingest:start', { path: original })).root).toBe('ctx://resources/code/');
+    expect((await engine.call('fs:ls', { uri: 'ctx://resources/' })).entries.map((e) => e.name)).toEqual(['code']);
+    // Asked for a copy, another source gets its own root beside it.
+    const other = join(tmp, 'elsewhere', 'code');
+    await mkdir(other, { recursive: true });
+    await writeFile(join(other, 'c.md'), '# C\n');
+    expect((await engine.call('ingest:start', { path: other, options: { onClash: 'copy' } })).root).toBe('ctx://resources/code-2/');
+  });
+
   it('ingests a single file into the scope chosen', async () => {
     const result = await engine.call('ingest:start', { path: join(SAMPLE, 'notes/2024-05-08-storm-review.md'), options: { scope: 'user' } });
     expect(result.root).toBe('ctx://user/2024-05-08-storm-review.md');

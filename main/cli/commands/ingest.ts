@@ -8,11 +8,12 @@ import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
 import type { LlmFlags } from '../llm-config.js';
 import { addLlmOptions } from '../llm-flags.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
+import { addLockOptions, lockWaitFromFlags, printWaits, type LockFlags } from '../lock-flags.js';
 import { estimateCostUsd } from '../../engine/llm/prices.js';
 import { formatBytes, formatCount, formatMs, formatUsd } from '../../../shared/format.js';
 import { printJson, reportError, stderrLogger } from '../output.js';
 
-interface IngestFlags extends LlmFlags, IndexFlags {
+interface IngestFlags extends LlmFlags, IndexFlags, LockFlags {
   workspace?: string;
   scope: string;
   name?: string;
@@ -41,7 +42,7 @@ export function registerIngest(program: Command): void {
     .option('--max-tokens <n>', 'documents up to this many tokens stay one node', '1024')
     .option('--min-tokens <n>', 'sections under this many tokens merge with neighbours', '512')
     .option('--code-mode <mode>', 'code summaries: ast|llm|ast_llm', 'ast');
-  addIndexOptions(addLlmOptions(command))
+  addLockOptions(addIndexOptions(addLlmOptions(command)))
     .option('--no-summarize', 'only build the tree; leave the L0/L1 summaries queued for later')
     .option('--estimate', 'build the tree (no LLM calls), then print the LLM calls and tokens (and cost, for known models) summarizing it would take; run again without --estimate to summarize')
     .option('--no-progress', 'no progress bar on stderr')
@@ -63,10 +64,23 @@ export function registerIngest(program: Command): void {
           logger,
           index: indexConfig(flags, logger),
           llm: llmFromFlags(flags, process.env, 'one-shot'),
+          lockWaitMs: lockWaitFromFlags(flags),
         });
+        engine.subscribe(printWaits);
         const progress = flags.progress && process.stderr.isTTY ? progressBar() : null;
         const interrupt = new AbortController();
-        const onSignal = () => interrupt.abort();
+        // Ctrl-C while waiting for another process's ingest: nothing was written yet, so just stop.
+        let waiting = false;
+        engine.subscribe((event) => {
+          if (event.type === 'workspace/waiting') waiting = true;
+          else if (event.type === 'ingest/started') waiting = false;
+        });
+        const onSignal = () => {
+          interrupt.abort();
+          if (!waiting) return;
+          reportError(new CairnError('CANCELLED', 'Stopped while waiting for the workspace; nothing was ingested'), flags);
+          process.exit(process.exitCode);
+        };
         process.once('SIGINT', onSignal);
         const events = (event: EngineEvent) => progress?.update(event);
         let result: IngestOutput = await engine

@@ -7,10 +7,11 @@ import type { Engine } from '../../engine/engine.js';
 import type { LlmFlags } from '../llm-config.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
 import { addLlmOptions } from '../llm-flags.js';
+import { addLockOptions, lockWaitFromFlags, printWaits, type LockFlags } from '../lock-flags.js';
 import { formatCount, formatMs } from '../../../shared/format.js';
 import { reportError, stderrLogger } from '../output.js';
 
-interface WatchFlags extends LlmFlags, IndexFlags {
+interface WatchFlags extends LlmFlags, IndexFlags, LockFlags {
   workspace?: string;
   scope: string;
   name?: string;
@@ -45,7 +46,7 @@ export function registerWatch(program: Command): void {
     .option('--scope <scope>', `where the tree goes: ${INGEST_SCOPES.join('|')}`, 'resources')
     .option('--name <name>', 'node name under the scope (default: the folder name)')
     .option('--debounce <ms>', 'wait this long after the last change before updating', '300');
-  addIndexOptions(addLlmOptions(command))
+  addLockOptions(addIndexOptions(addLlmOptions(command)))
     .option('--json', 'print one JSON object per update (JSON Lines) on stdout')
     .option('-v, --verbose', 'log more on stderr')
     .action(async (path: string, flags: WatchFlags) => {
@@ -75,7 +76,8 @@ export function registerWatch(program: Command): void {
         const folder = resolve(path);
         const workspace = resolve(resolveWorkspace(flags.workspace));
         // Each cycle's summarize:run is one run of the engine's LLM: it gets the whole --token-budget.
-        engine = await openEngine({ workspace, logger, index: indexConfig(flags, logger), llm });
+        engine = await openEngine({ workspace, logger, index: indexConfig(flags, logger), llm, lockWaitMs: lockWaitFromFlags(flags) });
+        engine.subscribe(printWaits);
         const running = engine;
         const options = { scope: flags.scope as IngestScope, ...(flags.name ? { name: flags.name } : {}) };
 

@@ -46,9 +46,14 @@ export function ingestHandlers(deps: IngestHandlerDeps): Pick<CommandHandlers, '
       // Opens the index beside the scan, so neither the ingest's first records nor the summary
       // run after it wait for LanceDB and the embedder to load.
       void index?.prepare?.();
+      let letGo: (() => void) | undefined;
       try {
+        // One ingest at a time in a workspace, whichever process runs it: this waits for another
+        // (or refuses, as the host chose) and keeps the workspace until this one is done.
+        const queue = await deps.outbox();
+        letGo = await queue.hold(`the ingest of ${request.path}`);
         const result = await ingest(
-          { fs, jobs: deps.jobs, parser: deps.parser, index: index ?? noopIndex, queue: await deps.outbox(), logger, clock },
+          { fs, jobs: deps.jobs, parser: deps.parser, index: index ?? noopIndex, queue, logger, clock },
           request.path,
           options,
           { signal: AbortSignal.any([cancel.signal, ctx.signal, deps.lifetime]), emit: ctx.emit, jobId },
@@ -65,6 +70,7 @@ export function ingestHandlers(deps: IngestHandlerDeps): Pick<CommandHandlers, '
         deps.onIngested();
         return result;
       } finally {
+        letGo?.();
         running.delete(jobId);
       }
     },

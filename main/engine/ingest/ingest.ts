@@ -22,7 +22,7 @@ import type { Logger } from '../ports/logger.js';
 import type { ParseRunner } from '../parse/runner.js';
 import { scanFolder, type ScannedFile } from '../scan/scan-folder.js';
 import type { ContextFS } from '../tree/context-fs.js';
-import { buildTree, type FileOutcome } from '../tree/tree-builder.js';
+import { buildTree, rootSources, type FileOutcome } from '../tree/tree-builder.js';
 import { safeNamesFor, safeNodeName } from '../tree/names.js';
 import { sha256 } from '../util/hash.js';
 import type { JobRecord, JobStore } from './job-store.js';
@@ -74,7 +74,7 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
   const job: JobRecord =
     resumable ??
     (await deps.jobs.create(
-      { source, rootUri: await chooseRootUri(deps, source, options.scope, rootName, sourceIsFile), sourceIsFile, options, startedAt: deps.clock.now().toISOString() },
+      { source, rootUri: await chooseRootUri(deps, source, options, rootName, sourceIsFile), sourceIsFile, options, startedAt: deps.clock.now().toISOString() },
       run.jobId,
     ));
   const jobId = job.id;
@@ -267,14 +267,31 @@ async function resolveSource(path: string): Promise<string> {
  * The root's URI under its scope: the source's name, unless a different source already holds
  * that name, in which case `name-2`, `name-3`... Re-ingesting the same source finds its old root.
  */
-async function chooseRootUri(deps: IngestDeps, source: string, scope: IngestScope, name: string, isFile: boolean): Promise<string> {
+/**
+ * Where a source's tree goes. A root this source already fed is updated in place, whatever its
+ * name now (renamed with fs:mv, or updated from here before); without `name`, found by the
+ * sources recorded in the roots' metas. Else the name, when free; when a tree of another source
+ * has it, `onClash` says: update that tree, or add this one as a copy (`name-2`).
+ */
+async function chooseRootUri(deps: IngestDeps, source: string, options: IngestOptions, name: string, isFile: boolean): Promise<string> {
+  const scope = options.scope;
+  const kind = isFile ? 'file' : 'dir';
+  const withKind = (uri: string) => (isFile ? uri : `${uri}/`);
+  const fedBy = async (uri: string, nodeKind: 'file' | 'dir') => {
+    const meta = await deps.fs.readMetaOf(uri, nodeKind).catch(() => null);
+    return meta !== null && rootSources(meta, '').includes(source);
+  };
+  if (options.name === undefined) {
+    const roots = (await deps.fs.ls(scopeRootUri(scope)).catch(() => [])).filter((entry) => entry.kind === kind);
+    for (const entry of roots) if (await fedBy(entry.uri, entry.kind)) return entry.uri;
+  }
   const claimed = new Set((await deps.jobs.unfinished()).filter((job) => job.source !== source).map((job) => stripSlash(job.rootUri)));
   for (let n = 1; ; n++) {
     const candidate = stripSlash(`${scopeRootUri(scope)}${n === 1 ? name : suffixName(name, n, isFile)}`);
     if (claimed.has(candidate)) continue;
-    const meta = await deps.fs.readMeta(candidate).catch(() => null);
-    const kind = await deps.fs.kindOf(candidate);
-    if (kind === null || meta?.source_path === source) return isFile ? candidate : `${candidate}/`;
+    const existing = await deps.fs.kindOf(candidate);
+    if (existing === null) return withKind(candidate);
+    if (existing === kind && ((await fedBy(withKind(candidate), kind)) || (n === 1 && options.onClash === 'update'))) return withKind(candidate);
   }
 }
 

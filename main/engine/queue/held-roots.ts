@@ -43,6 +43,11 @@ export class HeldRoots {
     return this.roots.size;
   }
 
+  /** The held roots (a copy). */
+  list(): string[] {
+    return [...this.roots];
+  }
+
   has(uri: string): boolean {
     return this.roots.has(uri);
   }

@@ -374,3 +374,44 @@ describe('Outbox lock', () => {
     expect(outbox.counts().total).toBe(0);
   });
 });
+
+describe('Outbox shared by processes (releaseWhenIdleMs)', () => {
+  const shared = { releaseWhenIdleMs: 50, wait: { timeoutMs: 5_000 } };
+
+  it('lets the lock go when idle, and takes it again with what the other owner did meanwhile', async () => {
+    const dir = join(root, 'queue');
+    const a = await openAt(dir, shared);
+    const first = await a.enqueue({ uri: uri('a'), context_type: 'resource' });
+    // b waits until a is idle, then sees a's message.
+    const b = await openAt(dir, shared);
+    expect(b.list().map((m) => m.id)).toEqual([first.id]);
+    const second = await b.enqueue({ uri: uri('b'), context_type: 'resource' });
+    // a's next change waits for b to be idle and reloads: b's message is there, a's is not doubled.
+    const claimed = await a.claim();
+    expect(claimed?.id).toBe(first.id);
+    expect(a.list().map((m) => m.uri)).toEqual([uri('a'), uri('b')]);
+    expect(a.get(second.id)?.status).toBe('pending');
+    // A message in processing keeps the lock: b cannot take it until a completes.
+    const refused = await Outbox.open(dir, { wait: { timeoutMs: 200 } }).catch((e: unknown) => e);
+    expect(CairnError.is(refused, 'LOCKED')).toBe(true);
+    await a.complete(first.id);
+    const c = await openAt(dir, shared);
+    expect(c.list().map((m) => [m.uri, m.status])).toEqual([
+      [uri('a'), 'completed'],
+      [uri('b'), 'pending'],
+    ]);
+  });
+
+  it('keeps the lock while held, and names what holds it', async () => {
+    const dir = join(root, 'queue');
+    const a = await openAt(dir, shared);
+    const letGo = await a.hold('the ingest of /data/notes');
+    await new Promise((r) => setTimeout(r, 150));
+    const refused = await Outbox.open(dir).catch((e: unknown) => e);
+    expect(CairnError.is(refused, 'LOCKED')).toBe(true);
+    expect((refused as Error).message).toContain('the ingest of /data/notes');
+    letGo();
+    const b = await openAt(dir, shared);
+    expect(b.counts().total).toBe(0);
+  });
+});

@@ -10,7 +10,11 @@
  * - `snapshot.json`: every message as of seq `n`, written by compaction (temp file, fsync,
  *   rename) after which the journal is truncated. Replay skips journal lines with `n` at or below
  *   the snapshot's, so a crash between the rename and the truncation replays nothing twice.
- * - `outbox.lock`: the pid of the one process that owns the outbox.
+ * - `outbox.lock`: the pid of the one process that owns the outbox (lock-file.ts).
+ *
+ * Many processes share a workspace (an ingest, the app, `cairn mcp`): with `releaseWhenIdleMs`
+ * the owner lets the lock go once nothing is in flight (no write, no message processing, no
+ * `hold`), and takes it again, reloading from disk what others did meanwhile, at its next change.
  *
  * A torn last line (a kill in the middle of a write) is ignored: its transition never committed.
  *
@@ -30,7 +34,7 @@ import { normalizeCtxUri } from '../../../shared/uri.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import { silentLogger, type Logger } from '../ports/logger.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { LockFile } from './lock-file.js';
+import { LockFile, type LockWait } from './lock-file.js';
 
 export const MessageStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
 export type MessageStatus = z.infer<typeof MessageStatus>;
@@ -50,7 +54,7 @@ export const SemanticMsgSchema = z.object({
 });
 export type SemanticMsg = Readonly<z.infer<typeof SemanticMsgSchema>>;
 
-export type OutboxOp = 'enqueue' | 'claim' | 'complete' | 'fail' | 'retry' | 'release';
+export type OutboxOp = 'enqueue' | 'claim' | 'complete' | 'fail' | 'retry' | 'release' | 'drop';
 
 export interface OutboxChange {
   op: OutboxOp;
@@ -86,6 +90,10 @@ export interface OutboxOptions {
   keepCompleted?: number;
   /** What a refusal to open names as busy (the engine names its workspace). Default: "The outbox in {dir}". */
   lockName?: string;
+  /** Wait for a live owner's lock instead of refusing it at once (lock-file.ts). */
+  wait?: LockWait;
+  /** Let the lock go after this long with nothing in flight; it is taken again at the next change. Default: kept until close. */
+  releaseWhenIdleMs?: number;
 }
 
 /** Counters for tests and diagnostics. */
@@ -137,15 +145,22 @@ export class Outbox {
   private broken: CairnError | null = null;
   private closed = false;
   private journal!: FileHandle;
+  /** The lock is let go (idle); the next change takes it again and reloads. */
+  private dormant = false;
+  private waking: Promise<void> | null = null;
+  private sleeping: Promise<void> | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private holds = 0;
 
   private constructor(
     readonly dir: string,
-    private readonly lock: LockFile,
+    private lock: LockFile,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly compactEvery: number,
     private readonly maxAttempts: number,
     private readonly keepCompleted: number,
+    private readonly options: OutboxOptions,
   ) {}
 
   /**
@@ -155,7 +170,7 @@ export class Outbox {
    */
   static async open(dir: string, options: OutboxOptions = {}): Promise<Outbox> {
     await mkdir(dir, { recursive: true });
-    const lock = await LockFile.acquire(join(dir, LOCK), options.lockName ?? `The outbox in ${dir}`);
+    const lock = await Outbox.takeLock(dir, options);
     try {
       const outbox = new Outbox(
         dir,
@@ -165,8 +180,10 @@ export class Outbox {
         Math.max(1, options.compactEvery ?? 1000),
         Math.max(1, options.maxAttempts ?? 5),
         Math.max(0, options.keepCompleted ?? 10_000),
+        options,
       );
       await outbox.load();
+      outbox.scheduleRelease();
       return outbox;
     } catch (error) {
       await lock.release();
@@ -174,11 +191,40 @@ export class Outbox {
     }
   }
 
+  private static takeLock(dir: string, options: OutboxOptions): Promise<LockFile> {
+    return LockFile.acquire(join(dir, LOCK), options.lockName ?? `The outbox in ${dir}`, options.wait ? { wait: options.wait } : {});
+  }
+
+  /**
+   * Keeps the lock (taking it again if it was let go, waiting as `wait` says) until the returned
+   * function is called: for work that must not share the workspace, like an ingest. `activity`
+   * is what a process waiting for the lock is told ("the ingest of /x").
+   */
+  async hold(activity: string): Promise<() => void> {
+    this.holds += 1;
+    this.cancelRelease();
+    try {
+      await this.awake();
+    } catch (error) {
+      this.holds -= 1;
+      throw error;
+    }
+    await this.lock.describe(activity);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.holds -= 1;
+      this.scheduleRelease();
+    };
+  }
+
   /**
    * Adds a message for `uri`, or returns the unfinished one it already has (a failed one goes
    * back to pending), so enqueueing the same root twice does its work once.
    */
   async enqueue(input: { uri: string; context_type: ContextType }): Promise<SemanticMsg> {
+    await this.awake();
     this.assertUsable();
     const uri = normalizeCtxUri(input.uri);
     const contextType = ContextType.safeParse(input.context_type);
@@ -214,6 +260,7 @@ export class Outbox {
    * pending. With `filter`, the next pending message that passes it.
    */
   async claim(filter?: (message: SemanticMsg) => boolean): Promise<SemanticMsg | null> {
+    await this.awake();
     this.assertUsable();
     for (const id of this.pendingIds) {
       const message = this.messages.get(id);
@@ -225,23 +272,49 @@ export class Outbox {
 
   /** processing → completed. */
   async complete(id: string): Promise<SemanticMsg> {
+    await this.awake();
     return this.transition(id, 'complete', ['processing'], { status: 'completed', error: undefined });
   }
 
   /** pending or processing → failed, keeping why. */
   async fail(id: string, error: unknown): Promise<SemanticMsg> {
+    await this.awake();
     const code = CairnError.is(error) ? error.code : 'INTERNAL';
     return this.transition(id, 'fail', ['pending', 'processing'], { status: 'failed', error: { code, message: errorMessage(error) } });
   }
 
   /** failed → pending, to run again. */
   async retry(id: string): Promise<SemanticMsg> {
+    await this.awake();
     return this.transition(id, 'retry', ['failed'], { status: 'pending', error: undefined });
   }
 
   /** processing → pending without counting a failure: the consumer stopped (cancelled) before finishing it. */
   async release(id: string): Promise<SemanticMsg> {
+    await this.awake();
     return this.transition(id, 'release', ['processing'], { status: 'pending' });
+  }
+
+  /**
+   * Forgets the messages whose URI passes `which` (those of a tree that was removed or moved);
+   * one being processed is kept, and returned in `kept`, for the caller to refuse or wait.
+   */
+  async drop(which: (uri: string) => boolean): Promise<{ dropped: SemanticMsg[]; kept: SemanticMsg[] }> {
+    await this.awake();
+    this.assertUsable();
+    const dropped: SemanticMsg[] = [];
+    const kept: SemanticMsg[] = [];
+    for (const message of [...this.messages.values()]) {
+      if (!which(message.uri)) continue;
+      if (message.status === 'processing') {
+        kept.push(message);
+        continue;
+      }
+      this.forget(message.id);
+      dropped.push(message);
+    }
+    await Promise.all(dropped.map((message) => this.commit('drop', message)));
+    return { dropped, kept };
   }
 
   get(id: string): SemanticMsg | undefined {
@@ -288,6 +361,13 @@ export class Outbox {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.cancelRelease();
+    await this.waking?.catch(() => undefined);
+    await this.sleeping;
+    if (this.dormant) {
+      this.listeners.clear();
+      return;
+    }
     while (this.flushing) await this.flushing;
     if (!this.broken && this.journalLines > 0) {
       await this.compact().catch((error: unknown) => this.logger.warn('Could not compact the outbox on close', { dir: this.dir, error: errorMessage(error) }));
@@ -295,6 +375,73 @@ export class Outbox {
     await this.journal.close().catch(() => undefined);
     this.listeners.clear();
     await this.lock.release();
+  }
+
+  // ---- the lock, let go when idle ----
+
+  /** Nothing in flight: no write queued, no message processing (ours to finish), no hold. */
+  private isIdle(): boolean {
+    if (this.closed || this.dormant || this.broken || this.holds > 0 || this.flushing || this.queued.length > 0) return false;
+    for (const message of this.messages.values()) if (message.status === 'processing') return false;
+    return true;
+  }
+
+  private cancelRelease(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private scheduleRelease(): void {
+    const after = this.options.releaseWhenIdleMs;
+    if (after === undefined) return;
+    this.cancelRelease();
+    if (!this.isIdle()) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (!this.isIdle()) return;
+      // Dormant from this moment: a change that comes now waits for the release, then takes the lock again.
+      this.dormant = true;
+      this.sleeping = this.letGo().finally(() => {
+        this.sleeping = null;
+      });
+    }, after);
+    this.idleTimer.unref();
+  }
+
+  private async letGo(): Promise<void> {
+    try {
+      if (this.journalLines > 0) await this.compact();
+      await this.journal.close();
+    } catch (error) {
+      this.logger.warn('Could not compact the outbox before letting its lock go', { dir: this.dir, error: errorMessage(error) });
+      await this.journal.close().catch(() => undefined);
+    }
+    await this.lock.release();
+  }
+
+  /** Takes the lock again after it was let go, and reloads what other processes did meanwhile. */
+  private async awake(): Promise<void> {
+    if (this.sleeping) await this.sleeping;
+    if (!this.dormant || this.closed) return;
+    this.waking ??= (async () => {
+      const lock = await Outbox.takeLock(this.dir, this.options);
+      try {
+        this.messages.clear();
+        this.pendingIds.clear();
+        this.openByUri.clear();
+        this.journalLines = 0;
+        await this.load();
+      } catch (error) {
+        await lock.release();
+        throw error;
+      }
+      this.lock = lock;
+      this.dormant = false;
+    })().finally(() => {
+      this.waking = null;
+    });
+    await this.waking;
+    this.scheduleRelease();
   }
 
   // ---- state ----
@@ -336,6 +483,14 @@ export class Outbox {
     }
   }
 
+  private forget(id: string): void {
+    const message = this.messages.get(id);
+    if (!message) return;
+    this.messages.delete(id);
+    this.pendingIds.delete(id);
+    if (this.openByUri.get(message.uri) === id) this.openByUri.delete(message.uri);
+  }
+
   // ---- journal ----
 
   private commit(op: OutboxOp, message: SemanticMsg): Promise<void> {
@@ -343,8 +498,10 @@ export class Outbox {
     const line = JSON.stringify({ n: this.seq, op, msg: message }) + '\n';
     const done = new Promise<void>((resolve, reject) => this.queued.push({ line, change: { op, message }, resolve, reject }));
     this.lastCommit = done.catch(() => undefined);
+    this.cancelRelease();
     this.flushing ??= this.flush().finally(() => {
       this.flushing = null;
+      this.scheduleRelease();
     });
     return done;
   }
@@ -461,7 +618,8 @@ export class Outbox {
       }
       lastSeq = Math.max(lastSeq, entry.n);
       if (entry.n <= snapshotSeq) return;
-      this.put(Object.freeze(entry.msg));
+      if (entry.op === 'drop') this.forget(entry.msg.id);
+      else this.put(Object.freeze(entry.msg));
     });
     this.seq = lastSeq;
 
@@ -505,7 +663,7 @@ export class Outbox {
   }
 }
 
-function parseLine(text: string): { n: number; msg: SemanticMsg } | null {
+function parseLine(text: string): { n: number; op: string; msg: SemanticMsg } | null {
   try {
     const result = JournalLine.safeParse(JSON.parse(text));
     return result.success ? result.data : null;

@@ -156,7 +156,8 @@ async function writeDirMetas(input: BuildInput): Promise<{ changedDirs: number; 
     if (!isRoot) add(parentUri(dir.uri), `d ${lastSegment(dir.uri)} ${treeHash}`);
     const existing = await input.fs.readMeta(dir.uri).catch(() => null);
     const skipsChanged = isRoot && JSON.stringify(existing?.skipped ?? []) !== JSON.stringify(input.skipped.slice(0, MAX_SKIPS_IN_META));
-    if (existing?.tree_hash === treeHash && !skipsChanged) {
+    const sources = isRoot ? rootSources(existing, input.source) : undefined;
+    if (existing?.tree_hash === treeHash && !skipsChanged && sources?.length === existing.sources?.length) {
       if (isRoot && existing.summary_status !== 'done') rootUnsummarized = true;
       continue;
     }
@@ -170,13 +171,19 @@ async function writeDirMetas(input: BuildInput): Promise<{ changedDirs: number; 
       created_at: existing?.created_at ?? input.now,
       updated_at: input.now,
       summary_status: existing?.tree_hash === treeHash ? (existing.summary_status ?? 'owed') : 'owed',
-      ...(isRoot ? { skipped: input.skipped.slice(0, MAX_SKIPS_IN_META), skipped_total: input.skipped.length } : {}),
+      ...(isRoot ? { skipped: input.skipped.slice(0, MAX_SKIPS_IN_META), skipped_total: input.skipped.length, sources } : {}),
     };
     await input.fs.writeMeta(dir.uri, meta);
     if (existing?.tree_hash !== treeHash) changedDirs += 1;
     if (isRoot && meta.summary_status !== 'done') rootUnsummarized = true;
   }
   return { changedDirs, rootUnsummarized };
+}
+
+/** The sources that fed a root, this one included (a root from before `sources` has its source_path). */
+export function rootSources(meta: NodeMeta | null, source: string): string[] {
+  const known = meta?.sources ?? (meta?.source_path ? [meta.source_path] : []);
+  return known.includes(source) ? known : [...known, source];
 }
 
 /** Hands a moved subtree's leaves (L2) and any summaries they already have (L0/L1) to the index. */

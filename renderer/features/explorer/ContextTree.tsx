@@ -1,13 +1,15 @@
 /**
  * The `ctx://` tree as an ARIA tree with a roving focus: Up and Down move, Right opens a
  * directory or enters it, Left closes it or goes to the parent, Home and End jump, Enter and
- * Space select. Directories are listed when first opened.
+ * Space select. Directories are listed when first opened. A right click (or the context-menu
+ * key, Shift+F10) opens a node's menu: remove or rename it (NodeMenu.tsx).
  */
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { scopeRootUri } from '../../../shared/uri';
 import type { Listing } from '../../stores/explorer-store';
 import { useExplorer } from '../../stores/stores-context';
 import { useT } from '../../use-t';
+import { NodeMenu, type NodeMenuTarget } from './NodeMenu';
 
 export interface TreeRow {
   uri: string;
@@ -58,6 +60,7 @@ export function ContextTree() {
   const [focused, setFocused] = useState<string | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const moveFocus = useRef(false);
+  const [menu, setMenu] = useState<NodeMenuTarget | null>(null);
 
   const active = focused !== null && rows.some((row) => row.uri === focused) ? focused : (selected ?? rows[0]?.uri ?? null);
 
@@ -103,6 +106,16 @@ export function ContextTree() {
       case ' ':
         void select(row.uri);
         break;
+      case 'ContextMenu':
+      case 'F10': {
+        if (event.key === 'F10' && !event.shiftKey) {
+          handled = false;
+          break;
+        }
+        const box = listRef.current?.querySelector<HTMLElement>(`[data-uri="${CSS.escape(row.uri)}"]`)?.getBoundingClientRect();
+        setMenu({ uri: row.uri, name: row.name, x: box ? box.left + 24 : 0, y: box ? box.bottom : 0 });
+        break;
+      }
       default:
         handled = false;
     }
@@ -115,21 +128,47 @@ export function ContextTree() {
   if (rows.length === 0) return <p className="muted pad">{t('explorer.empty')}</p>;
 
   return (
-    <ul className="tree" role="tree" aria-label={t('explorer.tree')} ref={listRef} onKeyDown={onKeyDown} data-testid="context-tree">
-      {rows.map((row) => (
-        <TreeItem
-          key={row.uri}
-          row={row}
-          selected={row.uri === selected}
-          tabbable={row.uri === active}
-          onSelect={(uri) => {
-            setFocused(uri);
-            void select(uri);
+    <>
+      <ul
+        className="tree"
+        role="tree"
+        aria-label={t('explorer.tree')}
+        ref={listRef}
+        onKeyDown={onKeyDown}
+        onContextMenu={(event) => {
+          const item = (event.target as HTMLElement).closest<HTMLElement>('[data-uri]');
+          const row = rows.find((r) => r.uri === item?.dataset.uri);
+          if (!row) return;
+          event.preventDefault();
+          setMenu({ uri: row.uri, name: row.name, x: event.clientX, y: event.clientY });
+        }}
+        data-testid="context-tree"
+      >
+        {rows.map((row) => (
+          <TreeItem
+            key={row.uri}
+            row={row}
+            selected={row.uri === selected}
+            tabbable={row.uri === active}
+            onSelect={(uri) => {
+              setFocused(uri);
+              void select(uri);
+            }}
+            onToggle={(uri) => void toggle(uri)}
+          />
+        ))}
+      </ul>
+      {menu && (
+        <NodeMenu
+          key={menu.uri}
+          target={menu}
+          onClose={() => {
+            setMenu(null);
+            listRef.current?.querySelector<HTMLElement>('[tabindex="0"]')?.focus();
           }}
-          onToggle={(uri) => void toggle(uri)}
         />
-      ))}
-    </ul>
+      )}
+    </>
   );
 }
 

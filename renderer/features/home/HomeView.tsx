@@ -7,7 +7,8 @@ import { SkipGroups } from '../../components/SkipGroups';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri';
 import type { CodeSummaryMode, FileWarning, IngestResult } from '../../../shared/types/ingest';
 import { formatBytes, formatCount, formatMs } from '../../../shared/format';
-import { useApp, useIngest } from '../../stores/stores-context';
+import { useApp, useIngest, useStores } from '../../stores/stores-context';
+import { uploadClash } from '../upload/clash';
 import { useT, type Translate } from '../../use-t';
 import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
 import { useDropTarget } from '../upload/use-drop-target';
@@ -24,16 +25,25 @@ export function HomeView() {
   const localPathOf = useApp((s) => s.localPathOf);
   const [dropNote, setDropNote] = useState<{ kind: 'ok' | 'warn'; text: string } | null>(null);
   const [invalid, setInvalid] = useState(false);
+  const stores = useStores();
+  // An uploaded folder whose name a tree of another source has: update that tree, or add a copy?
+  const [clash, setClash] = useState<string | null>(null);
   // Browser mode: an uploaded folder is ingested from where the host put it, as Electron ingests a real path.
   const upload = useFolderUpload(
     useCallback(
       async (path: string) => {
         setForm({ path });
-        await start();
+        const root = await uploadClash(stores.client, path, stores.ingest.getState().form.scope).catch(() => null);
+        if (root) setClash(root);
+        else await start();
       },
-      [setForm, start],
+      [setForm, start, stores],
     ),
   );
+  const answerClash = (onClash: 'update' | 'copy') => {
+    setClash(null);
+    void start({ onClash });
+  };
   const uploading = upload.state.status === 'uploading';
 
   const onSubmit = (event: FormEvent) => {
@@ -172,6 +182,17 @@ export function HomeView() {
       </form>
 
       <UploadPanel upload={upload} />
+      {clash && (
+        <div className="banner banner-warn" role="alertdialog" aria-label={t('home.clash.question', { root: clash })} data-testid="upload-clash">
+          <p>{t('home.clash.question', { root: clash })}</p>
+          <button type="button" className="primary" onClick={() => answerClash('update')}>
+            {t('home.clash.update', { root: clash })}
+          </button>{' '}
+          <button type="button" onClick={() => answerClash('copy')}>
+            {t('home.clash.copy')}
+          </button>
+        </div>
+      )}
       {status === 'running' && <IngestProgressPanel />}
       {status === 'cancelled' && (
         <p className="banner banner-warn" role="status">
@@ -204,6 +225,11 @@ function IngestProgressPanel() {
         <span className="muted">{formatBytes(progress.bytes)}</span>
       </div>
       <progress max={progress.total ?? undefined} value={progress.total !== null ? progress.done : undefined} aria-label={phase} />
+      {progress.waiting && (
+        <p className="muted" role="status" data-testid="ingest-waiting">
+          {progress.waiting}
+        </p>
+      )}
       {progress.current && (
         <p className="current" title={progress.current}>
           <span className="muted">{t('home.current')}: </span>
