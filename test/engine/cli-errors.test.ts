@@ -43,7 +43,7 @@ describe('cairn errors', () => {
     // Held the way an ingest holds it: the outbox lock, stamped with a live process (this one).
     const lock = await LockFile.acquire(join(queue, 'outbox.lock'), 'the test');
     try {
-      const text = cairn('ingest', SAMPLE, '--workspace', workspace, '--workers', '0');
+      const text = cairn('ingest', SAMPLE, '--workspace', workspace, '--workers', '0', '--no-wait');
       expect(text.code).toBe(3);
       expect(text.stdout).toBe('');
       const lines = linesOf(text.stderr);
@@ -51,7 +51,7 @@ describe('cairn errors', () => {
       expect(lines[0]).toMatch(new RegExp(`^cairn: LOCKED: The workspace ${workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is busy: .* \\(pid ${process.pid} on [^)]+\\) has held it since .*\\. Wait for it to finish, or use another --workspace\\.$`));
       expect(text.stderr).not.toMatch(STACK_FRAME);
 
-      const verbose = cairn('ingest', SAMPLE, '--workspace', workspace, '--workers', '0', '--verbose');
+      const verbose = cairn('ingest', SAMPLE, '--workspace', workspace, '--workers', '0', '--no-wait', '--verbose');
       expect(verbose.code).toBe(3);
       // --verbose also logs (info: lines); the error itself is the same line.
       expect(linesOf(verbose.stderr)).toContain(lines[0]);
@@ -59,7 +59,7 @@ describe('cairn errors', () => {
       expect(verbose.stderr).toMatch(STACK_FRAME);
       expect(verbose.stderr).toContain('acquire');
 
-      const json = cairn('ingest', SAMPLE, '--workspace', workspace, '--workers', '0', '--json');
+      const json = cairn('ingest', SAMPLE, '--workspace', workspace, '--workers', '0', '--no-wait', '--json');
       expect(json.code).toBe(3);
       expect(JSON.parse(json.stdout)).toEqual({
         error: { code: 'LOCKED', message: expect.stringContaining('is busy'), details: expect.objectContaining({ pid: process.pid, path: join(queue, 'outbox.lock') }) },
