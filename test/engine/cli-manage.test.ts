@@ -61,7 +61,7 @@ describe('cairn rm and cairn mv', () => {
       await new Promise((r) => setTimeout(r, 25));
     }
     const refused = await runCli(['mv', 'ctx://resources/harbour/', 'ctx://resources/port/', '--workspace', workspace, '--no-wait']);
-    expect(refused.code).toBe(3);
+    expect(refused.code, refused.stderr).toBe(3);
     expect(refused.stderr).toMatch(/^cairn: LOCKED: .*the ingest of .*harbour/);
     const waited = await runCli(['mv', 'ctx://resources/harbour/', 'ctx://resources/port/', '--workspace', workspace]);
     expect(waited.code, waited.stderr).toBe(0);

@@ -70,9 +70,13 @@ export function manageHandlers(deps: ManageDeps): Pick<CommandHandlers, 'fs:rm' 
   return {
     'fs:rm': async (request) => {
       assertManaged(request.uri);
-      const { uri, kind } = await deps.fs.canonicalUri(request.uri);
-      if (request.dryRun) return { uri, ...(await countNodes(deps.fs, uri, kind)), removed: false };
-      return exclusive(`the removal of ${uri}`, async (queue) => {
+      if (request.dryRun) {
+        const { uri, kind } = await deps.fs.canonicalUri(request.uri);
+        return { uri, ...(await countNodes(deps.fs, uri, kind)), removed: false };
+      }
+      // Resolved once the workspace is ours: an ingest we waited for may be what creates it.
+      return exclusive(`the removal of ${request.uri}`, async (queue) => {
+        const { uri, kind } = await deps.fs.canonicalUri(request.uri);
         const counts = await countNodes(deps.fs, uri, kind);
         assertNotSummarizing(queue, uri);
         await journaled(journalDir, { op: 'rm', uri }, () => removeSteps(deps, queue, uri));
@@ -82,11 +86,13 @@ export function manageHandlers(deps: ManageDeps): Pick<CommandHandlers, 'fs:rm' 
     'fs:mv': async (request) => {
       assertManaged(request.from);
       assertManaged(request.to);
-      const { uri: from, kind } = await deps.fs.canonicalUri(request.from);
-      const to = formatCtxUri({ ...parseCtxUri(request.to), isDir: kind === 'dir' });
-      if (isWithinUri(from, to)) throw new CairnError('INVALID_INPUT', `Cannot move ${from} into itself (${to})`);
-      if (parseCtxUri(from).scope !== parseCtxUri(to).scope) throw new CairnError('INVALID_INPUT', `Cannot move ${from} to another scope (${to}): move it within ${parseCtxUri(from).scope}/`);
-      return exclusive(`the move of ${from} to ${to}`, async (queue) => {
+      const scope = parseCtxUri(request.from).scope;
+      if (scope !== parseCtxUri(request.to).scope) throw new CairnError('INVALID_INPUT', `Cannot move ${request.from} to another scope (${request.to}): move it within ${scope}/`);
+      // Resolved once the workspace is ours: an ingest we waited for may be what creates it.
+      return exclusive(`the move of ${request.from} to ${request.to}`, async (queue) => {
+        const { uri: from, kind } = await deps.fs.canonicalUri(request.from);
+        const to = formatCtxUri({ ...parseCtxUri(request.to), isDir: kind === 'dir' });
+        if (isWithinUri(from, to)) throw new CairnError('INVALID_INPUT', `Cannot move ${from} into itself (${to})`);
         if (await deps.fs.kindOf(to)) throw new CairnError('ALREADY_EXISTS', `Cannot move ${from} to ${to}: ${to} exists`, { details: { uri: to } });
         assertNotSummarizing(queue, from);
         const { nodes } = await countNodes(deps.fs, from, kind);
