@@ -1,7 +1,7 @@
 /**
- * The HTML parser on real pages of the Python 3.11 documentation (test/fixtures/docs/python-doc,
- * see test/fixtures/docs/python-doc/NOTICE.md): Sphinx pages with a navigation bar, a sidebar, a
- * footer, highlighted code and tables.
+ * The HTML parser on real pages of the CMake 3.25 documentation (test/fixtures/docs/cmake-doc,
+ * see its NOTICE.md): Sphinx pages with a navigation bar, a sidebar, a footer, a page table of
+ * contents, headings that link back to it, highlighted code and tables.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,15 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { parseFile } from '../../main/engine/parse/registry.js';
 import type { ParsedFile, ParsedNode } from '../../main/engine/parse/types.js';
 
-const DOCS = join(import.meta.dirname, '../fixtures/docs/python-doc');
+const DOCS = join(import.meta.dirname, '../fixtures/docs/cmake-doc');
 
 // Text of the Sphinx navigation, sidebar and footer, present in every raw page.
-const BOILERPLATE = ['Previous topic', 'Next topic', 'This Page', 'Quick search', 'Navigation', 'Report a Bug', 'Show Source', 'Copyright', 'Table of Contents'];
+const BOILERPLATE = ['Previous topic', 'Next topic', 'This Page', 'Quick search', 'Navigation', 'Show Source', 'Copyright', 'Table of Contents'];
 
 async function parsePage(name: string, maxTokens = 1024, minTokens = 512): Promise<{ raw: string; parsed: ParsedFile; markdown: string }> {
   const path = join(DOCS, name);
   const bytes = new Uint8Array(await readFile(path));
-  const parsed = await parseFile({ path, relPath: `python-doc/${name}`, bytes, split: { maxTokens, minTokens }, codeSummaryMode: 'ast' });
+  const parsed = await parseFile({ path, relPath: `cmake-doc/${name}`, bytes, split: { maxTokens, minTokens }, codeSummaryMode: 'ast' });
   return { raw: new TextDecoder().decode(bytes), parsed, markdown: leaves(parsed.node).map((leaf) => leaf.content).join('') };
 }
 
@@ -29,53 +29,56 @@ function titles(node: ParsedNode): string[] {
   return [node.meta.title ?? '', ...(node.kind === 'dir' ? node.children.flatMap(titles) : [])];
 }
 
-describe('HTML parser on the Python documentation', () => {
-  it('turns json.html into sections of Markdown without the navigation', async () => {
-    const { raw, parsed, markdown } = await parsePage('json.html');
+describe('HTML parser on the CMake documentation', () => {
+  it('turns cmake-language(7) into sections of Markdown without the navigation or the page contents', async () => {
+    const { raw, parsed, markdown } = await parsePage('cmake-language.7.html');
     expect(parsed.parserName).toBe('html');
     expect(parsed.sourceFormat).toBe('html');
-    expect(parsed.node.name).toBe('json.html');
+    expect(parsed.node.name).toBe('cmake-language.7.html');
     expect(parsed.node.kind).toBe('dir');
-    expect(parsed.node.meta.title).toBe('json — JSON encoder and decoder');
+    expect(parsed.node.meta.title).toBe('cmake-language(7)');
 
     for (const text of BOILERPLATE) {
       expect(raw).toContain(text);
       expect(markdown).not.toContain(text);
     }
     expect(markdown).not.toContain('¶');
+    // The page's own contents list is navigation: the sections follow.
+    expect(raw).toContain('<div class="contents topic" id="contents">');
+    expect(markdown).not.toContain('- [Organization](#organization)');
 
-    expect(markdown.startsWith('# json — JSON encoder and decoder\n')).toBe(true);
-    for (const heading of ['## Basic Usage', '## Encoders and Decoders', '### Character Encodings', '## Command Line Interface', '### Command line options']) {
+    // Headings that link back to the contents (toc-backref) are plain titles.
+    expect(markdown.startsWith('# cmake-language(7)\n')).toBe(true);
+    for (const heading of ['## Organization', '### Directories', '## Syntax', '#### Bracket Argument', '## Control Structures', '## Lists']) {
       expect(markdown).toContain(`\n${heading}\n`);
     }
-    expect(titles(parsed.node)).toEqual(expect.arrayContaining(['Basic Usage', 'Exceptions']));
+    expect(markdown).not.toMatch(/^#+ \[/m);
+    expect(titles(parsed.node)).toEqual(expect.arrayContaining(['Syntax', 'Control Structures', 'Lists']));
+    for (const title of titles(parsed.node)) expect(title).not.toMatch(/[¶[\]]/);
 
-    // Code keeps its language and its text, unescaped.
-    expect(markdown).toContain("```python\n>>> import json\n>>> json.dumps(['foo', {'bar': ('baz', None, 1.0, 2)}])\n");
-    expect(markdown).toMatch(/```shell-session\n\$ echo '\{"json":"obj"\}' \| python -m json\.tool\n/);
-
-    // The conversion tables are GFM pipe tables.
-    expect(markdown).toContain('| JSON | Python |\n| --- | --- |\n| object | dict |\n| array | list |');
-    expect(markdown).toContain('| Python | JSON |\n| --- | --- |\n| dict | object |\n| list, tuple | array |');
+    // Code keeps its language and its text; the grammar blocks have none.
+    expect(markdown).toContain('```cmake\nadd_executable(hello world.c)\n```');
+    expect(markdown).toContain("```\nfile         ::=  file_element*\n");
 
     for (const leaf of leaves(parsed.node)) expect(leaf.meta.tokens).toBeLessThanOrEqual(1024);
   });
 
-  it('keeps the type-code table of array.html', async () => {
-    const { markdown } = await parsePage('array.html');
-    expect(markdown).toContain('| Type code | C Type | Python Type | Minimum size in bytes | Notes |\n| --- | --- | --- | --- | --- |\n');
-    expect(markdown).toContain("| `'d'` | double | float | 8 |  |");
+  it('keeps the platform table of cmake-toolchains(7) as a pipe table', async () => {
+    const { markdown } = await parsePage('cmake-toolchains.7.html');
+    expect(markdown).toContain('| OS | CMAKE\\_SYSTEM\\_NAME | Device SDK (default) | Simulator SDK |\n| --- | --- | --- | --- |\n| iOS | iOS | iphoneos | iphonesimulator |');
+    // A `# comment` inside a code block stays code.
+    expect(markdown).toContain('```cmake\n# CMakeLists.txt\ncmake_minimum_required(VERSION 3.14)\n');
     for (const text of BOILERPLATE) expect(markdown).not.toContain(text);
   });
 
-  it('splits the control-flow tutorial at its numbered headings', async () => {
-    const { parsed, markdown } = await parsePage('controlflow.html', 1024, 512);
-    expect(parsed.node.meta.title).toBe('4. More Control Flow Tools');
-    expect(markdown).toContain('\n## 4.1. `if` Statements\n');
-    expect(markdown).toContain('```python\n>>> x = int(input("Please enter an integer: "))\n');
+  it('splits the if() command page at its headings', async () => {
+    const { parsed, markdown } = await parsePage('if.html', 1024, 512);
+    expect(parsed.node.meta.title).toBe('if');
+    expect(markdown).toContain('\n## Condition Syntax\n');
+    expect(markdown).toContain('```cmake\nif(<condition>)\n  <commands>\n');
     const names = parsed.node.kind === 'dir' ? parsed.node.children.map((child) => child.name) : [];
-    expect(names[0]).toMatch(/^01-4-more-control-flow-tools(\.md)?$/);
-    expect(names.some((name) => /^\d\d-4-8-more-on-defining-functions$/.test(name))).toBe(true);
+    expect(names[0]).toMatch(/^01-if(\.md)?$/);
+    expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/^\d\d-condition-syntax(\.md)?$/), expect.stringMatching(/^\d\d-variable-expansion(\.md)?$/)]));
     for (const text of BOILERPLATE) expect(markdown).not.toContain(text);
   });
 });

@@ -73,6 +73,8 @@ const BOILERPLATE = [
   'script', 'style', 'noscript', 'template', 'iframe', 'nav', 'aside', 'footer', 'button',
   '[role="navigation"]', '[role="complementary"]', '[role="contentinfo"]', '[role="banner"]', '[role="search"]',
   '[aria-hidden="true"]', '.sidebar', '.sphinxsidebar', '.related', '.breadcrumb', '.breadcrumbs', '.navbar', '.toc',
+  // A page's own table of contents (docutils' `.. contents::`): the sections follow anyway.
+  '.contents.topic',
 ].join(',');
 
 /**
@@ -219,6 +221,8 @@ function createTurndown(): TurndownService {
   service.remove(['script', 'style', 'noscript', 'template']);
   service.addRule('listItem', { filter: 'li', replacement: (content, node) => listItem(content, node as unknown as DomNode) });
   service.addRule('permalink', { filter: (node) => isPermalink(node as unknown as DomNode), replacement: () => '' });
+  // A heading that links back to a table of contents (Sphinx's toc-backref) is a title, not a link.
+  service.addRule('headingLink', { filter: (node) => node.nodeName === 'A' && !isPermalink(node as unknown as DomNode) && closestHeading(node as unknown as DomNode) !== null, replacement: (content) => content });
   service.addRule('preformatted', { filter: (node) => (node as unknown as DomNode).nodeName === 'PRE', replacement: (_content, node) => fencedCode(node as unknown as DomNode) });
   service.addRule('tableCaption', { filter: 'caption', replacement: () => '' });
   service.addRule('tableCell', { filter: ['th', 'td'], replacement: (content, node) => tableCell(content, node as unknown as DomNode) });
@@ -318,6 +322,11 @@ function table(content: string, node: DomNode): string {
   const captionText = caption ? cleanText(caption.textContent ?? '') : '';
   const rows = content.replace(/\n{2,}/g, '\n').trim();
   return `\n\n${captionText ? `${captionText}\n\n` : ''}${rows}\n\n`;
+}
+
+function closestHeading(node: DomNode): DomNode | null {
+  for (let current = node.parentNode; current; current = current.parentNode) if (/^H[1-6]$/.test(current.nodeName)) return current;
+  return null;
 }
 
 function closest(node: DomNode, name: string): DomNode | null {
