@@ -226,7 +226,7 @@ describe('the WebSocket', () => {
   it('refuses unknown commands without calling the engine', async () => {
     const { ws, next } = await connected();
     for (const [id, command] of [
-      [4, 'fs:rm'],
+      [4, 'fs:format'],
       [5, '__proto__'],
       [6, 'constructor'],
     ] as const) {
