@@ -53,3 +53,8 @@ if (existsSync('main/preload/index.ts')) {
 // The local embedder's lexicon (main/adapters/embed/lexicon.ts) is read at run time next to the
 // bundle, so the CLI and the packaged app find it without the repository's assets/ folder.
 cpSync('assets/lexicon', 'dist-main/lexicon', { recursive: true });
+
+// The sample folder Home's "Try the sample" ingests (main/engine/ingest/sample.ts), found next to
+// the bundle the same way, so it is there in a package and an npm-installed CLI too.
+rmSync('dist-main/sample', { recursive: true, force: true });
+cpSync('assets/sample', 'dist-main/sample', { recursive: true });

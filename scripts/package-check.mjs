@@ -27,7 +27,7 @@ const build = !args.has('--no-build');
 const keep = args.has('--keep');
 
 const work = mkdtempSync(join(tmpdir(), 'cairn-package-check-'));
-const report = { electron: null, renderer: null, unpacked: false, skeleton_files: 0, parse_errors: 0, ingest_skeletons: 0, index: false, lexicon: false, seconds: {}, problems: [] };
+const report = { electron: null, renderer: null, unpacked: false, sample: false, skeleton_files: 0, parse_errors: 0, ingest_skeletons: 0, index: false, lexicon: false, seconds: {}, problems: [] };
 const problem = (text) => report.problems.push(text);
 
 /** Runs a command to the end; its output is returned, its failure becomes a problem (one line). */
@@ -88,10 +88,14 @@ function pack() {
   return archive;
 }
 
-/** Every native module and .wasm file must be outside the archive (worker threads read them with plain fs calls). */
+/**
+ * Every native module and .wasm file must be outside the archive (worker threads read them with
+ * plain fs calls), and so must the sample folder Home's "Try the sample" ingests (a scan walks it).
+ */
 function checkUnpacked(archive) {
   const packed = [];
   let count = 0;
+  let samples = 0;
   const walk = (node, path) => {
     for (const [name, child] of Object.entries(node.files ?? {})) {
       const childPath = `${path}/${name}`;
@@ -99,12 +103,17 @@ function checkUnpacked(archive) {
       else if (/\.(node|wasm)$/.test(name)) {
         count += 1;
         if (!child.unpacked) packed.push(childPath);
+      } else if (childPath.startsWith('/dist-main/sample/')) {
+        samples += 1;
+        if (!child.unpacked) packed.push(childPath);
       }
     }
   };
   walk(asar.getRawHeader(archive).header, '');
   report.unpacked = count > 0 && packed.length === 0;
+  report.sample = samples > 0 && !packed.some((path) => path.startsWith('/dist-main/sample/'));
   if (count === 0) problem('the package holds no .node or .wasm file');
+  if (samples === 0) problem('the package holds no dist-main/sample (the folder Home\'s "Try the sample" ingests)');
   for (const path of packed.slice(0, 5)) problem(`${path} is inside app.asar; it must be unpacked (asarUnpack in electron-builder.yml)`);
 }
 
@@ -179,7 +188,7 @@ try {
     }
     timed('engine', () => checkEngine(app));
   }
-  failed = report.problems.length > 0 || report.skeleton_files === 0 || report.ingest_skeletons === 0 || report.parse_errors > 0 || !report.index || !report.lexicon || !report.unpacked;
+  failed = report.problems.length > 0 || report.skeleton_files === 0 || report.ingest_skeletons === 0 || report.parse_errors > 0 || !report.index || !report.lexicon || !report.unpacked || !report.sample;
 } catch (error) {
   problem(`package check stopped: ${error instanceof Error ? error.message : String(error)}`);
 } finally {

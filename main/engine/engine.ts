@@ -23,6 +23,7 @@ import { journaledIndex } from './index/journaled-index.js';
 import type { EngineIndex } from './ports/engine-index.js';
 import { indexOptimizer } from './index/optimize.js';
 import { ingestHandlers } from './ingest/handlers.js';
+import { sampleHandlers } from './ingest/sample.js';
 import { JobStore } from './ingest/job-store.js';
 import type { CircuitBreakerOptions } from './llm/circuit-breaker.js';
 import type { RetryOptions } from './llm/retry.js';
@@ -187,6 +188,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   const memories = memoryHandlers({ fs, stateDir, index, outbox, logger, clock, search: search['search:query'], onQueued });
   const handlers: CommandHandlers = {
     ...ingestHandlers({ fs, jobs, parser: deps.parser, index, outbox, held, optimizeIndex, onIngested: onQueued, lifetime: lifetime.signal, logger, clock }),
+    ...sampleHandlers(),
     ...treeHandlers(fs),
     ...manageHandlers({ fs, index, outbox, held, stateDir, logger, onQueued }),
     ...summarizeHandlers({

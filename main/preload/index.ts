@@ -18,6 +18,7 @@ export const bridge: CairnBridge = {
   'ingest:start': invoke('ingest:start'),
   'ingest:cancel': invoke('ingest:cancel'),
   'ingest:recent': invoke('ingest:recent'),
+  'ingest:sample': invoke('ingest:sample'),
   'fs:ls': invoke('fs:ls'),
   'fs:read': invoke('fs:read'),
   'fs:stat': invoke('fs:stat'),

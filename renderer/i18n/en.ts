@@ -115,6 +115,14 @@ export const en = {
   'home.recent.state.summarized': 'summarized',
   'home.recent.state.failed': 'summary failed',
   'home.recent.state.unsummarized': 'not summarized',
+  // First run (issue 22): the sample, what the options mean, the LLM switch without an LLM.
+  'home.sample.title': 'New here?',
+  'home.sample.lead': 'This workspace is empty. Try Cairn on the small sample folder it comes with (notes, docs, code and a build log, some in Chinese): made offline, no API key needed.',
+  'home.sample.try': 'Try the sample',
+  'home.sample.failed': 'The sample could not be ingested: {message}',
+  'home.scopeHelp': 'Where the tree goes: resources for documents and code you read from; user for notes about you and your preferences; agent for instructions an agent follows (skills).',
+  'home.codeModeHelp': 'How code files are summarized. ast: an outline of the classes and functions, made offline at no cost. llm: the LLM reads each file and writes its summary. ast_llm: the LLM writes it from the outline and the code, which helps it on large files.',
+  'home.llmNone': 'No LLM is set up, so summaries are extractive: made offline, at no cost. To summarize with an LLM, give its server or API key in Settings.',
 
   'explorer.title': 'Explorer',
   'explorer.tree': 'Context tree',

@@ -113,6 +113,14 @@ export const zh: Messages = {
   'home.recent.state.summarized': '已生成摘要',
   'home.recent.state.failed': '摘要失败',
   'home.recent.state.unsummarized': '未生成摘要',
+  // 首次使用（issue 22）：示例、选项的含义、未配置 LLM 时的开关。
+  'home.sample.title': '第一次使用？',
+  'home.sample.lead': '这个工作区还是空的。用 Cairn 自带的小示例文件夹试一试（笔记、文档、代码和一份构建日志，部分为中文）：离线生成，无需 API 密钥。',
+  'home.sample.try': '试用示例',
+  'home.sample.failed': '示例无法导入：{message}',
+  'home.scopeHelp': '树放在哪里：resources 放你要查阅的文档和代码；user 放关于你本人和你的偏好的笔记；agent 放智能体遵循的指令（技能）。',
+  'home.codeModeHelp': '代码文件如何生成摘要。ast：类和函数的大纲，离线生成，不产生费用。llm：由 LLM 阅读每个文件并写出摘要。ast_llm：LLM 根据大纲和代码来写，对大文件更有帮助。',
+  'home.llmNone': '尚未设置 LLM，因此摘要以抽取方式生成：离线进行，不产生费用。若要用 LLM 生成摘要，请在设置中填写其服务器或 API 密钥。',
 
   'explorer.title': '浏览器',
   'explorer.tree': '上下文树',

@@ -367,6 +367,13 @@ export const commands = {
     request: z.object({ jobId: z.string().min(1).max(128) }),
     response: z.object({ cancelled: z.boolean() }),
   },
+  //#region The bundled sample folder (main/engine/ingest/sample.ts)
+  'ingest:sample': {
+    request: z.object({}),
+    /** Where the sample folder Cairn ships is on the engine's machine, to ingest it with ingest:start. */
+    response: z.object({ path: z.string() }),
+  },
+  //#endregion
   'fs:ls': {
     request: z.object({ uri: Uri }),
     response: z.object({ uri: z.string(), entries: z.array(NodeEntry) }),

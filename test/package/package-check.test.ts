@@ -1,7 +1,8 @@
 /**
  * The packaged app keeps every feature (issue 22): `npm run package:check` packages the app with
  * electron-builder, unpacks its app.asar and runs the packaged engine under Node on the sample.
- * A grammar, the lexicon or LanceDB's native module missing from the package fails it.
+ * A grammar, the lexicon, LanceDB's native module or the sample folder (unpacked) missing from
+ * the package fails it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,7 +17,7 @@ it('packages an app whose engine makes skeletons, indexes and uses the lexicon',
   const run = spawnSync(process.execPath, [join(ROOT, 'scripts/package-check.mjs'), '--engine-only', '--no-build'], { cwd: ROOT, encoding: 'utf8' });
   const report = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
   expect(report.problems, run.stderr).toEqual([]);
-  expect(report).toMatchObject({ index: true, lexicon: true, unpacked: true, parse_errors: 0 });
+  expect(report).toMatchObject({ index: true, lexicon: true, unpacked: true, sample: true, parse_errors: 0 });
   expect(report.skeleton_files).toBeGreaterThan(0);
   expect(report.ingest_skeletons).toBeGreaterThan(0);
   expect(run.status).toBe(0);

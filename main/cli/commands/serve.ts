@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
 import type { EngineHost } from '../../host/engine-host.js';
 import { bundledFile } from '../../lib/runtime-files.js';
@@ -16,18 +16,13 @@ interface ServeFlags extends LlmFlags {
   verbose?: boolean;
 }
 
-/** The built renderer next to the bundled CLI: dist-main/cli.js serves dist/renderer. */
-function defaultRendererDir(): string {
-  return fileURLToPath(bundledFile('../dist/renderer/'));
-}
-
 export function registerServe(program: Command): void {
   const command = program
     .command('serve')
     .description('Serve the Cairn UI to a browser on 127.0.0.1: the engine, the built renderer, and the contract over a WebSocket, behind a random token')
     .option('-p, --port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
     .option('-w, --workspace <dir>', 'workspace folder (default: $CAIRN_WORKSPACE, else the app-data folder)')
-    .option('--renderer <dir>', 'the built renderer to serve (default: dist/renderer beside the CLI; build it with `npx vite build`)')
+    .option('--renderer <dir>', 'the built renderer to serve (default: dist/renderer beside the CLI, built once if missing in the repository; `npm run build:web` builds it)')
     .option('-v, --verbose', 'log more on stderr');
   addLlmOptions(command)
     .addHelpText(
@@ -48,14 +43,16 @@ $OPENAI_API_KEY; it is never written to a file.`,
       try {
         const port = Number(flags.port);
         if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CairnError('INVALID_INPUT', `--port must be a whole number from 0 to 65535, not ${JSON.stringify(flags.port)}`);
-        const rendererDir = flags.renderer ? resolve(flags.renderer) : defaultRendererDir();
-        const [{ resolveWorkspace }, { connectionOf }, { EngineHost }, { startWebHost }, { createUploads }] = await Promise.all([
+        const [{ findRenderer }, { resolveWorkspace }, { connectionOf }, { EngineHost }, { startWebHost }, { createUploads }] = await Promise.all([
+          import('../../host/renderer-dir.js'),
           import('../../host/app-paths.js'),
           import('../../host/engine-connection.js'),
           import('../../host/engine-host.js'),
           import('../../host/web-host.js'),
           import('../../host/upload.js'),
         ]);
+        // Before the engine starts: a missing UI is said (or built) first, in one line on stderr.
+        const rendererDir = await findRenderer({ ...(flags.renderer !== undefined ? { explicit: flags.renderer } : {}), notice: (line) => process.stderr.write(`${line}\n`) });
         const workspace = resolveWorkspace(flags.workspace);
         // The key and the --llm-* settings reach the engine worker in workerData.llm only.
         const llm = (await import('../llm-config.js')).llmFromFlags(flags, process.env, 'serve');

@@ -67,11 +67,13 @@ export function IngestOptionsFields() {
 
   // The switch moves at once; the saved setting follows when settings:set answers (or it moves back).
   const enabled = pendingEnabled ?? view?.llm.enabled ?? false;
+  // Without a server or a key there is no LLM to switch on: the switch waits for Settings.
+  const configured = view !== null && (view.llm.baseUrl !== '' || view.apiKey.set);
   const toggleLlm = (checked: boolean) => {
     setPendingEnabled(checked);
     void save({ enabled: checked }).finally(() => setPendingEnabled(null));
   };
-  const llmState = !view ? null : !enabled ? 'off' : view.summarizer === 'llm' ? 'on' : 'unconfigured';
+  const llmState = !view ? null : !configured ? 'none' : !enabled ? 'off' : view.summarizer === 'llm' ? 'on' : 'unconfigured';
   return (
     <fieldset className="ingest-options" aria-describedby="home-llm-note">
       <legend>{t('home.options')}</legend>
@@ -81,7 +83,7 @@ export function IngestOptionsFields() {
           <span>{t('home.estimateFirst')}</span>
         </label>
         <label className="check-row">
-          <input type="checkbox" checked={enabled} disabled={!view} onChange={(e) => toggleLlm(e.target.checked)} data-testid="home-llm-enabled" />
+          <input type="checkbox" checked={configured && enabled} disabled={!configured} onChange={(e) => toggleLlm(e.target.checked)} data-testid="home-llm-enabled" />
           <span>{t('home.llmEnabled')}</span>
         </label>
         <label className="field budget-field">
@@ -116,9 +118,9 @@ export function IngestOptionsFields() {
       <p id="home-llm-note" className={llmState === 'unconfigured' ? 'note-warn' : 'muted'} data-testid="home-llm-note" data-llm={llmState ?? 'loading'}>
         {llmState === 'off' && t('home.llmOff')}
         {llmState === 'on' && t('home.llmOn', { model: view!.llm.model, budget: saved === null ? t('settings.noLimit') : formatCount(saved, locale) })}
-        {llmState === 'unconfigured' && (
+        {(llmState === 'none' || llmState === 'unconfigured') && (
           <>
-            {t('home.llmUnconfigured')}{' '}
+            {t(llmState === 'none' ? 'home.llmNone' : 'home.llmUnconfigured')}{' '}
             <button type="button" className="link-button" onClick={() => setView('settings')} data-testid="home-open-settings">
               {t('home.openSettings')}
             </button>

@@ -11,6 +11,7 @@ import { useApp, useIngest, useStores } from '../../stores/stores-context';
 import { uploadClash } from '../upload/clash';
 import { useT, type Translate } from '../../use-t';
 import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
+import { FieldHelp, TrySample } from './FirstRun';
 import { useDropTarget } from '../upload/use-drop-target';
 import './home.css';
 
@@ -95,6 +96,7 @@ export function HomeView() {
         <h1 id="home-title">{t('home.title')}</h1>
         <p className="lead">{t('home.lead')}</p>
       </header>
+      <TrySample />
 
       <div
         className={`drop-zone${drop.dragging ? ' dragging' : ''}`}
@@ -150,23 +152,25 @@ export function HomeView() {
         </label>
         <label className="field">
           <span>{t('home.scope')}</span>
-          <select value={form.scope} onChange={(e) => setForm({ scope: e.target.value as IngestScope })} data-testid="ingest-scope">
+          <select value={form.scope} onChange={(e) => setForm({ scope: e.target.value as IngestScope })} aria-describedby="ingest-scope-help" data-testid="ingest-scope">
             {INGEST_SCOPES.map((scope) => (
               <option key={scope} value={scope}>
                 {scope}
               </option>
             ))}
           </select>
+          <FieldHelp id="ingest-scope-help">{t('home.scopeHelp')}</FieldHelp>
         </label>
         <label className="field">
           <span>{t('home.codeMode')}</span>
-          <select value={form.codeMode} onChange={(e) => setForm({ codeMode: e.target.value as CodeSummaryMode })} data-testid="ingest-code-mode">
+          <select value={form.codeMode} onChange={(e) => setForm({ codeMode: e.target.value as CodeSummaryMode })} aria-describedby="ingest-code-mode-help" data-testid="ingest-code-mode">
             {CODE_MODES.map((mode) => (
               <option key={mode} value={mode}>
                 {t(`home.codeMode.${mode}`)}
               </option>
             ))}
           </select>
+          <FieldHelp id="ingest-code-mode-help">{t('home.codeModeHelp')}</FieldHelp>
         </label>
         <IngestOptionsFields />
         <div className="form-actions">
