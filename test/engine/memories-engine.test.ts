@@ -170,7 +170,7 @@ describe('memories:* on the engine', () => {
       await vi.waitFor(() => {
         expect(outbox.list({ status: 'pending', uri: 'ctx://user/memories/' })).toHaveLength(1);
         expect(queued).toBe(3);
-      });
+      }, { timeout: 10_000 });
     } finally {
       await outbox.close();
     }

@@ -32,11 +32,11 @@ const lockOf = (owner: Record<string, unknown>) => writeFile(lockPath, JSON.stri
 
 describe('LockFile liveness', () => {
   it('counts a zombie as dead: its lock is taken at once', async () => {
-    // sh starts a child that exits at once, then becomes `sleep`, which never reaps it: a zombie.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // sh starts a child that exits a second later, once sh has become `sleep`, which never reaps it: a zombie (a child that exits before the exec may be reaped by sh).
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
     children.push(parent);
     const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))));
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 500; i++) {
       if ((await readFile(`/proc/${zombie}/stat`, 'utf8')).includes(') Z ')) break;
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -179,6 +179,21 @@ describe('Outbox', () => {
     ]);
   });
 
+  it("writes a listener's enqueue made as the last change is written (it resumes after the flush looked at its queue)", async () => {
+    const outbox = await openAt(join(root, 'queue'));
+    const message = await outbox.enqueue({ uri: uri('a'), context_type: 'resource' });
+    await outbox.claim();
+    let again: Promise<unknown> | null = null;
+    const off = outbox.onChange((change) => {
+      if (change.op === 'complete') again = outbox.enqueue({ uri: uri('a'), context_type: 'resource' });
+    });
+    await outbox.complete(message.id);
+    off();
+    const settled = await Promise.race([again, new Promise((resolve) => setTimeout(() => resolve('stuck'), 2_000))]);
+    expect(settled).toMatchObject({ uri: uri('a'), status: 'pending' });
+    await outbox.close();
+  });
+
   it('recovers from a crash image: interrupted work goes back to pending, a torn last line is ignored', async () => {
     const dir = join(root, 'queue');
     const outbox = await openAt(dir, { compactEvery: 10_000 });

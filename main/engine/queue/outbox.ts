@@ -499,11 +499,18 @@ export class Outbox {
     const done = new Promise<void>((resolve, reject) => this.queued.push({ line, change: { op, message }, resolve, reject }));
     this.lastCommit = done.catch(() => undefined);
     this.cancelRelease();
+    this.startFlush();
+    return done;
+  }
+
+  private startFlush(): void {
     this.flushing ??= this.flush().finally(() => {
       this.flushing = null;
-      this.scheduleRelease();
+      // A commit made between the loop's last look at the queue and this moment (a listener's
+      // enqueue resumes after an await) found a flush running and left its line to it.
+      if (this.queued.length > 0) this.startFlush();
+      else this.scheduleRelease();
     });
-    return done;
   }
 
   /** Group commit: everything queued while the previous fsync ran goes out in one write and one fsync. */

@@ -83,6 +83,8 @@ export class ContextFS {
       const info = await stat(await this.safePathOf(parsed));
       return info.isDirectory() ? 'dir' : info.isFile() ? 'file' : null;
     } catch (error) {
+      // A scope is there before anything is written to it: a fresh workspace lists it empty.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && parsed.segments.length === 0) return 'dir';
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
       throw error;
     }
@@ -231,7 +233,10 @@ export class ContextFS {
     if (kind !== 'dir') throw new CairnError('NOT_A_DIRECTORY', `${uri} is a file, not a directory`);
     const parsed = parseCtxUri(dirUri);
     const path = await this.safePathOf(parsed);
-    const dirents = await readdir(path, { withFileTypes: true });
+    const dirents = await readdir(path, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' && parsed.segments.length === 0) return [];
+      throw error;
+    });
     const names = dirents.filter((d) => !isSidecarName(d.name) && (d.isDirectory() || d.isFile())).sort((a, b) => compareNatural(a.name, b.name));
     return Promise.all(
       names.map(async (d) => {
@@ -267,7 +272,11 @@ export class ContextFS {
     const path = await this.safePathOf(canonical);
     const meta = await this.readMeta(canonical);
     if (kind === 'dir') {
-      const children = (await readdir(path)).filter((name) => !isSidecarName(name)).length;
+      const names = await readdir(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' && parseCtxUri(canonical).segments.length === 0) return [];
+        throw error;
+      });
+      const children = names.filter((name) => !isSidecarName(name)).length;
       const hasAbstract = await exists(join(path, ABSTRACT_FILE));
       const hasOverview = await exists(join(path, OVERVIEW_FILE));
       return { uri: canonical, kind, bytes: 0, children, has_abstract: hasAbstract, has_overview: hasOverview, meta };
