@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { CairnError } from '../errors.js';
 import { IngestOptions, IngestResult, Skip } from '../types/ingest.js';
-import { NodeEntry, NodeStat, SummaryStatus, TreeNode } from '../types/node.js';
+import { NodeEntry, NodeStat, TreeNode } from '../types/node.js';
+import { SkillSummary } from '../types/skill.js';
 import { LongTermMemory as LongTermMemorySchema, MemoryCategory as MemoryCategorySchema, MemoryChange as MemoryChangeSchema } from '../types/memory.js';
 import { Conversation as ConversationSchema, MemoryChange as SessionMemoryChange, SessionAnalysis as SessionAnalysisSchema } from '../types/memory.js';
 import { CompressInput, CompressionResult, CompressionStrategy, ContextBlock } from '../types/compress.js';
@@ -341,18 +342,6 @@ export const LlmStatsView = z.object({
 });
 export type LlmStatsView = z.infer<typeof LlmStatsView>;
 //#endregion
-
-/** A skill under ctx://agent/skills/{name}/ (main/engine/skills). */
-export const SkillSummary = z.object({
-  name: z.string(),
-  uri: z.string(),
-  /** The SKILL.md's front-matter `description:`, else the skill's L0 once summarized, else null. */
-  description: z.string().nullable(),
-  /** Where the SKILL.md's text came from: a folder (with its helper files) or the SKILL.md alone. */
-  source: z.string().nullable(),
-  summary_status: SummaryStatus.optional(),
-});
-export type SkillSummary = z.infer<typeof SkillSummary>;
 
 export const commands = {
   'ingest:start': {

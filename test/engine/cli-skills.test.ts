@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { SkillSummary } from '../../shared/contracts/api.js';
+import type { SkillSummary } from '../../shared/types/skill.js';
 import { buildCli, CLI, runCli } from '../reliability/support.js';
 
 let tmp: string;

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { Engine } from '../../engine/engine.js';
-import type { SkillSummary } from '../../../shared/contracts/api.js';
+import type { SkillSummary } from '../../../shared/types/skill.js';
 import { formatCount } from '../../../shared/format.js';
 import { addLockOptions, lockWaitFromFlags, printWaits, type LockFlags } from '../lock-flags.js';
 import { oneLine, printJson, reportError, stderrLogger } from '../output.js';

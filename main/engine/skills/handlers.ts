@@ -7,7 +7,7 @@
  */
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import type { SkillSummary } from '../../../shared/contracts/api.js';
+import type { SkillSummary } from '../../../shared/types/skill.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { NodeEntry, NodeMeta } from '../../../shared/types/node.js';
 import { childUri } from '../../../shared/uri.js';

@@ -4,7 +4,7 @@
  * the tree. Listed again whenever the tree's listings are (after an ingest, a summary run, Refresh).
  */
 import { useEffect, useState } from 'react';
-import type { SkillSummary } from '../../../shared/contracts/api';
+import type { SkillSummary } from '../../../shared/types/skill';
 import { useExplorer, useStores } from '../../stores/stores-context';
 import { useT, type Translate } from '../../use-t';
 import './skill-list.css';

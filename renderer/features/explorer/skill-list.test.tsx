@@ -5,7 +5,7 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { SkillSummary } from '../../../shared/contracts/api';
+import { SkillSummary } from '../../../shared/types/skill';
 import { translate, type MessageKey } from '../../i18n';
 import { AddedReason } from './AddedReason';
 import { SkillItems } from './SkillList';
