@@ -21,6 +21,7 @@ import { registerMemories } from './commands/memories.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerPortability } from './commands/portability.js';
 import { registerManage } from './commands/manage.js';
+import { registerSkills } from './commands/skills.js';
 
 /** How errors are printed: from the command line until the action starts, then from its parsed flags. */
 const output: OutputOptions = { json: process.argv.includes('--json'), verbose: process.argv.includes('--verbose') || process.argv.includes('-v') };
@@ -62,6 +63,7 @@ registerMemories(program);
 registerMcp(program);
 registerPortability(program);
 registerManage(program);
+registerSkills(program);
 
 /** The command a command line names (`sessions import`), for the usage advice and the process title. */
 function commandPathOf(args: string[]): string[] {

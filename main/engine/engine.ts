@@ -42,6 +42,7 @@ import { createLlmRuntime } from './settings/llm-runtime.js';
 import type { ModelFactory } from './settings/llm-stack.js';
 import { openSettingsStore, type KeyStorage } from './settings/settings-store.js';
 import { extractiveSummarizer } from './summarize/extractive-summarizer.js';
+import { skillHandlers } from './skills/handlers.js';
 import { summarizeHandlers } from './summarize/handlers.js';
 import { createSummaryScheduler } from './summarize/scheduler.js';
 import type { NodeSummarizer } from './summarize/types.js';
@@ -186,8 +187,11 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
 
   const search = indexHandlers({ fs, index, optimizeIndex, lifetime: lifetime.signal });
   const memories = memoryHandlers({ fs, stateDir, index, outbox, logger, clock, search: search['search:query'], onQueued });
+  const ingests = ingestHandlers({ fs, jobs, parser: deps.parser, index, outbox, held, optimizeIndex, onIngested: onQueued, lifetime: lifetime.signal, logger, clock });
   const handlers: CommandHandlers = {
-    ...ingestHandlers({ fs, jobs, parser: deps.parser, index, outbox, held, optimizeIndex, onIngested: onQueued, lifetime: lifetime.signal, logger, clock }),
+    ...ingests,
+    // Skills (skills:*): added through ingest:start into ctx://agent/skills/{name}/.
+    ...skillHandlers({ fs, ingest: ingests['ingest:start'] }),
     ...sampleHandlers(),
     ...treeHandlers(fs),
     ...manageHandlers({ fs, index, outbox, held, stateDir, logger, onQueued }),

@@ -1,9 +1,10 @@
 /**
  * Cairn as a Model Context Protocol server (`cairn mcp`, docs/ARCHITECTURE.md#mcp): an agent searches the
  * context tree, reads nodes at any level, lists directories, asks for a chain-intact context pack
- * under a token budget, and (only with `allowWrite`) remembers and forgets long-term memories.
- * Every tool is the engine's contract underneath (search:query, fs:read, fs:ls, context:pack,
- * memories:commit, memories:forget); inputs are checked with zod, and any failure comes back as a
+ * under a token budget, lists and reads skills, and (only with `allowWrite`) remembers and forgets
+ * long-term memories, adds skills and adds resources. Every tool is the engine's contract
+ * underneath (search:query, fs:read, fs:ls, context:pack, skills:*, memories:commit,
+ * memories:forget, ingest:start); inputs are checked with zod, and any failure comes back as a
  * tool error (`isError`) whose text names the code and the reason.
  *
  * Resources: every `ctx://` node, through the template `ctx://{+path}`. Reading a file gives its
@@ -54,6 +55,9 @@ const search = commands['search:query'].request.shape;
 const pack = commands['context:pack'].request.shape;
 const forget = commands['memories:forget'].request.shape;
 const candidate = MemoryCandidateSchema.shape;
+const skillsRead = commands['skills:read'].request.shape;
+const skillsAdd = commands['skills:add'].request.shape;
+const ingestStart = commands['ingest:start'].request.shape;
 const Uri = read.uri.describe('a ctx:// URI, e.g. ctx://resources/notes/ (a trailing / marks a directory)');
 
 interface ToolSpec {
@@ -228,6 +232,68 @@ function tools(engine: Engine): ToolSpec[] {
         return json({ op: change.op, id: change.memory_id, reason: change.reason });
       },
     }),
+    // Skills (ctx://agent/skills/{name}/, main/engine/skills) and adding trees, each summarized at once so ls and search show it.
+    tool({
+      name: 'list_skills',
+      title: 'List skills',
+      description: 'The skills in ctx://agent/skills/: instructions an agent can use. Each with its name, URI and one-line description (the SKILL.md front matter, else its abstract). Read one with read_skill.',
+      input: z.object({}),
+      write: false,
+      readOnlyHint: true,
+      run: async (_args, signal) => {
+        const { skills } = await engine.call('skills:list', {}, { signal });
+        const lines = skills.map((s) => `${s.name}: ${s.description ?? '(no description yet)'}`);
+        return json({ skills }, lines.length ? lines.join('\n') : '(no skills yet)');
+      },
+    }),
+    tool({
+      name: 'read_skill',
+      title: 'Read a skill',
+      description: "A skill's SKILL.md, whole, and the URIs of its files (helper scripts, references), which `read` gives.",
+      input: z.object({ name: skillsRead.name.describe('the skill, as list_skills names it') }),
+      write: false,
+      readOnlyHint: true,
+      run: async (args, signal) => {
+        const skill = await engine.call('skills:read', { name: args.name }, { signal });
+        const files = skill.files.map((f) => `- ${f.uri}`).join('\n');
+        return { content: [{ type: 'text', text: skill.content }, { type: 'text', text: `Files of ${skill.skill.uri}:\n${files}` }], structuredContent: skill };
+      },
+    }),
+    tool({
+      name: 'add_skill',
+      title: 'Add a skill',
+      description: 'Write a skill to ctx://agent/skills/{name}/ from a folder holding a SKILL.md (and helper files) or a SKILL.md alone, on this machine; adding it again updates it in place. It is summarized and searchable at once.',
+      input: z.object({
+        path: skillsAdd.path.describe('the skill folder, or its SKILL.md'),
+        name: skillsAdd.name.describe("the skill's name (default: the SKILL.md's front-matter name, else the folder's name)"),
+        reason: skillsAdd.reason.describe('why it is added'),
+      }),
+      write: true,
+      readOnlyHint: false,
+      run: async (args, signal) => {
+        const added = await engine.call('skills:add', { path: args.path, ...(args.name ? { name: args.name } : {}), ...(args.reason ? { reason: args.reason } : {}) }, { signal });
+        await engine.call('summarize:run', { uri: added.result.root }, { signal });
+        const { skill } = await engine.call('skills:read', { name: added.skill.name }, { signal });
+        return json({ skill, files: added.result.files, changed: added.result.changed, removed: added.result.removed });
+      },
+    }),
+    tool({
+      name: 'add_resource',
+      title: 'Add a resource',
+      description: 'Ingest a folder or file on this machine into ctx://resources/ (re-adding the same source updates it in place), with why it is added; it is summarized and searchable at once.',
+      input: z.object({
+        path: ingestStart.path.describe('a folder or a file'),
+        name: z.string().min(1).max(200).optional().describe('its node name (default: the folder or file name)'),
+        reason: z.string().trim().min(1).max(2000).optional().describe("why it is added, kept on the root's meta"),
+      }),
+      write: true,
+      readOnlyHint: false,
+      run: async (args, signal) => {
+        const result = await engine.call('ingest:start', { path: args.path, options: { ...(args.name ? { name: args.name } : {}), ...(args.reason ? { reason: args.reason } : {}) } }, { signal });
+        await engine.call('summarize:run', { uri: result.root }, { signal });
+        return json({ root: result.root, files: result.files, changed: result.changed, removed: result.removed, skipped: result.skipped.length, reason: args.reason ?? null });
+      },
+    }),
   ];
 }
 
@@ -311,7 +377,10 @@ export function createMcpServer(engine: Engine, options: McpServerOptions): McpS
         'Cairn holds a layered context tree under ctx:// URIs (resources/, user/ with memories, agent/, session/ with conversations). ' +
         'Use `search` to find nodes and the messages behind them, `read` to read a node at level 0 (abstract), 1 (overview) or 2 (content), ' +
         '`ls` to browse, and `context` to get what matters for a question within a token budget.' +
-        (options.allowWrite ? ' `remember` keeps a long-term memory and `forget` deletes one.' : ' This server is read-only.'),
+        ' `list_skills` and `read_skill` give the skills (instructions for agents).' +
+        (options.allowWrite
+          ? ' `remember` keeps a long-term memory and `forget` deletes one; `add_skill` writes a skill and `add_resource` adds a folder or file.'
+          : ' This server is read-only.'),
     },
   );
   const all = tools(engine);
@@ -325,7 +394,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions): McpS
     const spec = all.find((t) => t.name === name);
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}" (this server offers ${offered.map((t) => t.name).join(', ')})`);
     if (spec.write && !options.allowWrite) {
-      return toolError('READ_ONLY', `${name} is refused: this server is read-only (start it with \`cairn mcp --allow-write\` to let agents write memories)`);
+      return toolError('READ_ONLY', `${name} is refused: this server is read-only (start it with \`cairn mcp --allow-write\` to let agents write memories, skills and resources)`);
     }
     const parsed = spec.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {

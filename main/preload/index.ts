@@ -49,6 +49,9 @@ export const bridge: CairnBridge = {
   'settings:set': invoke('settings:set'),
   'settings:test': invoke('settings:test'),
   'llm:stats': invoke('llm:stats'),
+  'skills:add': invoke('skills:add'),
+  'skills:list': invoke('skills:list'),
+  'skills:read': invoke('skills:read'),
   pathForFile: (file) => webUtils.getPathForFile(file),
   onEvent(listener) {
     const handler = (_event: IpcRendererEvent, batch: unknown) => listener(Array.isArray(batch) ? batch : []);

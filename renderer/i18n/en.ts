@@ -170,6 +170,11 @@ export const en = {
   'home.clash.question': '{root} holds a tree from another source. Update it from this upload, or add this upload as a copy beside it?',
   'home.clash.update': 'Update {root}',
   'home.clash.copy': 'Add as a copy',
+  // Issue 21 item 5: the agent scope's skills (explorer/SkillList.tsx) and why a tree was added (explorer/AddedReason.tsx).
+  'explorer.skills.title': 'Skills ({count})',
+  'explorer.skills.none': 'No skills yet: add one with `cairn skills add <folder or SKILL.md>`.',
+  'explorer.skills.noDescription': 'No description yet (not summarized).',
+  'explorer.addedReason': 'Why it was added',
 
   'dag.title': 'Live DAG',
   'dag.empty': 'This workspace holds no tree yet. Ingest a folder on the Home view and its directories appear here as they are summarized.',

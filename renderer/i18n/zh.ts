@@ -168,6 +168,11 @@ export const zh: Messages = {
   'home.clash.question': '{root} 中已有来自另一个来源的树。用这次上传更新它，还是把这次上传作为副本添加在旁边？',
   'home.clash.update': '更新 {root}',
   'home.clash.copy': '作为副本添加',
+  // Issue 21 item 5: the agent scope's skills (explorer/SkillList.tsx) and why a tree was added (explorer/AddedReason.tsx).
+  'explorer.skills.title': '技能（{count}）',
+  'explorer.skills.none': '还没有技能：用 `cairn skills add <文件夹或 SKILL.md>` 添加一个。',
+  'explorer.skills.noDescription': '还没有描述（尚未生成摘要）。',
+  'explorer.addedReason': '添加原因',
 
   'dag.title': '实时 DAG',
   'dag.empty': '此工作区还没有任何树。在首页导入文件夹后，它的目录会在摘要过程中出现在这里。',

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { CairnError } from '../errors.js';
 import { IngestOptions, IngestResult, Skip } from '../types/ingest.js';
 import { NodeEntry, NodeStat, TreeNode } from '../types/node.js';
+import { SkillSummary } from '../types/skill.js';
 import { LongTermMemory as LongTermMemorySchema, MemoryCategory as MemoryCategorySchema, MemoryChange as MemoryChangeSchema } from '../types/memory.js';
 import { Conversation as ConversationSchema, MemoryChange as SessionMemoryChange, SessionAnalysis as SessionAnalysisSchema } from '../types/memory.js';
 import { CompressInput, CompressionResult, CompressionStrategy, ContextBlock } from '../types/compress.js';
@@ -590,6 +591,35 @@ export const commands = {
   'llm:stats': {
     request: z.object({}),
     response: LlmStatsView,
+  },
+  //#endregion
+  //#region Skills (main/engine/skills)
+  'skills:add': {
+    request: z.object({
+      /** A folder holding a SKILL.md (and any helper files), or a SKILL.md alone, on the engine's machine. */
+      path: z.string().min(1).max(4096),
+      /** The skill's name (slugged); else the SKILL.md's front-matter `name:`, else the folder's or file's name. */
+      name: z.string().min(1).max(200).optional(),
+      reason: z.string().trim().min(1).max(2000).optional(),
+      /** false: build the tree only and hold its summaries queued, as ingest:start's. Default true. */
+      summarize: z.boolean().optional(),
+    }),
+    response: z.object({ skill: SkillSummary, result: IngestResult }),
+  },
+  'skills:list': {
+    request: z.object({}),
+    response: z.object({ skills: z.array(SkillSummary) }),
+  },
+  'skills:read': {
+    request: z.object({ name: z.string().min(1).max(200) }),
+    response: z.object({
+      skill: SkillSummary,
+      /** The SKILL.md's URI and its whole text. */
+      entry: z.string(),
+      content: z.string(),
+      /** Every file of the skill, SKILL.md included (a split document counts as one file). */
+      files: z.array(z.object({ uri: z.string(), path: z.string(), tokens: z.number().optional() })),
+    }),
   },
   //#endregion
 } as const;

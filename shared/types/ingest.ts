@@ -56,6 +56,15 @@ export const IngestOptions = z.object({
   onClash: z.enum(['copy', 'update']).default('copy'),
   /** Follow symbolic links that stay inside the ingested folder. */
   followSymlinks: z.boolean().default(true),
+  /** A folder under the scope root the tree goes in (skills go under `ctx://agent/skills/`); the scope root itself when absent. */
+  under: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be one lower-case folder name')
+    .optional(),
+  /** A single file becomes a folder holding it (`{name}/SKILL.md`, a skill added from its SKILL.md alone). */
+  asFolder: z.boolean().default(false),
+  /** Why this was added, kept on the root's meta (`meta.reason`); a later ingest without one keeps it. */
+  reason: z.string().trim().min(1).max(2000).optional(),
 });
 export type IngestOptions = z.infer<typeof IngestOptions>;
 export type IngestOptionsInput = z.input<typeof IngestOptions>;

@@ -45,6 +45,8 @@ export const NodeMeta = z
     /** On an ingest root: what the scan and the parsers left out, and why (capped; see skipped_total). */
     skipped: z.array(Skip).optional(),
     skipped_total: z.number().int().optional(),
+    /** On an ingest root: why it was added (`cairn ingest --reason`, MCP's add_resource). */
+    reason: z.string().optional(),
     parser: z.string().optional(),
     source_format: z.string().optional(),
     language: z.string().optional(),

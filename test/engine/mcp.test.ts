@@ -78,7 +78,7 @@ describe('cairn mcp (read-only)', () => {
 
   it('lists the read tools only, each with a JSON Schema for its input', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['context', 'ls', 'read', 'search']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['context', 'list_skills', 'ls', 'read', 'read_skill', 'search']);
     const search = tools.find((t) => t.name === 'search')!;
     expect(search.inputSchema.type).toBe('object');
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['level', 'mode', 'query', 'scope', 'top_k']);
@@ -214,7 +214,7 @@ describe('cairn mcp --allow-write', () => {
 
   it('lists remember and forget, which write and delete a memory', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['context', 'forget', 'ls', 'read', 'remember', 'search']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['add_resource', 'add_skill', 'context', 'forget', 'list_skills', 'ls', 'read', 'read_skill', 'remember', 'search']);
 
     const remembered = await call(client, 'remember', {
       category: 'preference',

@@ -145,6 +145,9 @@ const OUTSIDE = [
   { pattern: /\b(?:DESIGN|STACK|STYLE)(?:\.md)?[\s,]*(?:§|sections?|gotcha|rule)?\s*\d/, what: 'a numbered section of a planning document (point at a heading in docs/ instead)' },
 ];
 
+/** Upper-case Markdown names that stand for a kind of file, not a document of this repository (a skill's SKILL.md). */
+const FILE_KINDS = new Set(['SKILL.md']);
+
 const quoted = (text: string, start: number, end: number) => {
   const before = text[start - 1];
   return (before === "'" || before === '"') && text[end] === before;
@@ -165,7 +168,7 @@ function referenceProblems(path: string, content: string): string[] {
   for (const { n, text } of proseLines(path, content)) {
     const where = `${path}:${n}`;
     for (const match of text.matchAll(DOCUMENT)) {
-      if (quoted(text, match.index, match.index + match[0].length)) continue;
+      if (quoted(text, match.index, match.index + match[0].length) || FILE_KINDS.has(match[1]!)) continue;
       checkReference(problems, where, path, match[1]!, match[2]);
     }
     for (const match of text.matchAll(CLIMBING)) {

@@ -103,6 +103,7 @@ export function registerBrowse(program: Command): void {
           ['uri', stat.uri],
           ['kind', stat.kind + (meta?.document ? ' (a split document)' : '')],
           ['source', meta?.source_path],
+          ['reason', meta?.reason],
           ['format', meta?.source_format && `${meta.source_format} (parser ${meta.parser})`],
           ['language', meta?.language],
           ['size', stat.kind === 'file' ? formatBytes(stat.bytes) : `${formatCount(stat.children ?? 0)} children`],

@@ -17,6 +17,7 @@ interface IngestFlags extends LlmFlags, IndexFlags, LockFlags {
   workspace?: string;
   scope: string;
   name?: string;
+  reason?: string;
   json?: boolean;
   verbose?: boolean;
   workers?: string;
@@ -37,6 +38,7 @@ export function registerIngest(program: Command): void {
     .option('-w, --workspace <dir>', 'workspace folder (default: $CAIRN_WORKSPACE, else the app-data folder)')
     .option('--scope <scope>', `where the tree goes: ${INGEST_SCOPES.join('|')}`, 'resources')
     .option('--name <name>', 'node name under the scope (default: the folder or file name)')
+    .option('--reason <text>', "why it is added, kept on the root's meta (meta.reason; shown in the Explorer)")
     .option('--workers <n>', 'parse worker threads (0 = parse, and embed and index, in this thread; default: one per core)')
     .option('--max-file-size <bytes>', 'skip files larger than this', String(10 * 1024 * 1024))
     .option('--max-tokens <n>', 'documents up to this many tokens stay one node', '1024')
@@ -91,6 +93,7 @@ export function registerIngest(program: Command): void {
               options: {
                 scope: flags.scope as IngestScope,
                 ...(flags.name ? { name: flags.name } : {}),
+                ...(flags.reason !== undefined ? { reason: flags.reason } : {}),
                 maxFileBytes: toInt(flags.maxFileSize ?? '', '--max-file-size'),
                 split: { maxTokens: toInt(flags.maxTokens ?? '', '--max-tokens'), minTokens: toInt(flags.minTokens ?? '', '--min-tokens') },
                 codeSummaryMode: flags.codeMode as 'ast' | 'llm' | 'ast_llm',

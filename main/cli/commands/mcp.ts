@@ -19,15 +19,15 @@ export function registerMcp(program: Command): void {
   addIndexOptions(
     program
       .command('mcp')
-      .description('Serve the workspace to an AI agent over the Model Context Protocol (stdio): search, read, ls, context; remember and forget with --allow-write')
+      .description('Serve the workspace to an AI agent over the Model Context Protocol (stdio): search, read, ls, context, list_skills, read_skill; remember, forget, add_skill, add_resource with --allow-write')
       .option('-w, --workspace <dir>', 'workspace folder')
-      .option('--allow-write', 'offer the remember and forget tools (read-only without it)')
+      .option('--allow-write', 'offer the remember, forget, add_skill and add_resource tools (read-only without it)')
       .option('-v, --verbose', 'log more on stderr'),
   )
     .addHelpText(
       'after',
       `
-Tools: search, read, ls, context (+ remember, forget with --allow-write).
+Tools: search, read, ls, context, list_skills, read_skill (+ remember, forget, add_skill, add_resource with --allow-write).
 Resources: ctx://{+path}; ?level=0|1|2 for a node's abstract, overview or content.
 Example (Claude Code): claude mcp add cairn -- npx cairn mcp --workspace ~/cairn`,
     )

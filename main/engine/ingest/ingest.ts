@@ -64,7 +64,10 @@ export const CONTEXT_TYPE_BY_SCOPE: Record<IngestScope, ContextType> = { resourc
 export async function ingest(deps: IngestDeps, path: string, options: IngestOptions, run: IngestRun): Promise<IngestResult> {
   const startedAt = performance.now();
   const source = await resolveSource(path);
-  const sourceIsFile = (await stat(source)).isFile();
+  // A file ingested `asFolder` is scanned as a file but built as a folder holding it.
+  const isFile = (await stat(source)).isFile();
+  const wrapsFile = options.asFolder && isFile;
+  const sourceIsFile = isFile && !wrapsFile;
   const contextType = CONTEXT_TYPE_BY_SCOPE[options.scope];
   const rootName = safeNodeName(options.name ?? basename(source)).name;
 
@@ -103,7 +106,8 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
   run.emit({ type: 'ingest/progressed', jobId, phase: 'scan', done: scan.files.length, total: scan.files.length, bytes: scan.files.reduce((s, f) => s + f.size, 0) });
 
   // 2. Map source paths to node URIs, the same way every run.
-  const segmentsOf = nameMapper(scan.files.map((f) => f.relPath), scan.dirs);
+  const scannedDirs = wrapsFile ? [''] : scan.dirs;
+  const segmentsOf = nameMapper(scan.files.map((f) => f.relPath), scannedDirs);
   const rootSegments = parseCtxUri(job.rootUri).segments;
   const stagingRoot = `ctx://temp/${jobId}/`;
   const targetOf = (relPath: string) =>
@@ -143,11 +147,13 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     source,
     contextType,
     files: kept,
-    dirs: sourceIsFile ? [] : scan.dirs.map((rel) => ({ relPath: rel, uri: formatCtxUri({ scope: options.scope, segments: [...rootSegments, ...segmentsOf(rel)], isDir: true }) })),
+    dirs: sourceIsFile ? [] : scannedDirs.map((rel) => ({ relPath: rel, uri: formatCtxUri({ scope: options.scope, segments: [...rootSegments, ...segmentsOf(rel)], isDir: true }) })),
     skipped,
     signal: run.signal,
     onProgress: (done, total, current) => run.emit({ type: 'ingest/progressed', jobId, phase: 'build', done, total, bytes: 0, current }),
   });
+
+  if (options.reason !== undefined) await keepReason(deps.fs, built.rootUri, options.reason);
 
   // 5. Hand the root to the summarizer when anything under it changed or it was never summarized.
   if (deps.queue && built.needsSummary) {
@@ -274,7 +280,7 @@ async function resolveSource(path: string): Promise<string> {
  * has it, `onClash` says: update that tree, or add this one as a copy (`name-2`).
  */
 async function chooseRootUri(deps: IngestDeps, source: string, options: IngestOptions, name: string, isFile: boolean): Promise<string> {
-  const scope = options.scope;
+  const base = baseUriOf(options);
   const kind = isFile ? 'file' : 'dir';
   const withKind = (uri: string) => (isFile ? uri : `${uri}/`);
   const fedBy = async (uri: string, nodeKind: 'file' | 'dir') => {
@@ -282,17 +288,28 @@ async function chooseRootUri(deps: IngestDeps, source: string, options: IngestOp
     return meta !== null && rootSources(meta, '').includes(source);
   };
   if (options.name === undefined) {
-    const roots = (await deps.fs.ls(scopeRootUri(scope)).catch(() => [])).filter((entry) => entry.kind === kind);
+    const roots = (await deps.fs.ls(base).catch(() => [])).filter((entry) => entry.kind === kind);
     for (const entry of roots) if (await fedBy(entry.uri, entry.kind)) return entry.uri;
   }
   const claimed = new Set((await deps.jobs.unfinished()).filter((job) => job.source !== source).map((job) => stripSlash(job.rootUri)));
   for (let n = 1; ; n++) {
-    const candidate = stripSlash(`${scopeRootUri(scope)}${n === 1 ? name : suffixName(name, n, isFile)}`);
+    const candidate = stripSlash(`${base}${n === 1 ? name : suffixName(name, n, isFile)}`);
     if (claimed.has(candidate)) continue;
     const existing = await deps.fs.kindOf(candidate);
     if (existing === null) return withKind(candidate);
     if (existing === kind && ((await fedBy(withKind(candidate), kind)) || (n === 1 && options.onClash === 'update'))) return withKind(candidate);
   }
+}
+
+/** The folder an ingest's root goes in: the scope root, or the folder `under` names in it. */
+function baseUriOf(options: IngestOptions): string {
+  return `${scopeRootUri(options.scope)}${options.under ? `${options.under}/` : ''}`;
+}
+
+/** Keeps why the tree was added on its root's meta (what it says now replaces what it said before). */
+async function keepReason(fs: ContextFS, rootUri: string, reason: string): Promise<void> {
+  const meta = await fs.readMeta(rootUri);
+  if (meta && meta.reason !== reason) await fs.writeMeta(rootUri, { ...meta, reason });
 }
 
 function suffixName(name: string, n: number, isFile: boolean): string {

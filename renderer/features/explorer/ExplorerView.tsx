@@ -9,6 +9,8 @@ import { useT, type Translate } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
 import { SkipGroups } from '../../components/SkipGroups';
 import { ContextTree } from './ContextTree';
+import { SkillList } from './SkillList';
+import { AddedReason } from './AddedReason';
 import { monacoLanguage } from './language';
 import './explorer.css';
 
@@ -52,6 +54,7 @@ export function ExplorerView() {
       </header>
       <div className="split">
         <aside className="tree-pane panel">
+          {scope === 'agent' && <SkillList />}
           <ContextTree />
         </aside>
         <div className="details-pane">
@@ -86,6 +89,7 @@ function NodeDetails() {
         <h2>{name}</h2>
         <code className="uri">{details.uri}</code>
       </header>
+      {meta?.reason && <AddedReason reason={meta.reason} t={t} />}
       <section className="panel" aria-labelledby="l0-title">
         <h3 id="l0-title">{t('explorer.abstract')}</h3>
         {details.abstract !== null ? (
