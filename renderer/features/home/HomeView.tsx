@@ -13,6 +13,7 @@ import { useT, type Translate } from '../../use-t';
 import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
 import { useDropTarget } from '../upload/use-drop-target';
 import './home.css';
+import { ChoosePathButton } from '../desktop/ChoosePathButton';
 
 export function HomeView() {
   const t = useT();
@@ -148,6 +149,7 @@ export function HomeView() {
             </span>
           )}
         </label>
+        <ChoosePathButton picker="host:pickFolder" request={{}} onChosen={(path) => setForm({ path })} testId="ingest-choose" />
         <label className="field">
           <span>{t('home.scope')}</span>
           <select value={form.scope} onChange={(e) => setForm({ scope: e.target.value as IngestScope })} data-testid="ingest-scope">
