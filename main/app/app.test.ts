@@ -2,8 +2,10 @@
  * The Electron main process and preload, with `electron` mocked (the binary cannot be downloaded
  * here; docs/STACK.md#electron-cannot-run-here): the window's security settings, navigation and
  * window.open denied, IPC handlers generated from the contract that refuse invalid input and
- * foreign senders, a preload that exposes exactly one function per command plus onEvent, and one
- * instance at a time (a second launch hands over its folder).
+ * foreign senders, a preload that exposes exactly one function per command and host command plus
+ * onEvent and onMenu, one instance at a time (a second launch hands over its folder), a folder
+ * dropped on the Dock icon ingested, the window restored where it was, and the menu installed
+ * with File › Recent from the engine and View items that send the page its navigation.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

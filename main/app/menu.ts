@@ -63,8 +63,8 @@ export function menuTemplate({ platform, development, recent, docs, actions }: M
       label: 'File',
       submenu: [
         { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFolder() },
-        { label: 'Import Conversation…', accelerator: 'CmdOrCtrl+Shift+I', click: () => actions.importConversation() },
-        { label: 'Export…', accelerator: 'CmdOrCtrl+Shift+E', click: () => actions.exportTo() },
+        { label: 'Import Conversation…', accelerator: 'CmdOrCtrl+I', click: () => actions.importConversation() },
+        { label: 'Export…', accelerator: 'CmdOrCtrl+E', click: () => actions.exportTo() },
         { type: 'separator' },
         { label: 'Recent', submenu: recentSubmenu(recent, actions) },
         { type: 'separator' },
