@@ -20,7 +20,7 @@ import { buildMenu, RECENT_IN_MENU } from './menu.js';
 import { menuActions } from './menu-actions.js';
 import { nativePickers, registerHostHandlers } from './host-ipc.js';
 import { findHelpDocs } from './help-docs.js';
-import { keepWindowState, loadAppState, saveAppState, windowToRestore, type AppState } from './app-state.js';
+import { DEFAULT_APP_STATE, keepWindowState, loadAppState, saveAppState, windowToRestore, type AppState } from './app-state.js';
 import { IPC_MENU_CHANNEL, type MenuAction } from '../../shared/contracts/host.js';
 import type { RecentIngest } from '../../shared/contracts/api.js';
 import { errorMessage } from '../../shared/errors.js';
@@ -58,10 +58,11 @@ let appState: AppState | null = null;
 function createWindow(engine: EngineConnection): BrowserWindow {
   appState ??= loadAppState(appStateFile(), logger);
   const restored = windowToRestore(appState, screen);
-  const window = new BrowserWindow(mainWindowOptions(here('./preload.cjs'), restored));
+  const bounds = restored && { x: restored.x, y: restored.y, width: restored.width, height: restored.height };
+  const window = new BrowserWindow(mainWindowOptions(here('./preload.cjs'), bounds));
   if (restored?.maximized) window.maximize();
   keepWindowState(window, (state) => {
-    appState = { ...(appState ?? loadAppState(appStateFile(), logger)), window: state };
+    appState = { ...(appState ?? DEFAULT_APP_STATE), window: state };
     saveAppState(appStateFile(), appState, logger);
   });
   mainWindow = window;
