@@ -141,7 +141,15 @@ const fromApp = { senderFrame: { url: 'app://cairn/index.html' } };
 const userData = mkdtempSync(join(tmpdir(), 'cairn-user-data-'));
 electron.paths.userData = userData;
 writeFileSync(join(userData, 'app-state.json'), JSON.stringify({ version: 1, window: { x: -3000, y: 50, width: 2400, height: 800, maximized: true } }));
-afterAll(() => rmSync(userData, { recursive: true, force: true }));
+// And a folder named on the first launch's command line (restored once the app has read it).
+const launchFolder = mkdtempSync(join(tmpdir(), 'cairn-first-launch-'));
+const launchArgv = process.argv;
+process.argv = [...launchArgv, launchFolder];
+afterAll(() => {
+  process.argv = launchArgv;
+  rmSync(userData, { recursive: true, force: true });
+  rmSync(launchFolder, { recursive: true, force: true });
+});
 
 type Item = { label?: string; role?: string; accelerator?: string; submenu?: Item[]; click?: () => void };
 /** The menu last installed, and an item in it by its labels. */
@@ -319,6 +327,9 @@ describe('the main process', () => {
     await import('./index.js');
     await vi.waitFor(() => expect(electron.windows).toHaveLength(1));
     expect(electron.appListeners.has('open-file')).toBe(true);
+    // The folder on the first launch's command line is ingested.
+    await vi.waitFor(() => expect(engineCalls.filter(([command]) => command === 'ingest:start')).toEqual([['ingest:start', { path: launchFolder, jobId: expect.any(String) }]]));
+    process.argv = launchArgv;
     const [window] = electron.windows;
     expect(window!.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
     expect(String((window!.options.webPreferences as { preload: string }).preload)).toMatch(/preload\.cjs$/);
