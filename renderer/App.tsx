@@ -14,6 +14,7 @@ import { CompressView } from './features/compress/CompressView';
 import { ExportView } from './features/export/ExportView';
 import { MonitorView } from './features/monitor/MonitorView';
 import { SettingsView } from './features/settings/SettingsView';
+import { useDesktopMenu } from './features/desktop/use-desktop-host';
 import './app.css';
 
 const VIEW_LABELS = {
@@ -50,6 +51,7 @@ export function App() {
   const setLocale = useApp((s) => s.setLocale);
   const theme = useResolvedTheme();
   const stores = useStores();
+  useDesktopMenu();
 
   useEffect(() => {
     document.documentElement.lang = locale === 'zh' ? 'zh-CN' : 'en';

@@ -85,6 +85,8 @@ function pack() {
     problem(`electron-builder wrote no app.asar under ${output}`);
     return null;
   }
+  // The Help menu opens these with the OS's viewer (main/app/help-docs.ts).
+  if (!existsSync(join(output, unpackedDir, 'resources/docs/README.md'))) problem('the package has no resources/docs/README.md for the Help menu (extraResources in electron-builder.yml)');
   return archive;
 }
 

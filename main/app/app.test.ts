@@ -2,13 +2,15 @@
  * The Electron main process and preload, with `electron` mocked (the binary cannot be downloaded
  * here; docs/STACK.md#electron-cannot-run-here): the window's security settings, navigation and
  * window.open denied, IPC handlers generated from the contract that refuse invalid input and
- * foreign senders, a preload that exposes exactly one function per command plus onEvent, and one
- * instance at a time (a second launch hands over its folder).
+ * foreign senders, a preload that exposes exactly one function per command and host command plus
+ * onEvent and onMenu, one instance at a time (a second launch hands over its folder), a folder
+ * dropped on the Dock icon ingested, the window restored where it was, and the menu installed
+ * with File › Recent from the engine and View items that send the page its navigation.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { commands, type EngineEvent } from '../../shared/contracts/api.js';
 import { ipcChannel } from '../../shared/contracts/wire.js';
 import { CairnError } from '../../shared/errors.js';
@@ -16,11 +18,19 @@ import type { EngineConnection } from '../host/engine-connection.js';
 
 const electron = vi.hoisted(() => {
   const handlers = new Map<string, (event: unknown, request: unknown) => Promise<unknown>>();
-  const windows: { options: Record<string, unknown>; loaded: string[]; listeners: Map<string, () => void>; restore: () => void; focus: () => void }[] = [];
+  const windows: {
+    options: Record<string, unknown>;
+    loaded: string[];
+    listeners: Map<string, () => void>;
+    restore: () => void;
+    focus: ReturnType<typeof vi.fn>;
+    maximize: ReturnType<typeof vi.fn>;
+    webContents: { send: ReturnType<typeof vi.fn> };
+  }[] = [];
   const appListeners = new Map<string, (...args: unknown[]) => void>();
   class BrowserWindow {
     static getAllWindows = () => windows;
-    webContents = { send: vi.fn(), isDestroyed: () => false, on: vi.fn(), removeListener: vi.fn(), reload: vi.fn(), forcefullyCrashRenderer: vi.fn() };
+    webContents = { send: vi.fn(), isDestroyed: () => false, isLoading: () => false, on: vi.fn(), once: vi.fn(), removeListener: vi.fn(), reload: vi.fn(), forcefullyCrashRenderer: vi.fn() };
     loaded: string[] = [];
     listeners = new Map<string, () => void>();
     constructor(public options: Record<string, unknown>) {
@@ -36,14 +46,19 @@ const electron = vi.hoisted(() => {
     once() {}
     removeListener() {}
     isMinimized = vi.fn(() => true);
+    maximize = vi.fn();
+    isMaximized = () => false;
+    getNormalBounds = () => ({ x: 0, y: 0, width: 1400, height: 900 });
     restore = vi.fn();
     show = vi.fn();
     focus = vi.fn();
   }
+  const paths = { userData: '' };
   return {
     handlers,
     windows,
     appListeners,
+    paths,
     exposed: new Map<string, unknown>(),
     ipcRenderer: { invoke: vi.fn(async () => ({ ok: true, result: null })), on: vi.fn(), removeListener: vi.fn() },
     webUtils: { getPathForFile: vi.fn((file: { name: string }) => `/home/me/${file.name}`) },
@@ -52,7 +67,10 @@ const electron = vi.hoisted(() => {
         isPackaged: false,
         on: (name: string, listener: (...args: unknown[]) => void) => appListeners.set(name, listener),
         whenReady: () => Promise.resolve(),
-        getPath: (name: string) => `/nonexistent/cairn-test-${name}`,
+        getPath: (name: string) => (name === 'userData' && paths.userData ? paths.userData : `/nonexistent/cairn-test-${name}`),
+        getAppPath: () => '/nonexistent/cairn-test-app',
+        getVersion: () => '0.1.0',
+        setAboutPanelOptions: vi.fn(),
         quit: vi.fn(),
         exit: vi.fn(),
         requestSingleInstanceLock: vi.fn(() => true),
@@ -63,6 +81,11 @@ const electron = vi.hoisted(() => {
         removeHandler: (channel: string) => handlers.delete(channel),
       },
       Menu: { buildFromTemplate: (template: unknown) => ({ template }), setApplicationMenu: vi.fn() },
+      dialog: { showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] })), showSaveDialog: vi.fn(async () => ({ canceled: true })) },
+      screen: {
+        getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
+        getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }),
+      },
       protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
       session: { defaultSession: { setPermissionRequestHandler: vi.fn() } },
       shell: { openExternal: vi.fn() },
@@ -80,12 +103,23 @@ vi.mock('electron', () => ({
 }));
 
 const engineCalls = vi.hoisted(() => [] as [string, unknown][]);
+const recentNotes = vi.hoisted(() => ({
+  root: 'ctx://resources/notes/',
+  scope: 'resources',
+  name: 'notes',
+  source: '/home/me/notes',
+  kind: 'dir' as const,
+  at: '2026-12-01T10:00:00.000Z',
+  files: 3,
+  state: 'summarized',
+}));
 vi.mock('../host/engine-host.js', () => ({
   EngineHost: {
     start: vi.fn(async () => ({
       threadId: 1,
       call: vi.fn(async (command: string, request: unknown) => {
         engineCalls.push([command, request]);
+        if (command === 'ingest:recent') return { items: [recentNotes] };
         return { uri: 'ctx://resources/', entries: [] };
       }),
       onEvent: () => () => {},
@@ -98,9 +132,40 @@ vi.mock('../host/engine-host.js', () => ({
 const { hardenWebContents, mainWindowOptions } = await import('./security.js');
 const { registerIpcHandlers, forwardEvents, COMMAND_NAMES } = await import('./ipc.js');
 const { rendererFileFor } = await import('./app-protocol.js');
+const { HOST_COMMAND_NAMES, IPC_MENU_CHANNEL } = await import('../../shared/contracts/host.js');
 const { silentLogger } = await import('../engine/ports/logger.js');
 
 const fromApp = { senderFrame: { url: 'app://cairn/index.html' } };
+
+// The window's place from a previous run: partly off the only display, wider than it, maximized.
+const userData = mkdtempSync(join(tmpdir(), 'cairn-user-data-'));
+electron.paths.userData = userData;
+writeFileSync(join(userData, 'app-state.json'), JSON.stringify({ version: 1, window: { x: -3000, y: 50, width: 2400, height: 800, maximized: true } }));
+// And a folder named on the first launch's command line (restored once the app has read it).
+const launchFolder = mkdtempSync(join(tmpdir(), 'cairn-first-launch-'));
+const launchArgv = process.argv;
+process.argv = [...launchArgv, launchFolder];
+afterAll(() => {
+  process.argv = launchArgv;
+  rmSync(userData, { recursive: true, force: true });
+  rmSync(launchFolder, { recursive: true, force: true });
+});
+
+type Item = { label?: string; role?: string; accelerator?: string; submenu?: Item[]; click?: () => void };
+/** The menu last installed, and an item in it by its labels. */
+function installedMenu(): Item[] {
+  return (electron.module.Menu.setApplicationMenu.mock.lastCall![0] as { template: Item[] }).template;
+}
+function menuItem(...labels: string[]): Item {
+  let items = installedMenu();
+  let found: Item | undefined;
+  for (const label of labels) {
+    found = items.find((item) => item.label === label);
+    if (!found) throw new Error(`no menu item ${labels.join(' › ')}`);
+    items = found.submenu ?? [];
+  }
+  return found!;
+}
 
 function fakeEngine() {
   const calls: [string, unknown][] = [];
@@ -227,17 +292,17 @@ describe('the IPC handlers', () => {
 });
 
 describe('the preload', () => {
-  it('exposes exactly one function per command plus onEvent and pathForFile, on the contract channels', async () => {
+  it('exposes exactly one function per command and host command plus onEvent, onMenu and pathForFile, on the contract channels', async () => {
     await import('../preload/index.js');
     expect([...electron.exposed.keys()]).toEqual(['cairn']);
     const api = electron.exposed.get('cairn') as Record<string, unknown>;
-    expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES, 'onEvent', 'pathForFile'].sort());
+    expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES, ...HOST_COMMAND_NAMES, 'onEvent', 'onMenu', 'pathForFile'].sort());
     // A dropped folder's path comes from Electron's webUtils, not from the File (it has no path since Electron 32).
     expect((api.pathForFile as (file: unknown) => string)({ name: 'notes' })).toBe('/home/me/notes');
     expect(electron.webUtils.getPathForFile).toHaveBeenCalledOnce();
     for (const value of Object.values(api)) expect(typeof value).toBe('function');
     expect(api).not.toHaveProperty('invoke');
-    for (const command of COMMAND_NAMES) {
+    for (const command of [...COMMAND_NAMES, ...HOST_COMMAND_NAMES]) {
       await (api[command] as (request: unknown) => Promise<unknown>)({ probe: command });
       expect(electron.ipcRenderer.invoke).toHaveBeenLastCalledWith(ipcChannel(command), { probe: command });
     }
@@ -245,6 +310,15 @@ describe('the preload', () => {
     expect(electron.ipcRenderer.on).toHaveBeenCalledWith('cairn:events', expect.any(Function));
     off();
     expect(electron.ipcRenderer.removeListener).toHaveBeenCalledWith('cairn:events', expect.any(Function));
+    // Menu actions arrive on their own channel, as sent (the page validates them).
+    const actions: unknown[] = [];
+    const offMenu = (api.onMenu as (listener: (action: unknown) => void) => () => void)((action) => actions.push(action));
+    const [channel, handler] = electron.ipcRenderer.on.mock.calls.at(-1) as unknown as [string, (event: unknown, action: unknown) => void];
+    expect(channel).toBe(IPC_MENU_CHANNEL);
+    handler({}, { action: 'navigate', view: 'search' });
+    expect(actions).toEqual([{ action: 'navigate', view: 'search' }]);
+    offMenu();
+    expect(electron.ipcRenderer.removeListener).toHaveBeenLastCalledWith(IPC_MENU_CHANNEL, handler);
   });
 });
 
@@ -252,13 +326,17 @@ describe('the main process', () => {
   it('opens one secure window on the app origin and registers the contract handlers', async () => {
     await import('./index.js');
     await vi.waitFor(() => expect(electron.windows).toHaveLength(1));
+    expect(electron.appListeners.has('open-file')).toBe(true);
+    // The folder on the first launch's command line is ingested.
+    await vi.waitFor(() => expect(engineCalls.filter(([command]) => command === 'ingest:start')).toEqual([['ingest:start', { path: launchFolder, jobId: expect.any(String) }]]));
+    process.argv = launchArgv;
     const [window] = electron.windows;
     expect(window!.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
     expect(String((window!.options.webPreferences as { preload: string }).preload)).toMatch(/preload\.cjs$/);
     expect(window!.loaded).toEqual(['app://cairn/index.html']);
     expect(electron.module.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([expect.objectContaining({ scheme: 'app' })]);
     expect(electron.module.session.defaultSession.setPermissionRequestHandler).toHaveBeenCalled();
-    expect([...electron.handlers.keys()]).toHaveLength(COMMAND_NAMES.length);
+    expect([...electron.handlers.keys()].sort()).toEqual([...COMMAND_NAMES, ...HOST_COMMAND_NAMES].map((name) => ipcChannel(name)).sort());
     expect(electron.appListeners.has('web-contents-created')).toBe(true);
     expect(electron.appListeners.has('before-quit')).toBe(true);
     // Without OS encryption no key is read or written, and the worker is told the key lives in memory.
@@ -269,19 +347,60 @@ describe('the main process', () => {
     expect(window!.listeners.has('unresponsive')).toBe(true);
   });
 
+  it('restores the window where it was, fitted onto a display, and keeps its place when it closes', () => {
+    const [window] = electron.windows;
+    expect(window!.options).toMatchObject({ x: 0, y: 50, width: 1920, height: 800 });
+    expect(window!.maximize).toHaveBeenCalledOnce();
+    window!.listeners.get('close')!();
+    expect(JSON.parse(readFileSync(join(userData, 'app-state.json'), 'utf8'))).toEqual({ version: 1, window: { x: 0, y: 0, width: 1400, height: 900, maximized: false } });
+  });
+
+  it('installs the menu: File › Recent from the engine, View items that send the page its navigation', async () => {
+    await vi.waitFor(() => expect(menuItem('File', 'Recent').submenu!.map((item) => item.label)).toEqual(['/home/me/notes']));
+    expect(engineCalls).toContainEqual(['ingest:recent', { limit: 10 }]);
+    const [window] = electron.windows;
+    const send = window!.webContents.send;
+    menuItem('View', 'Search').click!();
+    expect(send).toHaveBeenLastCalledWith('cairn:menu', { action: 'navigate', view: 'search' });
+    menuItem('File', 'Recent', '/home/me/notes').click!();
+    expect(send).toHaveBeenLastCalledWith('cairn:menu', { action: 'reingest', item: recentNotes });
+    expect(electron.module.app.setAboutPanelOptions).toHaveBeenCalledWith(expect.objectContaining({ applicationName: 'Cairn', applicationVersion: '0.1.0' }));
+  });
+
+  it('ingests a folder dropped on the Dock icon (open-file), and leaves a file alone', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cairn-open-file-'));
+    try {
+      const ingests = () => engineCalls.filter(([command]) => command === 'ingest:start');
+      const before = ingests().length;
+      const event = { preventDefault: vi.fn() };
+      electron.appListeners.get('open-file')!(event, folder);
+      expect(event.preventDefault).toHaveBeenCalled();
+      await vi.waitFor(() => expect(ingests().slice(before)).toEqual([['ingest:start', { path: folder, jobId: expect.any(String) }]]));
+      writeFileSync(join(folder, 'notes.md'), '# Notes\n');
+      electron.appListeners.get('open-file')!({ preventDefault: vi.fn() }, join(folder, 'notes.md'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ingests().length).toBe(before + 1);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('holds the single-instance lock, and a second launch focuses the window and ingests its folder', async () => {
     expect(electron.module.app.requestSingleInstanceLock).toHaveBeenCalledOnce();
     const folder = mkdtempSync(join(tmpdir(), 'cairn-second-launch-'));
+    const ingests = () => engineCalls.filter(([command]) => command === 'ingest:start');
+    const before = ingests().length;
+    const [window] = electron.windows;
+    const focused = window!.focus.mock.calls.length;
     try {
       electron.appListeners.get('second-instance')!({}, ['/opt/Cairn/cairn', '--allow-file-access-from-files', folder], '/');
-      await vi.waitFor(() => expect(engineCalls.filter(([command]) => command === 'ingest:start')).toEqual([['ingest:start', { path: folder, jobId: expect.any(String) }]]));
-      const [window] = electron.windows;
+      await vi.waitFor(() => expect(ingests().slice(before)).toEqual([['ingest:start', { path: folder, jobId: expect.any(String) }]]));
       expect(window!.restore).toHaveBeenCalled();
-      expect(window!.focus).toHaveBeenCalled();
+      expect(window!.focus).toHaveBeenCalledTimes(focused + 1);
       // A launch without a folder only brings the window forward.
       electron.appListeners.get('second-instance')!({}, ['/opt/Cairn/cairn'], '/');
-      await vi.waitFor(() => expect(window!.focus).toHaveBeenCalledTimes(2));
-      expect(engineCalls.filter(([command]) => command === 'ingest:start')).toHaveLength(1);
+      await vi.waitFor(() => expect(window!.focus).toHaveBeenCalledTimes(focused + 2));
+      expect(ingests()).toHaveLength(before + 1);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

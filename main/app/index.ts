@@ -1,11 +1,13 @@
 /**
- * The Electron main process, kept thin: one window, the menu, the engine in a worker thread
- * (EngineHost, restarted after a crash by EngineSupervisor), IPC handlers derived from the
- * contract, coalesced events to the window. One instance at a time: a second launch hands its
- * folder to this one (launch.ts). A page that dies or hangs is reloaded (renderer-watch.ts).
+ * The Electron main process, kept thin: one window (its place kept by app-state.ts), the menu
+ * (menu.ts, its clicks in menu-actions.ts), the engine in a worker thread (EngineHost, restarted
+ * after a crash by EngineSupervisor), IPC handlers derived from the contract and the host's
+ * pickers (host-ipc.ts), coalesced events to the window. One instance at a time: a second launch
+ * hands its folder to this one, and a folder dropped on the Dock icon is ingested the same way
+ * (launch.ts). A page that dies or hangs is reloaded (renderer-watch.ts).
  * Heavy work never runs here (docs/ARCHITECTURE.md#worker-threads).
  */
-import { app, BrowserWindow, Menu, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, Menu, safeStorage, screen, session, shell } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveWorkspace } from '../host/app-paths.js';
@@ -14,11 +16,18 @@ import { EngineHost } from '../host/engine-host.js';
 import { bundledFile } from '../lib/runtime-files.js';
 import { registerAppScheme, serveRenderer } from './app-protocol.js';
 import { forwardEvents, registerIpcHandlers } from './ipc.js';
-import { buildMenu } from './menu.js';
+import { buildMenu, RECENT_IN_MENU } from './menu.js';
+import { menuActions } from './menu-actions.js';
+import { nativePickers, registerHostHandlers } from './host-ipc.js';
+import { findHelpDocs } from './help-docs.js';
+import { DEFAULT_APP_STATE, keepWindowState, loadAppState, saveAppState, windowToRestore, type AppState } from './app-state.js';
+import { IPC_MENU_CHANNEL, type MenuAction } from '../../shared/contracts/host.js';
+import type { RecentIngest } from '../../shared/contracts/api.js';
+import { errorMessage } from '../../shared/errors.js';
 import { createKeyVault, withKeyVault } from './key-vault.js';
 import { APP_ORIGIN, hardenWebContents, mainWindowOptions } from './security.js';
 import { EngineSupervisor } from './engine-supervisor.js';
-import { ingestLaunchPath, launchPath, showWindow } from './launch.js';
+import { folderAt, ingestLaunchPath, launchPath, showWindow } from './launch.js';
 import { watchRenderer } from './renderer-watch.js';
 import type { Logger } from '../engine/ports/logger.js';
 
@@ -43,9 +52,19 @@ let mainWindow: BrowserWindow | null = null;
 let resolveEngine!: (engine: EngineConnection) => void;
 /** The engine once started: a second launch that arrives earlier waits for it. */
 const engineReady = new Promise<EngineConnection>((resolve) => (resolveEngine = resolve));
+const appStateFile = () => join(app.getPath('userData'), 'app-state.json');
+let appState: AppState | null = null;
 
 function createWindow(engine: EngineConnection): BrowserWindow {
-  const window = new BrowserWindow(mainWindowOptions(here('./preload.cjs')));
+  appState ??= loadAppState(appStateFile(), logger);
+  const restored = windowToRestore(appState, screen);
+  const bounds = restored && { x: restored.x, y: restored.y, width: restored.width, height: restored.height };
+  const window = new BrowserWindow(mainWindowOptions(here('./preload.cjs'), bounds));
+  if (restored?.maximized) window.maximize();
+  keepWindowState(window, (state) => {
+    appState = { ...(appState ?? DEFAULT_APP_STATE), window: state };
+    saveAppState(appStateFile(), appState, logger);
+  });
   mainWindow = window;
   const stopEvents = forwardEvents(engine, window.webContents);
   const stopWatching = watchRenderer(window, { logger });
@@ -65,11 +84,58 @@ function ingestLaunch(argv: readonly string[], workingDirectory: string): void {
   if (path) void engineReady.then((engine) => ingestLaunchPath(engine, path, logger));
 }
 
+// macOS hands over a folder dropped on the Dock icon (or opened with Cairn) by `open-file`, from
+// before the app is ready on: it is ingested as a launch's folder.
+app.on('open-file', (event, path) => {
+  event.preventDefault();
+  const folder = folderAt(path);
+  if (!folder) {
+    logger.warn(`Cairn ingests folders; ${path} is not one`);
+    return;
+  }
+  void engineReady.then((engine) => {
+    showWindow(mainWindow ?? createWindow(engine));
+    return ingestLaunchPath(engine, folder, logger);
+  });
+});
+
+/** Sends a menu action to the page, opening the window first (macOS keeps the app without one). */
+function sendToPage(engine: EngineConnection, action: MenuAction): void {
+  const window = mainWindow ?? createWindow(engine);
+  showWindow(window);
+  const send = () => window.webContents.send(IPC_MENU_CHANNEL, action);
+  if (window.webContents.isLoading()) window.webContents.once('did-finish-load', send);
+  else send();
+}
+
+/** The menu, with File › Recent from the engine's recently ingested folders (refreshed after each ingest). */
+function installMenu(engine: EngineConnection): () => void {
+  const pickers = nativePickers(() => mainWindow, () => app.getPath('documents'));
+  const docs = findHelpDocs([app.getAppPath(), ...(process.resourcesPath ? [join(process.resourcesPath, 'docs')] : [])]);
+  const actions = menuActions({ pickers, send: (action) => sendToPage(engine, action), docs, openPath: (path) => shell.openPath(path), logger });
+  const install = (recent: readonly RecentIngest[]) => Menu.setApplicationMenu(buildMenu({ platform: process.platform, development, recent, docs, actions }));
+  const refresh = () =>
+    engine.call('ingest:recent', { limit: RECENT_IN_MENU }).then(
+      ({ items }) => install(items),
+      (error: unknown) => logger.warn(`File › Recent is not up to date: ${errorMessage(error)}`),
+    );
+  install([]);
+  void refresh();
+  const removeHostHandlers = registerHostHandlers(pickers, logger);
+  const unsubscribe = engine.subscribe((event) => {
+    if (event.type === 'ingest/finished') void refresh();
+  });
+  return () => {
+    unsubscribe();
+    removeHostHandlers();
+  };
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   serveRenderer(here('../dist/renderer'));
-  Menu.setApplicationMenu(buildMenu(process.platform, development));
+  app.setAboutPanelOptions({ applicationName: 'Cairn', applicationVersion: app.getVersion() });
   // The LLM API key: encrypted by the OS, decrypted here, and handed to each engine worker in memory.
   const vault = createKeyVault({ safeStorage, file: join(app.getPath('userData'), 'llm-key.bin'), logger });
   const workspace = resolveWorkspace(undefined);
@@ -79,7 +145,12 @@ async function start(): Promise<void> {
     logger,
   });
   const engine = withKeyVault(supervisor, vault, logger);
-  removeHandlers = registerIpcHandlers(engine, logger);
+  const removeEngineHandlers = registerIpcHandlers(engine, logger);
+  const removeMenu = installMenu(engine);
+  removeHandlers = () => {
+    removeEngineHandlers();
+    removeMenu();
+  };
   createWindow(engine);
   resolveEngine(engine);
   ingestLaunch(process.argv, process.cwd());

@@ -21,23 +21,33 @@ function failure(error: unknown): WireResult {
   return { ok: false, error: { code: serialized.code, name: serialized.name, message: serialized.message, ...(serialized.details ? { details: serialized.details } : {}) } };
 }
 
+/**
+ * One IPC handler: refuses a call from any page but the app's, runs `answer` (which validates
+ * the request), and turns its outcome into a `WireResult`. The host's own commands use it too
+ * (host-ipc.ts).
+ */
+export function appOnlyHandler(name: string, logger: Logger, answer: (request: unknown, event: IpcMainInvokeEvent) => Promise<unknown>) {
+  return async (event: IpcMainInvokeEvent, request: unknown): Promise<WireResult> => {
+    const origin = event.senderFrame?.url ?? '';
+    if (!isAppUrl(origin)) {
+      logger.warn(`Refused ${name} from ${JSON.stringify(origin)}`);
+      return failure(new CairnError('INVALID_INPUT', `${name} may only be called by the Cairn window`));
+    }
+    try {
+      return { ok: true, result: await answer(request, event) };
+    } catch (error) {
+      return failure(error);
+    }
+  };
+}
+
 /** Registers a handler per command; returns the function that removes them all. */
 export function registerIpcHandlers(engine: EngineConnection, logger: Logger): () => void {
   for (const command of COMMAND_NAMES) {
-    ipcMain.handle(ipcChannel(command), async (event: IpcMainInvokeEvent, request: unknown): Promise<WireResult> => {
-      const origin = event.senderFrame?.url ?? '';
-      if (!isAppUrl(origin)) {
-        logger.warn(`Refused ${command} from ${JSON.stringify(origin)}`);
-        return failure(new CairnError('INVALID_INPUT', `${command} may only be called by the Cairn window`));
-      }
-      try {
-        const parsed = parseRequest(command, request);
-        const result = await engine.call(command, parsed as CommandRequest<typeof command>);
-        return { ok: true, result };
-      } catch (error) {
-        return failure(error);
-      }
-    });
+    ipcMain.handle(
+      ipcChannel(command),
+      appOnlyHandler(command, logger, (request) => engine.call(command, parseRequest(command, request) as CommandRequest<typeof command>)),
+    );
   }
   return () => {
     for (const command of COMMAND_NAMES) ipcMain.removeHandler(ipcChannel(command));

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CairnError } from '../../shared/errors.js';
 import { memoryLogger } from '../engine/ports/logger.js';
 import type { EngineConnection } from '../host/engine-connection.js';
-import { ingestLaunchPath, launchPath, showWindow } from './launch.js';
+import { folderAt, ingestLaunchPath, launchPath, showWindow } from './launch.js';
 
 const home = mkdtempSync(join(tmpdir(), 'cairn-launch-'));
 mkdirSync(join(home, 'notes'));
@@ -30,6 +30,14 @@ describe('launchPath', () => {
     // `electron .` from the repository: "." is the app, not a folder to ingest.
     expect(launchPath(['/usr/bin/electron', '.'], home, true)).toBeNull();
     expect(launchPath(['/usr/bin/electron', '.', 'notes'], home, true)).toBe(join(home, 'notes'));
+  });
+});
+
+describe('folderAt (macOS open-file: a folder dropped on the Dock icon)', () => {
+  it('takes a folder, and leaves a file or a missing path alone', () => {
+    expect(folderAt(join(home, 'notes'))).toBe(join(home, 'notes'));
+    expect(folderAt(join(home, 'todo.md'))).toBeNull();
+    expect(folderAt(join(home, 'missing'))).toBeNull();
   });
 });
 

@@ -28,11 +28,19 @@ import type { Logger } from '../engine/ports/logger.js';
 export function launchPath(argv: readonly string[], workingDirectory: string, defaultApp: boolean): string | null {
   const args = argv.slice(defaultApp ? 2 : 1).filter((arg) => arg !== '' && !arg.startsWith('-'));
   for (const arg of args.reverse()) {
-    const path = resolve(workingDirectory, arg);
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (info?.isDirectory()) return path;
+    const folder = folderAt(resolve(workingDirectory, arg));
+    if (folder) return folder;
   }
   return null;
+}
+
+/**
+ * The folder a path the OS hands the app names (macOS `open-file`: a folder dropped on the Dock
+ * icon or opened with Cairn), or null for a file or a path that is not there.
+ */
+export function folderAt(path: string): string | null {
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info?.isDirectory() ? path : null;
 }
 
 /** Brings a window to the front, out of the dock or taskbar if it was minimized. */
@@ -42,7 +50,10 @@ export function showWindow(window: { isMinimized(): boolean; restore(): void; sh
   window.focus();
 }
 
-/** Ingests a launch's path; the UI follows it from the events, so a failure is only logged here. */
+/**
+ * Ingests a path the app was handed (its command line, a second launch's, a folder dropped on the
+ * Dock icon); the UI follows it from the events, so a failure is only logged here.
+ */
 export async function ingestLaunchPath(engine: EngineConnection, path: string, logger: Logger): Promise<void> {
   try {
     await engine.call('ingest:start', { path, jobId: randomUUID() });

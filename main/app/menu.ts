@@ -1,14 +1,83 @@
-/** The application menu: the usual roles, nothing that reaches around the contract. */
+/**
+ * The application menu. File opens a folder to ingest, imports a conversation and exports, each
+ * through a native picker; File › Recent lists the folders recently ingested into the workspace
+ * (the engine's `ingest:recent`, as on Home: the app has one workspace, so there are no
+ * workspaces to switch). View goes to each view of the app with the sidebar's shortcut. Help
+ * opens the documentation that ships with the app, and the About panel.
+ *
+ * The template is built by a plain function (`menuTemplate`) so a test can read it; every click
+ * goes to a `MenuActions` callback and nothing here reaches around the contract.
+ */
 import { Menu, type MenuItemConstructorOptions } from 'electron';
+import type { RecentIngest } from '../../shared/contracts/api.js';
+import { VIEWS, viewShortcut, type View } from '../../shared/contracts/host.js';
+import type { HelpDoc } from './help-docs.js';
 
-export function buildMenu(platform: NodeJS.Platform, development: boolean): Menu {
-  const template: MenuItemConstructorOptions[] = [
-    ...(platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
-    { role: 'fileMenu' },
+/** The views as the menu names them (the menu is not translated, like the OS's own items). */
+export const VIEW_MENU_LABELS: Record<View, string> = {
+  home: 'Home',
+  explorer: 'Explorer',
+  dag: 'Live DAG',
+  search: 'Search',
+  sessions: 'Sessions',
+  memories: 'Memories',
+  compress: 'Compression',
+  export: 'Export',
+  monitor: 'LLM Monitor',
+  settings: 'Settings',
+};
+
+export interface MenuActions {
+  openFolder(): void;
+  importConversation(): void;
+  exportTo(): void;
+  openRecent(item: RecentIngest): void;
+  navigate(view: View): void;
+  openDoc(doc: HelpDoc): void;
+}
+
+export interface MenuContext {
+  platform: NodeJS.Platform;
+  development: boolean;
+  /** Recently ingested roots, newest first (the Recent submenu shows the first `RECENT_IN_MENU`). */
+  recent: readonly RecentIngest[];
+  docs: readonly HelpDoc[];
+  actions: MenuActions;
+}
+
+export const RECENT_IN_MENU = 10;
+
+function recentSubmenu(recent: readonly RecentIngest[], actions: MenuActions): MenuItemConstructorOptions[] {
+  // A tree ingested from a folder that is gone can still be listed on Home, but not opened again here.
+  const items = recent.slice(0, RECENT_IN_MENU).map(
+    (item): MenuItemConstructorOptions => ({ label: item.source, sublabel: item.root, click: () => actions.openRecent(item) }),
+  );
+  return items.length > 0 ? items : [{ label: 'No folders ingested yet', enabled: false }];
+}
+
+export function menuTemplate({ platform, development, recent, docs, actions }: MenuContext): MenuItemConstructorOptions[] {
+  const mac = platform === 'darwin';
+  return [
+    ...(mac ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: 'File',
+      submenu: [
+        { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFolder() },
+        { label: 'Import Conversation…', accelerator: 'CmdOrCtrl+I', click: () => actions.importConversation() },
+        { label: 'Export…', accelerator: 'CmdOrCtrl+E', click: () => actions.exportTo() },
+        { type: 'separator' },
+        { label: 'Recent', submenu: recentSubmenu(recent, actions) },
+        { type: 'separator' },
+        // macOS quits from the app menu; a File menu there closes the window.
+        mac ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
     { role: 'editMenu' },
     {
       label: 'View',
       submenu: [
+        ...VIEWS.map((view): MenuItemConstructorOptions => ({ label: VIEW_MENU_LABELS[view], accelerator: viewShortcut(view), click: () => actions.navigate(view) })),
+        { type: 'separator' },
         { role: 'reload' },
         ...(development ? [{ role: 'toggleDevTools' as const }] : []),
         { type: 'separator' },
@@ -20,6 +89,18 @@ export function buildMenu(platform: NodeJS.Platform, development: boolean): Menu
       ],
     },
     { role: 'windowMenu' },
+    {
+      role: 'help',
+      submenu: [
+        ...docs.map((doc): MenuItemConstructorOptions => ({ label: doc.label, click: () => actions.openDoc(doc) })),
+        ...(docs.length > 0 ? [{ type: 'separator' as const }] : []),
+        // On macOS About sits in the app menu.
+        ...(mac ? [] : [{ role: 'about' as const }]),
+      ],
+    },
   ];
-  return Menu.buildFromTemplate(template);
+}
+
+export function buildMenu(context: MenuContext): Menu {
+  return Menu.buildFromTemplate(menuTemplate(context));
 }

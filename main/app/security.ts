@@ -10,10 +10,12 @@ export const APP_SCHEME = 'app';
 export const APP_HOST = 'cairn';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+/** `bounds`: where the window was last (app-state.ts, already fitted onto a display); else the default size, centred. */
+export function mainWindowOptions(preloadPath: string, bounds?: { x: number; y: number; width: number; height: number } | null): BrowserWindowConstructorOptions {
   return {
     width: 1400,
     height: 900,
+    ...(bounds ?? {}),
     minWidth: 900,
     minHeight: 600,
     title: 'Cairn',

@@ -1,17 +1,24 @@
 /**
- * The preload: exposes `window.cairn` with exactly one function per contract command plus
- * `onEvent`, never `ipcRenderer` itself. It imports only types from shared/ (a sandboxed preload
- * can require nothing but `electron`), so the channel names are spelled here; `CairnBridge`
+ * The preload: exposes `window.cairn` with exactly one function per contract command and per
+ * host command (shared/contracts/host.ts) plus `onEvent`, `onMenu` and `pathForFile`, never
+ * `ipcRenderer` itself. It imports only types from shared/ (a sandboxed preload can require
+ * nothing but `electron`), so the channel names are spelled here; `CairnBridge`
  * makes a command added to the contract a type error until it is added below, and a test checks
  * the channels against `ipcChannel`.
  */
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { CommandName, CommandRequest } from '../../shared/contracts/api.js';
+import type { HostCommandName, HostCommandRequest } from '../../shared/contracts/host.js';
 import type { CairnBridge, WireResult } from '../../shared/contracts/wire.js';
 
 const invoke =
   <K extends CommandName>(command: K) =>
   (request: CommandRequest<K>): Promise<WireResult> =>
+    ipcRenderer.invoke(`cairn:${command}`, request) as Promise<WireResult>;
+
+const invokeHost =
+  <K extends HostCommandName>(command: K) =>
+  (request: HostCommandRequest<K>): Promise<WireResult> =>
     ipcRenderer.invoke(`cairn:${command}`, request) as Promise<WireResult>;
 
 export const bridge: CairnBridge = {
@@ -52,12 +59,23 @@ export const bridge: CairnBridge = {
   'skills:add': invoke('skills:add'),
   'skills:list': invoke('skills:list'),
   'skills:read': invoke('skills:read'),
+  'host:capabilities': invokeHost('host:capabilities'),
+  'host:pickFolder': invokeHost('host:pickFolder'),
+  'host:pickFile': invokeHost('host:pickFile'),
+  'host:pickSavePath': invokeHost('host:pickSavePath'),
   pathForFile: (file) => webUtils.getPathForFile(file),
   onEvent(listener) {
     const handler = (_event: IpcRendererEvent, batch: unknown) => listener(Array.isArray(batch) ? batch : []);
     ipcRenderer.on('cairn:events', handler);
     return () => {
       ipcRenderer.removeListener('cairn:events', handler);
+    };
+  },
+  onMenu(listener) {
+    const handler = (_event: IpcRendererEvent, action: unknown) => listener(action);
+    ipcRenderer.on('cairn:menu', handler);
+    return () => {
+      ipcRenderer.removeListener('cairn:menu', handler);
     };
   },
 };

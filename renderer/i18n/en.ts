@@ -31,6 +31,10 @@ export const en = {
   'status.ready': 'Engine ready',
   'status.transport.electron': 'desktop',
   'status.transport.websocket': 'browser',
+  // The desktop app's native pickers (features/desktop/ChoosePathButton.tsx).
+  'desktop.chooseFolder': 'Choose folder…',
+  'desktop.chooseFile': 'Choose file…',
+  'desktop.chooseSavePath': 'Choose where…',
 
   'home.title': 'Ingest a folder',
   'home.lead': 'Turn a folder or a file into a layered context tree; its summaries are built bottom-up right after.',

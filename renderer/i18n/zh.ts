@@ -30,6 +30,10 @@ export const zh: Messages = {
   'status.ready': '引擎就绪',
   'status.transport.electron': '桌面',
   'status.transport.websocket': '浏览器',
+  // 桌面应用的原生选择器（features/desktop/ChoosePathButton.tsx）。
+  'desktop.chooseFolder': '选择文件夹…',
+  'desktop.chooseFile': '选择文件…',
+  'desktop.chooseSavePath': '选择保存位置…',
 
   'home.title': '导入文件夹',
   'home.lead': '把文件夹或文件变成分层的上下文树；随后自下而上生成摘要。',

@@ -7,9 +7,10 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { EngineEvent } from '../../shared/contracts/api';
 import type { CairnClient, ClientStatus } from '../api/client';
 import { LOCALES, type Locale } from '../i18n';
+import type { View } from '../../shared/contracts/host';
 
-export const VIEWS = ['home', 'explorer', 'dag', 'search', 'sessions', 'memories', 'compress', 'export', 'monitor', 'settings'] as const;
-export type View = (typeof VIEWS)[number];
+// The views are named in the contract: the desktop menu goes to them too (shared/contracts/host.ts).
+export { VIEWS, type View } from '../../shared/contracts/host';
 export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
 

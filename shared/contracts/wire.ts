@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import type { CommandName, CommandRequest } from './api.js';
+import type { HostCommandName, HostCommandRequest } from './host.js';
 
 /** Bumped when an envelope changes shape, so an old page talking to a new host says so. */
 export const WIRE_VERSION = 1;
@@ -67,11 +68,20 @@ export type CairnBridge = { readonly [K in CommandName]: (request: CommandReques
    * Windows a drop from the file manager may carry no `text/uri-list` either.
    */
   readonly pathForFile: (file: File) => string;
+} & HostBridge;
+
+/**
+ * The desktop host's own commands (host.ts: capabilities and native pickers), answered as
+ * `WireResult`s like the engine's, and the application menu's actions (validated by the page
+ * against `MenuAction`).
+ */
+export type HostBridge = { readonly [K in HostCommandName]: (request: HostCommandRequest<K>) => Promise<WireResult> } & {
+  readonly onMenu: (listener: (action: unknown) => void) => () => void;
 };
 
 /** The IPC channel of a command (`cairn:ingest:start`) and of the event batches. */
 export const IPC_PREFIX = 'cairn:';
 export const IPC_EVENTS_CHANNEL = 'cairn:events';
-export function ipcChannel(command: CommandName): string {
+export function ipcChannel(command: CommandName | HostCommandName): string {
   return `${IPC_PREFIX}${command}`;
 }

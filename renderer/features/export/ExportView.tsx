@@ -12,6 +12,7 @@ import { useApp, usePortability } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { pageToken } from '../upload/upload-client';
 import { fetchExport } from './download-client';
+import { ChoosePathButton } from '../desktop/ChoosePathButton';
 
 /** Browser mode: the export comes from the web host that served this page, with the page's token. */
 async function downloadExport(request: { format: ExportFormat; scope?: ExportScope }) {
@@ -91,6 +92,11 @@ export function ExportView() {
           <span>{s.format === 'json' || s.format === 'jsonl' ? t('export.outFile') : t('export.outFolder')}</span>
           <input value={s.out} onChange={(e) => s.setOut(e.target.value)} placeholder={s.format === 'json' ? '/home/me/cairn-export.json' : '/home/me/cairn-export'} spellCheck={false} data-testid="export-out" />
         </label>
+        {s.format === 'json' || s.format === 'jsonl' ? (
+          <ChoosePathButton picker="host:pickSavePath" request={{ defaultName: `cairn-export.${s.format}` }} onChosen={s.setOut} testId="export-choose" />
+        ) : (
+          <ChoosePathButton picker="host:pickFolder" request={{}} onChosen={s.setOut} testId="export-choose" />
+        )}
         <button type="submit" className={browser ? undefined : 'primary'} disabled={!s.out.trim() || s.exportStatus === 'running'} data-testid="export-run">
           {s.exportStatus === 'running' && lastRun === 'path' ? t('export.running') : t('export.run')}
         </button>

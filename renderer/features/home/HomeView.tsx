@@ -14,6 +14,7 @@ import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
 import { FieldHelp, TrySample } from './FirstRun';
 import { useDropTarget } from '../upload/use-drop-target';
 import './home.css';
+import { ChoosePathButton } from '../desktop/ChoosePathButton';
 
 export function HomeView() {
   const t = useT();
@@ -150,6 +151,7 @@ export function HomeView() {
             </span>
           )}
         </label>
+        <ChoosePathButton picker="host:pickFolder" request={{}} onChosen={(path) => setForm({ path })} testId="ingest-choose" />
         <label className="field">
           <span>{t('home.scope')}</span>
           <select value={form.scope} onChange={(e) => setForm({ scope: e.target.value as IngestScope })} aria-describedby="ingest-scope-help" data-testid="ingest-scope">

@@ -23,6 +23,7 @@ import { entriesOfDrop, fallbackFolderName, filesAsFolder, hostPathsOf, walkEntr
 import { UploadPanel, useFolderUpload, type UploadTexts } from '../upload/UploadPanel';
 import { useDropTarget } from '../upload/use-drop-target';
 import './sessions.css';
+import { ChoosePathButton } from '../desktop/ChoosePathButton';
 
 /** The one upload name rule: `conversations-20261201-1430`. */
 const uploadName = () => fallbackFolderName(new Date(), 'conversations');
@@ -117,6 +118,7 @@ function ImportForm() {
           <span>{t('sessions.importPath')}</span>
           <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/chats/export.json" spellCheck={false} data-testid="sessions-import-path" />
         </label>
+        <ChoosePathButton picker="host:pickFile" request={{}} onChosen={setPath} disabled={busy} testId="sessions-choose" />
         <button type="submit" className="primary" disabled={!path.trim() || busy} data-testid="sessions-import">
           {status === 'loading' ? t('sessions.importing') : t('sessions.import')}
         </button>

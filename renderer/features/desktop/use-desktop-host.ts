@@ -1,0 +1,40 @@
+/**
+ * The desktop host for components: one per page, the menu's actions applied to the stores, and
+ * the capabilities that decide whether "Choose…" buttons are shown (never in a browser).
+ */
+import { useEffect, useState } from 'react';
+import { BROWSER_CAPABILITIES, type HostCapabilities } from '../../../shared/contracts/host';
+import { createDesktopHost, type DesktopHost } from '../../api/desktop-host';
+import { useStores } from '../../stores/stores-context';
+import { applyMenuAction } from './menu-actions';
+
+let host: DesktopHost | null = null;
+/** This page's host, made on first use (so a module import touches no `window`). */
+export function desktopHost(): DesktopHost {
+  return (host ??= createDesktopHost());
+}
+
+let capabilities: Promise<HostCapabilities> | null = null;
+
+export function useHostCapabilities(): HostCapabilities {
+  const [value, setValue] = useState<HostCapabilities>(BROWSER_CAPABILITIES);
+  useEffect(() => {
+    let live = true;
+    capabilities ??= desktopHost()
+      .capabilities()
+      .catch(() => BROWSER_CAPABILITIES);
+    void capabilities.then((answer) => {
+      if (live) setValue(answer);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return value;
+}
+
+/** Runs the application menu's actions while the app is mounted. */
+export function useDesktopMenu(): void {
+  const stores = useStores();
+  useEffect(() => desktopHost().onMenu((action) => void applyMenuAction(stores, action)), [stores]);
+}
