@@ -1,7 +1,7 @@
 /**
- * The HTML parser on real pages of the CMake 3.25 documentation (test/fixtures/docs/cmake-doc,
- * see its NOTICE.md): Sphinx pages with a navigation bar, a sidebar, a footer, a page table of
- * contents, headings that link back to it, highlighted code and tables.
+ * The HTML parser on real pages of the CMake 3.25 documentation (see
+ * test/fixtures/docs/cmake-doc/NOTICE.md): Sphinx pages with a navigation bar, a sidebar, a
+ * footer, a page table of contents, headings that link back to it, highlighted code and tables.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
