@@ -36,7 +36,7 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-const preferenceOf = (list: { category: string; message_ids: string[] }[]) => list.find((m) => m.category === 'preference' && m.message_ids.includes(PREFERENCE_MESSAGE));
+const preferenceOf = <T extends { category: string; message_ids: string[] }>(list: T[]): T | undefined => list.find((m) => m.category === 'preference' && m.message_ids.includes(PREFERENCE_MESSAGE));
 
 describe('review before commit', () => {
   it('proposes candidates with what a person needs to decide, and commits nothing', async () => {

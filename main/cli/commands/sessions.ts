@@ -111,7 +111,7 @@ export function registerSessions(program: Command): void {
           process.stdout.write(proposalText(proposal).join('\n') + '\n');
           if (proposal.candidates.length === 0) return;
           const auto = proposal.candidates.filter((c) => c.auto).length;
-          throw new CairnError('INVALID_INPUT', `Nothing committed: no terminal to ask. Pass --yes to commit the ${auto} the trigger proposes for automatic commit, or run it in a terminal to review each`);
+          throw new CairnError('INVALID_INPUT', `Nothing committed: no terminal to ask. Pass --yes to commit the ${auto} candidate${auto === 1 ? '' : 's'} the trigger proposes for automatic commit, or run it in a terminal to review each`);
         }
         await review(engine, proposal);
       }),

@@ -89,18 +89,22 @@ export class Rejections {
 export function toProposals(proposed: ProposedMemory[], planned: MemoryChange[]): { candidates: ProposedCandidate[]; known: number } {
   const candidates: ProposedCandidate[] = [];
   const ids = new Set<string>();
+  // Memories the dry run added for earlier candidates: they exist only if those are accepted too.
+  const addedBy = new Map<string, string>();
   let known = 0;
   proposed.forEach((p, i) => {
     const change = planned[i];
     if (!change) throw new CairnError('INTERNAL', `The memory store answered ${planned.length} changes for ${proposed.length} candidates`);
-    const kind = change.proposed ? 'update' : change.op === 'add' ? 'add' : change.op === 'update' ? 'merge' : null;
+    let id = candidateId(p.candidate);
+    for (let n = 2; ids.has(id); n += 1) id = `${candidateId(p.candidate)}_${n}`;
+    const withEarlier = change.before ? addedBy.get(change.before.id) : undefined;
+    const kind = change.proposed ? 'update' : change.op === 'add' || withEarlier ? 'add' : change.op === 'update' ? 'merge' : null;
     if (kind === null) {
       known += 1;
       return;
     }
-    let id = candidateId(p.candidate);
-    for (let n = 2; ids.has(id); n += 1) id = `${candidateId(p.candidate)}_${n}`;
     ids.add(id);
+    if (change.op === 'add') addedBy.set(change.memory_id, id);
     const after = change.proposed ?? (kind === 'merge' ? change.after : undefined);
     candidates.push({
       id,
@@ -109,7 +113,7 @@ export function toProposals(proposed: ProposedMemory[], planned: MemoryChange[])
       auto: p.autoCommit && kind !== 'update',
       ...(kind !== 'add' && change.before ? { before: change.before } : {}),
       ...(after ? { after } : {}),
-      reason: change.reason,
+      reason: withEarlier ? `new memory; merged with candidate ${withEarlier} when both are accepted` : change.reason,
     });
   });
   return { candidates, known };
