@@ -4,6 +4,8 @@
  * each boundary; only plain data crosses.
  *
  * Command names are `domain:verb`; event types are `domain/past-tense`.
+ *
+ * Long file: the one table of every command, so each host derives its calls from one place.
  */
 import { z } from 'zod';
 import { CairnError } from '../errors.js';
