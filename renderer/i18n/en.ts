@@ -324,6 +324,7 @@ export const en = {
   'review.showInConversation': 'Show in the conversation',
   'review.accepted': '{count} memory change(s) committed.',
   'review.rejected': '{count} rejected: not proposed again for the same messages.',
+  'review.rewritten': 'Your memory now reads as you wrote it; the proposed update is set aside.',
   'memories.pinned': 'edited by you: commits propose changes, never merge them in',
   'bucket.TASK_CONTEXT': 'Task context',
   'bucket.USER_INTENT': 'User intent',

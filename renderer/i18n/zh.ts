@@ -322,6 +322,7 @@ export const zh: Messages = {
   'review.showInConversation': '在对话中查看',
   'review.accepted': '已提交 {count} 处记忆变更。',
   'review.rejected': '已拒绝 {count} 条：同样的消息不再提议。',
+  'review.rewritten': '记忆已按你写的内容保存；提议的更新已搁置。',
   'memories.pinned': '你编辑过：提交只会提议修改，不会自动并入',
   'bucket.TASK_CONTEXT': '任务上下文',
   'bucket.USER_INTENT': '用户意图',

@@ -140,6 +140,8 @@ async function review(engine: Engine, proposal: SessionProposal): Promise<void> 
   process.stdout.write(proposalText(proposal, { candidates: false }).join('\n') + '\n');
   const accept: Array<{ candidate: string; content?: string }> = [];
   const reject: string[] = [];
+  // An update of a pinned memory edited here: the person's text replaces the memory, and the machine's update is set aside.
+  const rewrite: Array<{ id: string; content: string }> = [];
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     let all = false;
@@ -154,8 +156,11 @@ async function review(engine: Engine, proposal: SessionProposal): Promise<void> 
       if (answer === 'q') break;
       if (answer === 'n') reject.push(c.id);
       else if (answer === 'e') {
-        const text = (await rl.question('Your text (one line; empty keeps the proposed text): ')).trim();
-        accept.push(text ? { candidate: c.id, content: text } : { candidate: c.id });
+        const text = (await rl.question(c.kind === 'update' ? 'Your memory as it should read (one line; empty takes the update as shown): ' : 'Your text (one line; empty keeps the proposed text): ')).trim();
+        if (text && c.kind === 'update' && c.before) {
+          rewrite.push({ id: c.before.id, content: text });
+          reject.push(c.id);
+        } else accept.push(text ? { candidate: c.id, content: text } : { candidate: c.id });
       } else {
         accept.push({ candidate: c.id });
         all = answer === 'a';
@@ -167,8 +172,12 @@ async function review(engine: Engine, proposal: SessionProposal): Promise<void> 
   // Rejections first: an accepted memory may make a rejected candidate "known" and so no longer proposed.
   if (reject.length > 0) await engine.call('sessions:reject', { id: proposal.uri, candidates: reject });
   const lines: string[] = [];
+  for (const { id, content } of rewrite) {
+    await engine.call('memories:edit', { id, patch: { content } });
+    lines.push(`edited ${id} with your text`);
+  }
   if (accept.length > 0) lines.push(...commitText(await engine.call('sessions:accept', { id: proposal.uri, accept })));
-  else lines.push('Nothing committed.');
+  else if (rewrite.length === 0) lines.push('Nothing committed.');
   if (reject.length > 0) lines.push(`${reject.length} rejected: not proposed again for the same messages`);
   process.stdout.write(lines.join('\n') + '\n');
 }

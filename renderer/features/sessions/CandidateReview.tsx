@@ -59,6 +59,13 @@ export function CandidateReview({ conversationId }: { conversationId: string }) 
       const { rejected } = await client.call('sessions:reject', { id: conversationId, candidates: ids });
       return t('review.rejected', { count: rejected });
     });
+  // The person's own version of a pinned memory instead of the machine's update: an edit, and the update set aside.
+  const rewrite = (candidate: ProposedCandidate, content: string) =>
+    act(async () => {
+      await client.call('memories:edit', { id: candidate.before!.id, patch: { content } });
+      await client.call('sessions:reject', { id: conversationId, candidates: [candidate.id] });
+      return t('review.rewritten');
+    });
 
   if (!proposal) return error ? <p className="field-error" role="alert">{error}</p> : <p className="muted">{t('sessions.analyzing')}</p>;
   const above = aboveThreshold(proposal.candidates, threshold);
@@ -87,7 +94,13 @@ export function CandidateReview({ conversationId }: { conversationId: string }) 
       {proposal.candidates.length === 0 && <p className="muted">{t('review.none')}</p>}
       <ol className="plain-list review-list">
         {proposal.candidates.map((c) => (
-          <CandidateCard key={c.id} candidate={c} busy={busy} onAccept={(content) => void accept([content === undefined ? { candidate: c.id } : { candidate: c.id, content }])} onReject={() => void reject([c.id])} />
+          <CandidateCard
+            key={c.id}
+            candidate={c}
+            busy={busy}
+            onAccept={(content) => void (content === undefined ? accept([{ candidate: c.id }]) : c.kind === 'update' ? rewrite(c, content) : accept([{ candidate: c.id, content }]))}
+            onReject={() => void reject([c.id])}
+          />
         ))}
       </ol>
     </section>
@@ -107,7 +120,9 @@ function CandidateCard({ candidate: c, busy, onAccept, onReject }: { candidate: 
           {c.auto ? ` · ${t('review.auto')}` : ''} · {t(`review.kind.${c.kind}`)}
         </span>
       </header>
-      {c.kind === 'update' && c.before && c.after ? (
+      {draft !== null ? (
+        <textarea className="review-edit" value={draft} onChange={(e) => setDraft(e.target.value)} rows={Math.min(12, draft.split('\n').length + 1)} autoFocus data-testid="review-edit" />
+      ) : c.kind === 'update' && c.before && c.after ? (
         <pre className="review-diff" data-testid="review-diff">
           {lineDiff(c.before.content, c.after.content).map((line, i) => (
             <div key={i} className={`diff-${line.op}`}>
@@ -116,10 +131,8 @@ function CandidateCard({ candidate: c, busy, onAccept, onReject }: { candidate: 
             </div>
           ))}
         </pre>
-      ) : draft === null ? (
-        <p className="memory-content">{c.candidate.content}</p>
       ) : (
-        <textarea className="review-edit" value={draft} onChange={(e) => setDraft(e.target.value)} rows={Math.min(12, draft.split('\n').length + 1)} autoFocus data-testid="review-edit" />
+        <p className="memory-content">{c.candidate.content}</p>
       )}
       <SourceMessages ids={c.candidate.message_ids} />
       <div className="row review-actions">
@@ -128,11 +141,9 @@ function CandidateCard({ candidate: c, busy, onAccept, onReject }: { candidate: 
             <button type="button" className="primary" disabled={busy} onClick={() => onAccept()} data-testid="review-accept">
               {t('review.accept')}
             </button>
-            {c.kind !== 'update' && (
-              <button type="button" disabled={busy} onClick={() => setDraft(c.candidate.content)} data-testid="review-edit-start">
-                {t('review.edit')}
-              </button>
-            )}
+            <button type="button" disabled={busy} onClick={() => setDraft(c.kind === 'update' ? (c.after?.content ?? c.candidate.content) : c.candidate.content)} data-testid="review-edit-start">
+              {t('review.edit')}
+            </button>
             <button type="button" disabled={busy} onClick={onReject} data-testid="review-reject">
               {t('review.reject')}
             </button>
