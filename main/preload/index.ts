@@ -50,6 +50,7 @@ export const bridge: CairnBridge = {
   'sessions:get': invoke('sessions:get'),
   'sessions:analyze': invoke('sessions:analyze'),
   'sessions:commit': invoke('sessions:commit'),
+  'sessions:propose': invoke('sessions:propose'), 'sessions:accept': invoke('sessions:accept'), 'sessions:reject': invoke('sessions:reject'),
   'export:run': invoke('export:run'),
   'import:run': invoke('import:run'),
   'settings:get': invoke('settings:get'),

@@ -4,6 +4,8 @@
  * each boundary; only plain data crosses.
  *
  * Command names are `domain:verb`; event types are `domain/past-tense`.
+ *
+ * Long file: the one table of every command, so each host derives its calls from one place.
  */
 import { z } from 'zod';
 import { CairnError } from '../errors.js';
@@ -165,6 +167,8 @@ export const MemoryCandidateSchema = z.object({
   chain_ids: z.array(z.string()).optional(),
   cluster_ids: z.array(z.string()).optional(),
   confidence: z.number().min(0).max(1),
+  /** The person wrote or accepted it (never an agent's or the trigger's own): its memory is pinned. */
+  pinned: z.boolean().optional(),
 });
 
 /** A conversation in the workspace under ctx://session/{id}/ (main/engine/memory/sessions/workspace-store.ts). */
@@ -202,6 +206,33 @@ export const SessionCommitResult = z.object({
   changes: z.array(SessionMemoryChange),
 });
 export type SessionCommitResult = z.infer<typeof SessionCommitResult>;
+
+//#region Review before commit (issue 17, item 4; main/engine/memory/processor/review.ts)
+/** One memory the trigger proposes from a conversation, and what accepting it would do. */
+export const ProposedCandidate = z.object({
+  /** Stable for the same analysis: names the candidate in sessions:accept and sessions:reject. */
+  id: z.string(),
+  /** add: a new memory; merge: joins an existing one; update: changes a pinned memory (before/after), only if you accept it. */
+  kind: z.enum(['add', 'merge', 'update']),
+  candidate: MemoryCandidateSchema,
+  /** The trigger would commit it without review (`cairn sessions commit --yes`). */
+  auto: z.boolean(),
+  /** The memory it merges into or updates, as it is and as it would be. */
+  before: LongTermMemorySchema.optional(),
+  after: LongTermMemorySchema.optional(),
+  reason: z.string(),
+});
+export type ProposedCandidate = z.infer<typeof ProposedCandidate>;
+
+export const SessionProposal = SessionCommitResult.omit({ candidates: true, changes: true }).extend({
+  candidates: z.array(ProposedCandidate),
+  /** Candidates left out because you rejected them before (same category and source messages). */
+  rejected: z.number().int(),
+  /** Candidates left out because memory already holds them. */
+  known: z.number().int(),
+});
+export type SessionProposal = z.infer<typeof SessionProposal>;
+//#endregion
 
 /** sessions:analyze: the analysis plus whether it came from the cache, and where it is stored (null for a file analyzed in place). */
 export const SessionAnalysisResult = SessionAnalysisSchema.extend({ cached: z.boolean(), uri: z.string().nullable() });
@@ -509,8 +540,9 @@ export const commands = {
     response: z.object({ hits: z.array(SearchHit.extend({ memory: LongTermMemorySchema })) }),
   },
   'memories:commit': {
-    request: z.object({ candidates: z.array(MemoryCandidateSchema).max(10_000) }),
-    /** One change per candidate, in order (add, update, or none when it was already known). */
+    /** `dry_run`: decide as a commit would and write nothing (what a review shows). */
+    request: z.object({ candidates: z.array(MemoryCandidateSchema).max(10_000), dry_run: z.boolean().optional() }),
+    /** One change per candidate, in order (add, update, or none when it was already known or its pinned target holds it as `proposed`). */
     response: z.object({ changes: z.array(MemoryChangeSchema) }),
   },
   //#endregion
@@ -547,8 +579,27 @@ export const commands = {
     response: SessionAnalysisResult,
   },
   'sessions:commit': {
+    /** Commits what the trigger proposes for automatic commit (the calibrated gate), minus rejected candidates. */
     request: z.object({ id: z.string().min(1).max(4096) }),
     response: SessionCommitResult,
+  },
+  // Review before commit: the trigger proposes, the person decides.
+  'sessions:propose': {
+    request: z.object({ id: z.string().min(1).max(4096) }),
+    response: SessionProposal,
+  },
+  'sessions:accept': {
+    /** Candidates of sessions:propose by id; a title or content given is the person's text (the memory is pinned). */
+    request: z.object({
+      id: z.string().min(1).max(4096),
+      accept: z.array(z.object({ candidate: z.string().min(1).max(200), title: z.string().min(1).max(1000).optional(), content: z.string().min(1).max(100_000).optional() })).min(1).max(10_000),
+    }),
+    response: SessionCommitResult,
+  },
+  'sessions:reject': {
+    /** Remembered in the workspace: a candidate of the same category from the same messages is not proposed again. */
+    request: z.object({ id: z.string().min(1).max(4096), candidates: z.array(z.string().min(1).max(200)).min(1).max(10_000) }),
+    response: z.object({ rejected: z.number().int() }),
   },
   //#endregion
   //#region Export and import (main/engine/portability)

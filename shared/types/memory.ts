@@ -220,6 +220,8 @@ export const LongTermMemory = z.object({
   confidence: z.number(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The person edited or wrote it: a commit may propose changes to it but never merges into it by itself. */
+  pinned: z.boolean().optional(),
 });
 export type LongTermMemory = z.infer<typeof LongTermMemory>;
 
@@ -232,5 +234,7 @@ export const MemoryChange = z.object({
   after: LongTermMemory.optional(),
   /** Why: "new fact", "merged with similar memory (0.91)", "edited by user", "forgotten by user". */
   reason: z.string(),
+  /** An update held for the person's review because the memory is pinned: the memory as it would become (op is 'none'). */
+  proposed: LongTermMemory.optional(),
 });
 export type MemoryChange = z.infer<typeof MemoryChange>;

@@ -1,8 +1,8 @@
 /**
  * `cairn sessions` as a user runs it: the built CLI (with its bundled track workers) on real
  * conversation files in a temp workspace: import, analyze --json in the shape of
- * docs/ARCHITECTURE.md#the-cli, readable text, commit, list, and an error that names the file and
- * the reason.
+ * docs/ARCHITECTURE.md#the-cli, readable text, commit (review: --json proposes, no terminal refuses,
+ * --yes commits what the trigger proposes), list, and an error that names the file and the reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SessionAnalysisResult, SessionCommitResult } from '../../shared/contracts/api.js';
+import { SessionAnalysisResult, SessionCommitResult, SessionProposal } from '../../shared/contracts/api.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-main/cli.js');
@@ -26,7 +26,7 @@ function cairn(...args: string[]) {
 
 beforeAll(async () => {
   // `npm run -s build:main` when the bundle is missing or predates this command or its worker.
-  if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist-main/track.worker.js')) || !readFileSync(CLI, 'utf8').includes('Analyze a conversation: semantic buckets')) {
+  if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist-main/track.worker.js')) || !readFileSync(CLI, 'utf8').includes('Nothing committed: no terminal to ask')) {
     execFileSync(process.execPath, [join(ROOT, 'scripts/build-main.mjs')], { cwd: ROOT });
   }
   dir = await mkdtemp(join(tmpdir(), 'cairn-cli-sessions-'));
@@ -75,13 +75,36 @@ describe('cairn sessions', () => {
     expect(withChains.stdout).toMatch(/ CAUSAL +\d\.\d\d {2}.+ → .+/);
   }, 120_000);
 
-  it('commits to memory and explains the trigger', () => {
-    const run = cairn('sessions', 'commit', 'deploy-staging-failing', '--workspace', workspace, '--json');
-    expect(run.code).toBe(0);
-    const result = SessionCommitResult.parse(JSON.parse(run.stdout));
-    expect(result.action).toBe('COORDINATED_EXTRACTION');
+  it('commit --json proposes and commits nothing, refuses without a terminal, and --yes commits what the trigger proposes', () => {
+    const memories = () => JSON.parse(cairn('memories', 'list', '--workspace', workspace, '--json').stdout).memories as { title: string }[];
+    const json = cairn('sessions', 'commit', 'deploy-staging-failing', '--workspace', workspace, '--json');
+    expect(json.code).toBe(0);
+    const proposal = SessionProposal.parse(JSON.parse(json.stdout));
+    expect(proposal.action).toBe('COORDINATED_EXTRACTION');
+    const auto = proposal.candidates.filter((c) => c.auto);
+    const held = proposal.candidates.filter((c) => !c.auto);
+    expect(auto.length).toBeGreaterThan(3);
+    expect(held.length).toBeGreaterThan(0);
+    expect(memories()).toEqual([]);
+
+    // No terminal to ask and no --yes: the candidates are printed, nothing is committed, and it says how.
+    const refused = cairn('sessions', 'commit', 'deploy-staging-failing', '--workspace', workspace);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain(`[1/${proposal.candidates.length}] ${proposal.candidates[0]!.candidate.category}: `);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain(`Nothing committed: no terminal to ask. Pass --yes to commit the ${auto.length} candidates`);
+    expect(memories()).toEqual([]);
+
+    const yes = cairn('sessions', 'commit', 'deploy-staging-failing', '--workspace', workspace, '--yes', '--json');
+    expect(yes.code).toBe(0);
+    const result = SessionCommitResult.parse(JSON.parse(yes.stdout));
+    expect(result.candidates).toBe(auto.length);
     expect(result.changes.some((c) => c.op === 'add' && (c.after?.message_ids.length ?? 0) > 0)).toBe(true);
-    const text = cairn('sessions', 'commit', 'deploy-staging-failing', '--workspace', workspace);
+    // Only what the gate lets through: none of the candidates held for review became a memory.
+    const titles = new Set(memories().map((m) => m.title));
+    expect(titles.size).toBe(result.changes.filter((c) => c.op === 'add').length);
+    for (const c of held) expect(titles.has(c.candidate.title)).toBe(false);
+    const text = cairn('sessions', 'commit', 'deploy-staging-failing', '--workspace', workspace, '--yes');
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^deploy-staging-failing: COORDINATED_EXTRACTION \(0\.\d{3}\), \d+ candidates: /);
     expect(text.stdout).toContain('bucket_ready');

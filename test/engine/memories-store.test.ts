@@ -236,6 +236,47 @@ describe('ContextFsMemoryStore', () => {
     expect(failed!.op).toBe('update'); // the rules: merged
     expect(calls).toBe(3);
   });
+
+  it('never changes a pinned memory for a machine candidate (merge, contradiction, a model\'s delete), and applies the person\'s own', async () => {
+    const [added] = await (await open()).commit([candidate('preference', 'Theme', 'Ana prefers the dark theme.', ['s1:1'], ['theme'])]);
+    const id = added!.memory_id;
+    let store = await open();
+    const edit = await store.edit(id, { content: 'Ana prefers the dark theme in the editor.' });
+    expect(edit.after).toMatchObject({ pinned: true, content: 'Ana prefers the dark theme in the editor.' });
+    const mine = (await store.get(id))!;
+    const held = await store.commit([
+      candidate('preference', 'Theme', 'Ana prefers the dark theme in the editor and the terminal.', ['s2:1'], ['theme']),
+      candidate('preference', 'Theme', 'Ana prefers the light theme in the editor.', ['s3:1'], ['theme']),
+    ]);
+    for (const change of held) expect(change).toMatchObject({ op: 'none', memory_id: id, after: mine, reason: expect.stringContaining('is pinned') });
+    expect(held[0]!.proposed?.content).toContain('and the terminal');
+    expect(held[1]!.proposed?.content).toContain('light theme');
+    expect(await store.get(id)).toEqual(mine);
+
+    // A model deciding the memory is obsolete does not delete it either.
+    const llm: LanguageModel = {
+      provider: 'test',
+      modelId: 'scripted',
+      complete: async () => ({ text: '', usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop' }),
+      completeJson: async <T,>() => ({ value: { decision: 'delete', target_id: id, reason: 'obsolete' } as T, usage: { inputTokens: 1, outputTokens: 1 }, repaired: false }),
+    };
+    const [byModel] = await (await open({ llm })).commit([candidate('preference', 'Theme', 'Ana prefers the dark theme everywhere.', ['s4:1'], ['theme'])]);
+    expect(byModel).toMatchObject({ op: 'none', memory_id: id, proposed: { content: 'Ana prefers the dark theme everywhere.' } });
+    store = await open();
+    expect(await store.get(id)).toEqual(mine);
+    expect((await store.history(id)).map((c) => c.op)).toEqual(['add', 'update']);
+
+    // The person's yes (a pinned candidate) applies, and the memory stays theirs.
+    const [accepted] = await store.commit([{ ...candidate('preference', 'Theme', 'Ana prefers the dark theme in the editor and the terminal.', ['s2:1'], ['theme']), pinned: true }]);
+    expect(accepted).toMatchObject({ op: 'update', memory_id: id, after: { pinned: true } });
+    expect((await store.get(id))!.content).toContain('and the terminal');
+    // A dry run writes nothing.
+    const before = await store.history();
+    const [dry] = await store.commit([candidate('event', 'Trip', 'Ana flies to Lisbon on 3 May.', ['s5:1'])], { dryRun: true });
+    expect(dry!.op).toBe('add');
+    expect(await store.history()).toEqual(before);
+    expect(await store.get(dry!.memory_id)).toBeNull();
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,9 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SessionAnalysisResult, SessionCommitResult } from '../../../shared/contracts/api.js';
+import { createInterface } from 'node:readline/promises';
+import type { ProposedCandidate, SessionAnalysisResult, SessionCommitResult, SessionProposal } from '../../../shared/contracts/api.js';
+import { CairnError } from '../../../shared/errors.js';
 import type { Engine } from '../../engine/engine.js';
 import { formatCount } from '../../../shared/format.js';
 import { oneLine, printJson, reportError, stderrLogger } from '../output.js';
@@ -18,6 +20,7 @@ interface SessionFlags {
   trackB?: boolean;
   conversation?: string;
   refresh?: boolean;
+  yes?: boolean;
   verbose?: boolean;
 }
 
@@ -87,16 +90,30 @@ export function registerSessions(program: Command): void {
 
   sessions
     .command('commit')
-    .description('Analyze an imported conversation and commit it to long-term memory when the coordinated trigger says so')
+    .description(
+      'Review the memories the trigger proposes from an imported conversation and commit the ones you accept (in a terminal: y/n/e(dit)/a(ll remaining)/q for each); --yes commits what the trigger would commit by itself',
+    )
     .argument('<id>', 'an imported conversation id or its ctx://session/ URI')
     .option('-w, --workspace <dir>', 'workspace folder')
-    .option('--json', 'print one JSON document: {"conversation_id", "action", "explanation", "candidates", "changes"}')
+    .option('-y, --yes', 'accept what the trigger proposes for automatic commit (candidates below its confidence gate and updates of memories you edited are left out)')
+    .option('--json', 'print one JSON document and commit nothing: {"conversation_id", "action", "explanation", "candidates", "rejected", "known"}; with --yes, commit and print {"conversation_id", "action", "explanation", "candidates", "changes"}')
     .option('-v, --verbose', 'log progress to stderr')
     .action((id: string, flags: SessionFlags) =>
       withEngine(flags, async (engine) => {
-        const result = await engine.call('sessions:commit', { id });
-        if (flags.json) return printJson(result);
-        process.stdout.write(commitText(result).join('\n') + '\n');
+        if (flags.yes) {
+          const result = await engine.call('sessions:commit', { id });
+          if (flags.json) return printJson(result);
+          return void process.stdout.write(commitText(result).join('\n') + '\n');
+        }
+        const proposal = await engine.call('sessions:propose', { id });
+        if (flags.json) return printJson(proposal);
+        if (!process.stdin.isTTY || !process.stdout.isTTY) {
+          process.stdout.write(proposalText(proposal).join('\n') + '\n');
+          if (proposal.candidates.length === 0) return;
+          const auto = proposal.candidates.filter((c) => c.auto).length;
+          throw new CairnError('INVALID_INPUT', `Nothing committed: no terminal to ask. Pass --yes to commit the ${auto} candidate${auto === 1 ? '' : 's'} the trigger proposes for automatic commit, or run it in a terminal to review each`);
+        }
+        await review(engine, proposal);
       }),
     );
 
@@ -116,6 +133,78 @@ export function registerSessions(program: Command): void {
         process.stdout.write(lines.length > 0 ? lines.join('\n') + '\n' : '(no conversations imported yet: cairn sessions import <file>)\n');
       }),
     );
+}
+
+/** Asks about each candidate on the terminal, then rejects and accepts what the person said. */
+async function review(engine: Engine, proposal: SessionProposal): Promise<void> {
+  process.stdout.write(proposalText(proposal, { candidates: false }).join('\n') + '\n');
+  const accept: Array<{ candidate: string; content?: string }> = [];
+  const reject: string[] = [];
+  // An update of a pinned memory edited here: the person's text replaces the memory, and the machine's update is set aside.
+  const rewrite: Array<{ id: string; content: string }> = [];
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    let all = false;
+    for (const [i, c] of proposal.candidates.entries()) {
+      process.stdout.write(['', ...candidateText(c, i, proposal.candidates.length)].join('\n') + '\n');
+      if (all) {
+        accept.push({ candidate: c.id });
+        continue;
+      }
+      let answer = '';
+      while (!['y', 'n', 'e', 'a', 'q'].includes(answer)) answer = (await rl.question('Accept? [y]es [n]o [e]dit [a]ll remaining [q]uit: ')).trim().toLowerCase().slice(0, 1);
+      if (answer === 'q') break;
+      if (answer === 'n') reject.push(c.id);
+      else if (answer === 'e') {
+        const text = (await rl.question(c.kind === 'update' ? 'Your memory as it should read (one line; empty takes the update as shown): ' : 'Your text (one line; empty keeps the proposed text): ')).trim();
+        if (text && c.kind === 'update' && c.before) {
+          rewrite.push({ id: c.before.id, content: text });
+          reject.push(c.id);
+        } else accept.push(text ? { candidate: c.id, content: text } : { candidate: c.id });
+      } else {
+        accept.push({ candidate: c.id });
+        all = answer === 'a';
+      }
+    }
+  } finally {
+    rl.close();
+  }
+  // Rejections first: an accepted memory may make a rejected candidate "known" and so no longer proposed.
+  if (reject.length > 0) await engine.call('sessions:reject', { id: proposal.uri, candidates: reject });
+  const lines: string[] = [];
+  for (const { id, content } of rewrite) {
+    await engine.call('memories:edit', { id, patch: { content } });
+    lines.push(`edited ${id} with your text`);
+  }
+  if (accept.length > 0) lines.push(...commitText(await engine.call('sessions:accept', { id: proposal.uri, accept })));
+  else if (rewrite.length === 0) lines.push('Nothing committed.');
+  if (reject.length > 0) lines.push(`${reject.length} rejected: not proposed again for the same messages`);
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+function proposalText(p: SessionProposal, options: { candidates?: boolean } = {}): string[] {
+  const left = [p.known > 0 ? `${p.known} already in memory` : '', p.rejected > 0 ? `${p.rejected} rejected before` : ''].filter(Boolean).join(', ');
+  const lines = [`${p.conversation_id}: ${p.action} (${p.confidence.toFixed(3)}), ${p.candidates.length} candidate${p.candidates.length === 1 ? '' : 's'} proposed${left ? ` (${left})` : ''}`, ...p.explanation.map((l) => `  ${l}`)];
+  if (options.candidates !== false) p.candidates.forEach((c, i) => lines.push('', ...candidateText(c, i, p.candidates.length)));
+  return lines;
+}
+
+function candidateText(c: ProposedCandidate, i: number, n: number): string[] {
+  const what = c.kind === 'add' ? 'new memory' : c.kind === 'merge' ? `merges into ${c.before?.id ?? ''}` : `updates your memory ${c.before?.id ?? ''} (pinned)`;
+  const lines = [
+    `[${i + 1}/${n}] ${c.candidate.category}: ${oneLine(c.candidate.title, 80)}`,
+    `  confidence ${c.candidate.confidence.toFixed(2)}${c.auto ? ', auto' : ''}; ${what}; from messages ${c.candidate.message_ids.join(', ')}`,
+  ];
+  if (c.kind === 'update' && c.before && c.after) lines.push(...lineDiff(c.before.content, c.after.content).map((l) => `  ${l}`));
+  else lines.push(...c.candidate.content.split('\n').map((l) => `  | ${l}`));
+  return lines;
+}
+
+/** The lines only one side has: "- " for the memory as it is, "+ " for it as it would be. */
+function lineDiff(before: string, after: string): string[] {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  return [...a.filter((l) => !b.includes(l)).map((l) => `- ${l}`), ...b.filter((l) => !a.includes(l)).map((l) => `+ ${l}`)];
 }
 
 function analysisText(a: SessionAnalysisResult): string[] {
@@ -148,5 +237,7 @@ function commitText(c: SessionCommitResult): string[] {
     `${c.conversation_id}: ${c.action} (${c.confidence.toFixed(3)}), ${c.candidates} candidate${c.candidates === 1 ? '' : 's'}: ${changed}`,
     ...c.explanation.map((l) => `  ${l}`),
     ...c.changes.filter((ch) => ch.op !== 'none').map((ch) => `  ${ch.op.padEnd(6)} ${ch.after?.category ?? ch.before?.category ?? ''}: ${oneLine(ch.after?.title ?? ch.before?.title ?? ch.memory_id, 80)}`),
+    // A memory the person edited is never changed by a commit itself: its update waits for their review.
+    ...c.changes.filter((ch) => ch.proposed).map((ch) => `  held   ${ch.proposed!.category}: ${oneLine(ch.proposed!.title, 60)} (yours, pinned: review the update with cairn sessions commit ${c.conversation_id})`),
   ];
 }

@@ -92,6 +92,11 @@ function OpenMemory() {
           <header className="row">
             <h2 data-testid="memory-title">{memory.title}</h2>
             <span className="badge">{t(`category.${memory.category}`)}</span>
+            {memory.pinned && (
+              <span className="badge" data-testid="memory-pinned">
+                {t('memories.pinned')}
+              </span>
+            )}
           </header>
           <p className="memory-content" data-testid="memory-content">
             {memory.content}

@@ -1,11 +1,13 @@
 /**
  * The coordinated trigger's decision: the four factors as bars with their weights, the lines that
- * explain the arithmetic, and the Commit button with the memory changes it made.
+ * explain the arithmetic, the Commit button (what the trigger commits by itself) with the memory
+ * changes it made, and the review of every proposed memory (CandidateReview).
  */
 import type { TriggerFactors } from '../../../shared/types/memory';
 import { useSessions } from '../../stores/stores-context';
 import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
+import { CandidateReview } from './CandidateReview';
 import { Bar } from './parts';
 
 /**
@@ -21,6 +23,7 @@ export function TriggerPanel() {
   const commit = useSessions((s) => s.commit);
   const error = useSessions((s) => s.error);
   const commitOpen = useSessions((s) => s.commitOpen);
+  const openId = useSessions((s) => s.openId);
   if (!trigger) return <p className="muted">{t('sessions.analyzing')}</p>;
   const go = trigger.action === 'COORDINATED_EXTRACTION';
   return (
@@ -80,6 +83,8 @@ export function TriggerPanel() {
           </ul>
         </section>
       )}
+      {/* Mounted again after a commit, so the review proposes from the memories as they are now. */}
+      {go && openId && <CandidateReview key={`${openId}:${commitStatus}`} conversationId={openId} />}
     </div>
   );
 }

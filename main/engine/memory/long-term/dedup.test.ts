@@ -31,6 +31,34 @@ describe('contradictions', () => {
   });
 });
 
+describe('contradictions are real disagreements only (issue 17, item 5)', () => {
+  it('counts a denial of the same statement, a different date and a different number', () => {
+    expect(sentenceContradiction('Ana works on Fridays.', 'Ana does not work on Fridays.', 'profile')).toMatchObject({ kind: 'negation' });
+    expect(sentenceContradiction('The release goes out on 2024-05-09.', 'The release goes out on 2024-05-10.', 'event')).toMatchObject({ kind: 'value', detail: '2024-05-09 → 2024-05-10' });
+    expect(sentenceContradiction('The standup starts at 09:30.', 'The standup starts at 10:00.', 'event')).toMatchObject({ kind: 'value' });
+    expect(sentenceContradiction('Keep the pool max at 20 connections.', 'Keep the pool max at 30 connections.', 'semantic')).toMatchObject({ kind: 'value', detail: '20 → 30' });
+    expect(sentenceContradiction('年会定在12月20日。', '年会定在12月21日。', 'event')).toMatchObject({ kind: 'value' });
+  });
+
+  it('does not count a negation of something else, the same values, other subjects or list numbers', () => {
+    // The person's own wording (issue 17): the "not" denies "a paid one", which the other never says.
+    expect(sentenceContradiction('The build must fit on the free runner, not a paid one.', 'Ideally the build fits on the free runner.', 'preference')).toBeNull();
+    expect(sentenceContradiction('Ana uses VS Code without the Vim keymap plugin.', 'Ana uses VS Code.', 'preference')).toBeNull();
+    expect(sentenceContradiction('Keep the pool max at 20.', 'Keep the pool max at 20 in staging.', 'semantic')).toBeNull();
+    expect(sentenceContradiction('Keep the pool max at 20 in staging.', 'Set the request timeout to 30 seconds in production.', 'semantic')).toBeNull();
+    expect(sentenceContradiction('1. Run the build locally.', '2. Run the build locally.', 'procedural')).toBeNull();
+    expect(sentenceContradiction('Next.js was bumped from 13 to 14.', 'Next.js 14 builds are heavier.', 'semantic')).toBeNull();
+  });
+
+  it('reports a contradiction with both sources', () => {
+    const existing = { ...memory('event', 'Release', 'The release goes out on 2024-05-09.'), conversation_id: 'c1' };
+    const d = decide(candidate('event', 'Release', 'The release goes out on 2024-05-10.'), [existing]);
+    expect(d.op).toBe('update');
+    expect(d.reason).toContain('value: 2024-05-09 → 2024-05-10');
+    expect(d.reason).toContain('sources: messages s1:1 of c1 vs messages s2:3 of c2');
+  });
+});
+
 describe('decide', () => {
   it('adds a fact that matches nothing', () => {
     const d = decide(candidate('preference', 'Drink', 'Ana drinks green tea every morning.', ['tea']), [memory('preference', 'Editor', 'Ana uses VS Code.', ['editor'])]);

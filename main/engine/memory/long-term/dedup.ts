@@ -12,9 +12,10 @@
  *   statements of one topic ("Ana uses VS Code", "Ana uses VS Code with the Vim keymap") score
  *   about 0.7; memories that share only a name ("Ana uses VS Code", "Ana drinks green tea") about 0.1. Merging keeps both statements,
  *   so a merge too many costs tidiness, never a fact.
- * - CONTRADICTION_TOPIC = 0.6 (similarity.ts): two sentences contradict when a negation, an
- *   antonym or (for preference and profile) a change cue ("now", "instead", 改用) separates
- *   sentences that are otherwise about the same thing.
+ * - CONTRADICTION_TOPIC = 0.6 (similarity.ts): two sentences contradict when a negation of what
+ *   the other states, an antonym, different dates or numbers (VALUE_TOPIC = 0.8) or (for
+ *   preference and profile) a change cue ("now", "instead", 改用) separates sentences that are
+ *   otherwise about the same thing. A contradiction is reported with both sources.
  */
 import type { LongTermMemory } from '../../../../shared/types/memory.js';
 import { cosine, coverage, keywordOverlap, sentenceContradiction, sentenceKey, splitSentences, termVector, type Contradiction } from './similarity.js';
@@ -109,7 +110,7 @@ function replace(memory: LongTermMemory, candidate: MemoryCandidate, score: numb
   const added = splitSentences(candidate.content).filter((s) => !known.has(sentenceKey(s)));
   const content = [kept.join(' '), added.join(' ')].filter((p) => p.length > 0).join('\n\n');
   const titleContradicted = contradictedKeys.has(sentenceKey(memory.title));
-  const how = found.map((c) => `${c.kind}: ${c.detail}`).join('; ');
+  const how = found.map((c) => `${c.kind}: ${c.detail}, "${c.older}" vs "${c.newer}"`).join('; ');
   return {
     op: 'update',
     target: memory,
@@ -120,8 +121,13 @@ function replace(memory: LongTermMemory, candidate: MemoryCandidate, score: numb
       // The contradicted memory's keywords may name the old value ("dark"); the candidate's name the new one.
       keywords: union(candidate.keywords, memory.keywords.filter((k) => !found.some((c) => mentions(c.older, k) && !mentions(c.newer, k)))),
     },
-    reason: `replaces a contradicted statement of ${memory.id} (${how}); the earlier text is kept in history`,
+    reason: `replaces a contradicted statement of ${memory.id} (${how}); sources: ${source(memory)} vs ${source(candidate)}; the earlier text is kept in history`,
   };
+}
+
+/** Where a statement came from, for a person checking a contradiction: its messages and conversation. */
+function source(m: { message_ids: string[]; conversation_id?: string }): string {
+  return `messages ${m.message_ids.join(', ')}${m.conversation_id ? ` of ${m.conversation_id}` : ''}`;
 }
 
 function mentions(sentence: string, keyword: string): boolean {

@@ -102,7 +102,7 @@ export function memoryHandlers(deps: MemoryHandlerDeps): Pick<CommandHandlers, M
     'memories:edit': async (request) => ({ change: await (await store()).edit(request.id, request.patch) }),
     'memories:forget': async (request) => ({ change: await (await store()).forget(request.id, request.reason) }),
     'memories:history': async (request) => ({ changes: await (await store()).history(request.id) }),
-    'memories:commit': async (request, ctx) => ({ changes: await (await store()).commit(request.candidates, { signal: ctx.signal }) }),
+    'memories:commit': async (request, ctx) => ({ changes: await (await store()).commit(request.candidates, { signal: ctx.signal, dryRun: request.dry_run === true }) }),
     'memories:search': async (request, ctx): Promise<CommandResponse<'memories:search'>> => {
       const query: ParsedCommandRequest<'search:query'> = parseRequest('search:query', {
         query: request.query,

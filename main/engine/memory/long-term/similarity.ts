@@ -166,8 +166,66 @@ function topicCosine(a: string, b: string, drop: string[]): number {
   return cosine(termVector(strip(a)), termVector(strip(b)));
 }
 
+/**
+ * What each negator in a sentence denies: the words after it up to the end of its clause
+ * ("Ana doesn't like coffee" → "like coffee"; "on the free runner, not a paid one" → "a paid one").
+ */
+export function negationScopes(sentence: string): string[] {
+  const lower = sentence.toLowerCase().replace(/[’‘]/g, "'");
+  const scopes: string[] = [];
+  const clauseEnd = (from: number) => {
+    const rest = lower.slice(from);
+    const stop = rest.search(/[,;:.!?，；：。！？]/u);
+    return stop < 0 ? rest : rest.slice(0, stop);
+  };
+  for (const m of lower.matchAll(/\b(?:\w+n't|not|no|never|none|nor|neither|without|cannot|nobody|nothing)\b/g)) scopes.push(clauseEnd(m.index + m[0].length));
+  // Chinese negators, with the common words that only contain one (不过, 不错, ...) masked out.
+  const cjk = lower.replace(CJK_NOT_NEGATION, (w) => '\u3000'.repeat(w.length));
+  for (const m of cjk.matchAll(/不再|没有|不|没|别|未|无/gu)) scopes.push(clauseEnd(m.index + m[0].length));
+  return scopes.filter((scope) => searchTerms(scope).length > 0);
+}
+
+/**
+ * Whether the negated sentence denies what the other one states: most of what some negator
+ * denies is said in the other ("doesn't like coffee" / "likes coffee"), not something new
+ * ("the free runner, not a paid one" / "the free runner").
+ */
+function deniesOther(negated: string, other: string): boolean {
+  const said = new Set(searchTerms(other));
+  return negationScopes(negated).some((scope) => {
+    const terms = searchTerms(scope);
+    return terms.filter((t) => said.has(t)).length * 2 >= terms.length;
+  });
+}
+
+// Dates ("2024-05-09", "2024-05-09T15:00"), clock times ("15:00") and numbers ("20", "7.5"); a list number opening a line is none of them.
+const VALUE = /\d{4}-\d{2}-\d{2}(?:t\d{2}:\d{2}(?::\d{2})?)?|\b\d{1,2}:\d{2}\b|\d+(?:\.\d+)?/giu;
+const LIST_NUMBER = /^\s*\d{1,3}[.)、]\s+/u;
+
+function values(sentence: string): Set<string> {
+  return new Set(sentence.replace(LIST_NUMBER, ' ').toLowerCase().match(VALUE) ?? []);
+}
+
+/**
+ * Two sentences giving the same thing different values: once the dates and numbers are taken
+ * out they say the same (topic at least VALUE_TOPIC), and each has a value the other lacks.
+ * "The pool max is 20" / "The pool max is 30" disagree; "pool max 20" / "pool max 20 in staging" do not.
+ */
+export const VALUE_TOPIC = 0.8;
+
+function valueConflict(older: string, newer: string): { topic: number; detail: string } | null {
+  const a = values(older);
+  const b = values(newer);
+  const onlyA = [...a].filter((v) => !b.has(v));
+  const onlyB = [...b].filter((v) => !a.has(v));
+  if (onlyA.length === 0 || onlyB.length === 0) return null;
+  const strip = (s: string) => s.replace(LIST_NUMBER, ' ').replace(VALUE, ' ');
+  const topic = cosine(termVector(strip(older)), termVector(strip(newer)));
+  return topic >= VALUE_TOPIC ? { topic, detail: `${onlyA.join(', ')} → ${onlyB.join(', ')}` } : null;
+}
+
 export interface Contradiction {
-  kind: 'negation' | 'antonym' | 'change';
+  kind: 'negation' | 'antonym' | 'value' | 'change';
   /** The older sentence the newer one contradicts. */
   older: string;
   newer: string;
@@ -184,14 +242,21 @@ export interface Contradiction {
  */
 export const CONTRADICTION_TOPIC = 0.6;
 
-/** Whether the newer sentence contradicts the older one, and how; null when it does not. */
+/**
+ * Whether the newer sentence contradicts the older one, and how; null when it does not. Only a
+ * real disagreement about the same subject counts: one denies what the other states (negation,
+ * an antonym), they give it different dates or numbers, or (one value per subject) the newer
+ * says it changed. A negation that denies something else ("…, not a paid one") is not one.
+ */
 export function sentenceContradiction(older: string, newer: string, category: string): Contradiction | null {
   const negOld = isNegated(older);
   const negNew = isNegated(newer);
-  if (negOld !== negNew) {
+  if (negOld !== negNew && (negNew ? deniesOther(newer, older) : deniesOther(older, newer))) {
     const topic = topicCosine(older, newer, []);
     if (topic >= CONTRADICTION_TOPIC) return { kind: 'negation', older, newer, topic, detail: negNew ? 'the newer statement negates it' : 'the newer statement drops its negation' };
   }
+  const value = valueConflict(older, newer);
+  if (value) return { kind: 'value', older, newer, ...value };
   const formsOld = wordForms(older);
   const formsNew = wordForms(newer);
   for (const [a, b] of ANTONYMS) {

@@ -80,7 +80,9 @@ export class ContextFsMemoryStore implements MemoryStore {
     return store;
   }
 
-  async commit(candidates: MemoryCandidate[], options: { signal?: AbortSignal } = {}): Promise<MemoryChange[]> {
+  async commit(candidates: MemoryCandidate[], options: { signal?: AbortSignal; dryRun?: boolean } = {}): Promise<MemoryChange[]> {
+    // A dry run decides exactly as a commit does and writes nothing: what the review shows.
+    const write = options.dryRun !== true;
     return this.exclusive(async () => {
       const changes: MemoryChange[] = [];
       const touched = new Set<MemoryCategory>();
@@ -97,7 +99,7 @@ export class ContextFsMemoryStore implements MemoryStore {
           const decision: LlmDecision = this.deps.llm
             ? await decideWithLlm(this.deps.llm, candidate, memories, { logger: this.logger, signal: options.signal })
             : decide(candidate, memories);
-          const change = await this.apply(candidate, decision);
+          const change = await this.apply(candidate, decision, write);
           changes.push(change);
           // Keep this call's view of the category current for the next candidate.
           const list = await memoriesOf(candidate.category);
@@ -105,7 +107,7 @@ export class ContextFsMemoryStore implements MemoryStore {
           const next = list.filter((m) => !gone.has(m.id) && m.id !== change.after?.id);
           if (change.after) next.push(change.after);
           loaded.set(candidate.category, next);
-          touched.add(candidate.category);
+          if (write) touched.add(candidate.category);
         }
       } finally {
         await this.afterChanges(touched);
@@ -130,7 +132,8 @@ export class ContextFsMemoryStore implements MemoryStore {
     return this.exclusive(async () => {
       const before = await this.require(id);
       const clean = cleanPatch(patch, id);
-      const after: LongTermMemory = { ...before, ...clean, updated_at: this.now() };
+      // A person's edit pins the memory: later commits may propose changes to it, never merge into it.
+      const after: LongTermMemory = { ...before, ...clean, pinned: true, updated_at: this.now() };
       if (sameFields(before, after)) return { at: this.now(), op: 'none', memory_id: id, after: before, reason: 'edit changes nothing' };
       const change: MemoryChange = { at: this.now(), op: 'update', memory_id: id, before, after, reason: 'edited by user' };
       await this.persist(change);
@@ -254,12 +257,25 @@ export class ContextFsMemoryStore implements MemoryStore {
 
   /** Carries out one dedup decision  // -------------------------------------------------------------------------------------------
 
-  /** Carries out one dedup decision and returns the candidate's change. */
-  private async apply(candidate: MemoryCandidate, decision: LlmDecision): Promise<MemoryChange> {
+  /**
+   * Carries out one dedup decision (records and writes it when `write`) and returns the
+   * candidate's change. A pinned memory (the person's text) is never changed by a machine's
+   * candidate: the update is returned as `proposed` on a 'none' change, for the person to accept.
+   */
+  private async apply(candidate: MemoryCandidate, decision: LlmDecision, write: boolean): Promise<MemoryChange> {
     const now = this.now();
+    const persist = write ? (change: MemoryChange) => this.persist(change) : async () => {};
+    if (decision.op !== 'add' && decision.op !== 'none' && decision.target.pinned && !candidate.pinned) {
+      const before = decision.target;
+      const proposed: LongTermMemory =
+        decision.op === 'update'
+          ? { ...before, ...decision.patch, message_ids: union(before.message_ids, candidate.message_ids), updated_at: now }
+          : { ...before, title: candidate.title.trim(), content: candidate.content.trim(), message_ids: union(before.message_ids, candidate.message_ids), updated_at: now };
+      return { at: now, op: 'none', memory_id: before.id, before, after: before, proposed, reason: `${before.id} is pinned (edited by you): update held for your review; ${decision.reason}` };
+    }
     if (decision.op === 'add' || decision.op === 'delete') {
       if (decision.op === 'delete') {
-        await this.persist({ at: now, op: 'delete', memory_id: decision.target.id, before: decision.target, reason: decision.reason });
+        await persist({ at: now, op: 'delete', memory_id: decision.target.id, before: decision.target, reason: decision.reason });
       }
       const id = await this.newId(candidate);
       if (id === null) {
@@ -280,10 +296,11 @@ export class ContextFsMemoryStore implements MemoryStore {
         confidence: candidate.confidence,
         created_at: now,
         updated_at: now,
+        ...(candidate.pinned ? { pinned: true } : {}),
       };
       const reason = decision.op === 'delete' ? `replaces ${decision.target.id}, deleted: ${decision.reason}` : decision.reason;
       const change: MemoryChange = { at: now, op: 'add', memory_id: id, after, reason };
-      await this.persist(change);
+      await persist(change);
       return change;
     }
 
@@ -299,7 +316,7 @@ export class ContextFsMemoryStore implements MemoryStore {
       }
       // Nothing new to say, but new evidence: the messages join the provenance, recorded as an update.
       const after: LongTermMemory = { ...before, ...provenance, updated_at: now };
-      await this.persist({ at: now, op: 'update', memory_id: before.id, before, after, reason: `${decision.reason}; message ids added` });
+      await persist({ at: now, op: 'update', memory_id: before.id, before, after, reason: `${decision.reason}; message ids added` });
       return { at: now, op: 'none', memory_id: before.id, before, after, reason: `${decision.reason}; message ids added` };
     }
     const after: LongTermMemory = {
@@ -308,9 +325,11 @@ export class ContextFsMemoryStore implements MemoryStore {
       ...provenance,
       confidence: Math.max(before.confidence, candidate.confidence),
       updated_at: now,
+      // What the person accepted or wrote is theirs from now on.
+      ...(candidate.pinned ? { pinned: true } : {}),
     };
     const change: MemoryChange = { at: now, op: 'update', memory_id: before.id, before, after, reason: decision.reason };
-    await this.persist(change);
+    await persist(change);
     return change;
   }
 

@@ -17,6 +17,8 @@ export interface MemoryCandidate {
   chain_ids?: string[];
   cluster_ids?: string[];
   confidence: number;
+  /** The person wrote or accepted it: the memory it makes is pinned, and it may change a pinned memory. */
+  pinned?: boolean;
 }
 
 export interface MemoryListQuery {
@@ -27,10 +29,10 @@ export interface MemoryListQuery {
 
 export interface MemoryStore {
   /** Dedups each candidate against similar memories of its category; returns one change per candidate. */
-  commit(candidates: MemoryCandidate[], options?: { signal?: AbortSignal }): Promise<MemoryChange[]>;
+  commit(candidates: MemoryCandidate[], options?: { signal?: AbortSignal; dryRun?: boolean }): Promise<MemoryChange[]>;
   list(query?: MemoryListQuery): Promise<LongTermMemory[]>;
   get(id: string): Promise<LongTermMemory | null>;
-  /** A person's edit: the fields given replace the memory's; recorded as an update with before/after. */
+  /** A person's edit: the fields given replace the memory's and pin it; recorded as an update with before/after. */
   edit(id: string, patch: Partial<Pick<LongTermMemory, 'title' | 'content' | 'keywords' | 'category'>>): Promise<MemoryChange>;
   /** Removes a memory (recorded as a delete with its before, so it can be read back from history). */
   forget(id: string, reason?: string): Promise<MemoryChange>;

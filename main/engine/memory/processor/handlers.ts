@@ -2,13 +2,17 @@
  * The `sessions:*` commands: import a conversation file into ctx://session/, list and read
  * conversations, analyze one with the dual-track processor (the analysis is stored next to the
  * conversation so the UI can show it), and commit it to long-term memory through the engine's
- * `memories:commit` handler when the coordinated trigger says so.
+ * `memories:commit` handler when the coordinated trigger says so. Review before commit
+ * (review.ts): `sessions:propose` shows each candidate and what it would do, the person accepts
+ * (perhaps with their own text) or rejects; `sessions:commit` takes what the trigger's calibrated
+ * gate would commit by itself. Rejected candidates are never proposed or committed again.
  *
  * @example
  * const handlers = { ...sessionHandlers({ fs, index, logger, clock, lifetime, commit: (r, ctx) => handlers['memories:commit'](r, ctx) }) };
  * await handlers['sessions:import']({ path: '/data/chat.jsonl', commit: true }, ctx);
  */
-import { parseRequest, type SessionCommitResult } from '../../../../shared/contracts/api.js';
+import { join } from 'node:path';
+import { parseRequest, type SessionCommitResult, type SessionProposal } from '../../../../shared/contracts/api.js';
 import { CairnError } from '../../../../shared/errors.js';
 import type { Conversation, SessionAnalysis } from '../../../../shared/types/memory.js';
 import type { CommandHandlers } from '../../command-handlers.js';
@@ -18,12 +22,14 @@ import type { Logger } from '../../ports/logger.js';
 import type { ContextFS } from '../../tree/context-fs.js';
 import { importConversations } from '../sessions/import.js';
 import { listConversations, readConversation, readStoredAnalysis, storeConversation, writeStoredAnalysis } from '../sessions/workspace-store.js';
-import { deriveMemoryCandidates } from './candidates.js';
+import type { MemoryCandidate } from '../long-term/types.js';
+import { proposeMemoryCandidates } from './candidates.js';
 import { analysisCacheKey, type AnalyzeOptions } from './dual-track-processor.js';
 import { DualTrackIntegrationAdapter } from './integration-adapter.js';
+import { Rejections, toProposals } from './review.js';
 import type { TrackRunner } from './track-runner.js';
 
-export type SessionCommand = 'sessions:import' | 'sessions:list' | 'sessions:get' | 'sessions:analyze' | 'sessions:commit';
+export type SessionCommand = 'sessions:import' | 'sessions:list' | 'sessions:get' | 'sessions:analyze' | 'sessions:commit' | 'sessions:propose' | 'sessions:accept' | 'sessions:reject';
 type Ctx = Parameters<CommandHandlers['sessions:list']>[1];
 
 export interface SessionHandlerDeps {
@@ -56,22 +62,47 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
     return result;
   };
 
-  const commit = async (idOrUri: string, ctx: Ctx): Promise<SessionCommitResult> => {
+  const stateDir = join(deps.fs.root, '.cairn');
+
+  /** The analysis' candidates, less the rejected ones, and the trigger's decision. */
+  const candidatesOf = async (idOrUri: string, ctx: Ctx) => {
     const { uri, conversation } = await readConversation(deps.fs, idOrUri);
     const { analysis } = await analyzeStored(uri, conversation, { signal: ctx.signal });
-    const candidates = deriveMemoryCandidates(analysis);
-    const changes = candidates.length > 0 ? (await deps.commit(parseRequest('memories:commit', { candidates }), ctx)).changes : [];
-    if (candidates.length > 0) deps.logger.info(`sessions: committed ${conversation.id}`, { candidates: candidates.length, changes: changes.length });
-    return {
-      conversation_id: conversation.id,
-      uri,
-      action: analysis.trigger.action,
-      confidence: analysis.trigger.confidence,
-      explanation: analysis.trigger.explanation,
-      candidates: candidates.length,
-      changes,
-    };
+    const rejections = await Rejections.open(stateDir);
+    const all = proposeMemoryCandidates(analysis);
+    const proposed = all.filter((p) => !rejections.has(p.candidate));
+    const trigger = { conversation_id: conversation.id, uri, action: analysis.trigger.action, confidence: analysis.trigger.confidence, explanation: analysis.trigger.explanation };
+    return { trigger, proposed, rejected: all.length - proposed.length, rejections };
   };
+
+  const commitCandidates = async (conversationId: string, candidates: MemoryCandidate[], ctx: Ctx) => {
+    if (candidates.length === 0) return [];
+    const { changes } = await deps.commit(parseRequest('memories:commit', { candidates }), ctx);
+    deps.logger.info(`sessions: committed ${conversationId}`, { candidates: candidates.length, changes: changes.length });
+    return changes;
+  };
+
+  /** What the trigger commits by itself: the candidates its calibrated gate lets through. */
+  const commit = async (idOrUri: string, ctx: Ctx): Promise<SessionCommitResult> => {
+    const { trigger, proposed } = await candidatesOf(idOrUri, ctx);
+    const candidates = proposed.filter((p) => p.autoCommit).map((p) => p.candidate);
+    return { ...trigger, candidates: candidates.length, changes: await commitCandidates(trigger.conversation_id, candidates, ctx) };
+  };
+
+  const propose = async (idOrUri: string, ctx: Ctx) => {
+    const { trigger, proposed, rejected, rejections } = await candidatesOf(idOrUri, ctx);
+    const planned = proposed.length > 0 ? (await deps.commit(parseRequest('memories:commit', { candidates: proposed.map((p) => p.candidate), dry_run: true }), ctx)).changes : [];
+    const proposal: SessionProposal = { ...trigger, ...toProposals(proposed, planned), rejected };
+    return { proposal, rejections };
+  };
+
+  /** The proposal's candidates named by `ids`; an id it does not hold is an error naming it. */
+  const named = (proposal: SessionProposal, ids: string[]) =>
+    ids.map((id) => {
+      const found = proposal.candidates.find((c) => c.id === id);
+      if (!found) throw new CairnError('NOT_FOUND', `No candidate ${id} in the proposal for ${proposal.conversation_id} (it was accepted, rejected or the analysis changed: propose again)`, { details: { id } });
+      return found;
+    });
 
   return {
     'sessions:import': async (request, ctx) => {
@@ -96,6 +127,28 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
       return { ...analysis, cached, uri: null };
     },
     'sessions:commit': async (request, ctx) => commit(request.id, ctx),
+    'sessions:propose': async (request, ctx) => (await propose(request.id, ctx)).proposal,
+    'sessions:accept': async (request, ctx) => {
+      const { proposal } = await propose(request.id, ctx);
+      const chosen = named(proposal, request.accept.map((a) => a.candidate));
+      const candidates = chosen.map((p, i) => {
+        const { title, content } = request.accept[i]!;
+        const edited = (title !== undefined && title !== p.candidate.title) || (content !== undefined && content !== p.candidate.content);
+        // The person's own text, or their yes to an update of their pinned memory: the memory is theirs (pinned).
+        return { ...p.candidate, ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}), ...(edited || p.kind === 'update' ? { pinned: true } : {}) };
+      });
+      const { candidates: _all, rejected: _rejected, known: _known, ...trigger } = proposal;
+      return { ...trigger, candidates: candidates.length, changes: await commitCandidates(proposal.conversation_id, candidates, ctx) };
+    },
+    'sessions:reject': async (request, ctx) => {
+      const { proposal, rejections } = await propose(request.id, ctx);
+      const chosen = named(proposal, request.candidates);
+      await rejections.add(
+        chosen.map((p) => p.candidate),
+        deps.clock,
+      );
+      return { rejected: chosen.length };
+    },
   };
 }
 
