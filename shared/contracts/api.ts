@@ -345,8 +345,14 @@ export type LlmStatsView = z.infer<typeof LlmStatsView>;
 export const commands = {
   'ingest:start': {
     request: z.object({
-      /** Absolute path of a folder or file on the engine's machine. */
+      /** Absolute path of a folder or file on the engine's machine; with `git`, the repository's URL. */
       path: z.string().min(1).max(4096),
+      /**
+       * Clone `path` (https, ssh, git, file URL or a local repository) with the system git and
+       * ingest the checkout of `ref` (a branch, tag or commit; default: the default branch) as
+       * `ctx://<scope>/<repository name>/`. A later ingest of the same URL updates that tree.
+       */
+      git: z.object({ ref: z.string().max(256).optional() }).optional(),
       options: IngestOptions.partial().optional(),
       /** Client-chosen job id, so the caller can cancel before the response arrives. */
       jobId: z.string().min(1).max(128).optional(),
