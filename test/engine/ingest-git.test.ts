@@ -72,6 +72,7 @@ describe('ingesting a git repository', () => {
     expect(result.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'forced.log', reason: 'gitignored' }), expect.objectContaining({ path: '.git', reason: 'vcs-folder' })]));
     const meta = await rootMeta(result.root);
     expect(meta?.git).toEqual({ remote: url, ref: 'main', commit: head });
+    expect(result.git).toEqual({ remote: url, ref: 'main', commit: head });
     expect(meta?.sources).toEqual([url]);
     expect(meta?.source_path).toBe(url);
     // Files name where they came from in the repository, not the clone that is gone.

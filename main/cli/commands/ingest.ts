@@ -238,7 +238,8 @@ function llmReport(s: LlmStatsView): LlmReport {
 
 function printSummary(path: string, result: IngestOutput): void {
   const out: string[] = [];
-  out.push(`Ingested ${path} → ${result.root}${result.resumed ? ' (resumed an interrupted run)' : ''}`);
+  const at = result.git ? ` at ${result.git.ref} (${result.git.commit.slice(0, 12)})` : '';
+  out.push(`Ingested ${path}${at} → ${result.root}${result.resumed ? ' (resumed an interrupted run)' : ''}`);
   out.push(
     `  ${formatCount(result.files)} files, ${formatCount(result.nodes)} nodes (${formatCount(result.changed)} new or changed, ${formatCount(result.removed)} removed), ` +
       `${formatBytes(result.bytes)}, ${formatCount(result.tokens)} tokens, ${formatMs(result.ms)}`,

@@ -59,9 +59,10 @@ export function ingestHandlers(deps: IngestHandlerDeps): Pick<CommandHandlers, '
         const result = await (
           request.git
             ? // A repository: its checkout is ingested as the URL's tree, then removed.
-              withGitCheckout({ url: request.path, ref: request.git.ref }, { signal }, ({ dir, remote, ref, commit, name }) =>
-                ingest(ingestDeps, dir, options, run, { source: remote, name, rootMeta: { git: { remote, ref, commit } } }),
-              )
+              withGitCheckout({ url: request.path, ref: request.git.ref }, { signal }, async ({ dir, remote, ref, commit, name }) => {
+                const git = { remote, ref, commit };
+                return { ...(await ingest(ingestDeps, dir, options, run, { source: remote, name, rootMeta: { git } })), git };
+              })
             : ingest(ingestDeps, request.path, options, run)
         ).catch((error: unknown) => {
           const cairn = CairnError.is(error) ? error : new CairnError('INTERNAL', String((error as Error)?.message ?? error), { cause: error });
