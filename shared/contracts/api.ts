@@ -140,8 +140,10 @@ export const RecentIngest = z.object({
   root: z.string(),
   scope: z.string(),
   name: z.string(),
-  /** The absolute path it was ingested from (on the engine's machine). */
+  /** The absolute path it was ingested from (on the engine's machine), or its git repository's URL. */
   source: z.string(),
+  /** A git repository's tree: the ref it follows (ingest it again with `git: { ref }`). */
+  git: z.object({ ref: z.string() }).optional(),
   kind: z.enum(['file', 'dir']),
   /** When it was last ingested (or, for trees ingested before this was noted, last changed). */
   at: z.string(),
