@@ -13,8 +13,6 @@ import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { withGitCheckout } from '../../main/engine/ingest/git-source.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import type { ParseRunner } from '../../main/engine/parse/runner.js';
-import type { CairnClient } from '../../renderer/api/client.js';
-import { createIngestStore } from '../../renderer/stores/ingest-store.js';
 
 let tmp: string;
 let repo: string;
@@ -144,33 +142,9 @@ describe('ingesting a git repository', () => {
     });
   });
 
-  it("Home's git field: the ingest store sends the URL and ref, Recent re-ingests at that ref, Try again repeats a failed clone", async () => {
-    const calls: [string, unknown][] = [];
-    const client = {
-      transport: 'websocket',
-      call: (command: string, request: unknown) => (calls.push([command, request]), engine.call(command as 'ingest:start', request as never)),
-      onEvents: () => () => {},
-      onStatus: () => () => {},
-    } as unknown as CairnClient;
-    const store = createIngestStore(client, () => `job-${calls.length}`);
-    await store.getState().start({ git: { url: ` ${url} `, ref: ' v1 ' } });
-    expect(store.getState().error).toBeNull();
-    expect(store.getState().status).toBe('done');
-    expect(calls[0]).toEqual(['ingest:start', expect.objectContaining({ path: url, git: { ref: 'v1' } })]);
-    expect(store.getState().result?.git).toEqual({ remote: url, ref: 'v1', commit: git('rev-parse', 'v1^{commit}') });
-
-    await store.getState().loadRecent();
-    const item = store.getState().recent.items.find((i) => i.root === 'ctx://resources/field-notes/');
-    expect(item).toMatchObject({ source: url, git: { ref: 'v1' } });
-    calls.length = 0;
-    await store.getState().reingest(item!);
-    expect(calls[0]).toEqual(['ingest:start', expect.objectContaining({ path: url, git: { ref: 'v1' } })]);
-    expect(store.getState().status).toBe('done');
-
-    await store.getState().start({ git: { url: `${url}-moved` } });
-    expect(store.getState()).toMatchObject({ status: 'failed', error: { code: 'NOT_FOUND' } });
-    calls.length = 0;
-    await store.getState().retry();
-    expect(calls[0]).toEqual(['ingest:start', expect.objectContaining({ path: `${url}-moved`, git: {} })]);
+  it('lists a git tree in Recent with its URL and ref, so Home ingests it again at that ref', async () => {
+    await engine.call('ingest:start', { path: url, git: { ref: 'v1' } });
+    const { items } = await engine.call('ingest:recent', {});
+    expect(items).toEqual([expect.objectContaining({ root: 'ctx://resources/field-notes/', source: url, git: { ref: 'v1' } })]);
   });
 });
