@@ -5,7 +5,7 @@
  * a commit, and one-line errors for a bad URL, an unknown ref and a missing git.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -135,6 +135,15 @@ describe('ingesting a git repository', () => {
       }),
     ).rejects.toThrow('the ingest failed');
     await expect(readdir(seen)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    // A clone a killed ingest left a day ago goes with the next clone; a fresh one (another run's) stays.
+    const clones = join(tmp, 'clones');
+    await mkdir(join(clones, 'cairn-git-old', 'checkout'), { recursive: true });
+    await mkdir(join(clones, 'cairn-git-now', 'checkout'), { recursive: true });
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    await utimes(join(clones, 'cairn-git-old'), dayAgo, dayAgo);
+    await withGitCheckout({ url }, { tmpDir: clones }, async () => undefined);
+    expect(await readdir(clones)).toEqual(['cairn-git-now']);
 
     await expect(withGitCheckout({ url }, { git: join(tmp, 'no-git-here') }, async () => 'never')).rejects.toMatchObject({
       code: 'NOT_FOUND',

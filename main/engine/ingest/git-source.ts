@@ -13,7 +13,7 @@
  * repository that wants a password fails with git's own message instead of hanging.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
@@ -41,6 +41,9 @@ export interface GitOptions {
 }
 
 const HEX_SHA = /^[0-9a-f]{4,64}$/i;
+const CLONE_PREFIX = 'cairn-git-';
+/** A clone folder older than this was left by a process killed mid-ingest (no `finally` ran). */
+const STALE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Clones `url` at `ref` (default branch when absent), runs `use` on the checkout and removes it.
@@ -57,7 +60,9 @@ export async function withGitCheckout<T>(source: { url: string; ref?: string }, 
   });
   const refs = parseLsRemote(listed);
   if (refs.names.size === 0 && refs.headBranch === null) throw new CairnError('NOT_FOUND', `Cannot ingest ${remote}: the repository has no commits`);
-  const parent = await mkdtemp(join(options.tmpDir ?? tmpdir(), 'cairn-git-'));
+  const base = options.tmpDir ?? tmpdir();
+  await sweepStaleClones(base);
+  const parent = await mkdtemp(join(base, CLONE_PREFIX));
   const dir = join(parent, 'checkout');
   try {
     let ref: string;
@@ -87,6 +92,18 @@ export async function withGitCheckout<T>(source: { url: string; ref?: string }, 
     return await use({ dir, remote, ref, commit, name: repoNameOf(remote) });
   } finally {
     await rm(parent, { recursive: true, force: true });
+  }
+}
+
+async function sweepStaleClones(base: string): Promise<void> {
+  const names = await readdir(base).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names.filter((n) => n.startsWith(CLONE_PREFIX))) {
+    const info = await stat(join(base, name)).catch(() => null);
+    // Only folders shaped like ours (a `checkout` inside), so nothing else with the prefix is touched.
+    if (info?.isDirectory() && now - info.mtimeMs > STALE_MS && (await stat(join(base, name, 'checkout')).catch(() => null))) {
+      await rm(join(base, name), { recursive: true, force: true });
+    }
   }
 }
 
