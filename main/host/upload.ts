@@ -3,6 +3,17 @@
  * lives, only its files, so the renderer sends them here and then ingests the copy by path,
  * exactly as Electron ingests the original.
  *
+ * What arrives is what an ingest of the folder by path would read: the page leaves out what the
+ * scan leaves out by path (`.gitignore` rules, version-control and dependency folders; see
+ * shared/scan/path-rules.ts), and the ingest of the upload runs the scan again over what came
+ * (content rules too: binary, size). Symbolic links are the exception no page can help: a
+ * browser hands over a file read through a link as a plain file (Chromium's folder picker
+ * follows links; its drop leaves them out), so a link the scan would not take (out of the
+ * folder, or to a file the folder already has) arrives as a copy, and is ingested as one.
+ * Telling such copies by their bytes would also drop real files that happen to be equal (empty
+ * `__init__.py`), so nothing guesses: to keep links out, ingest the folder by path (type it, or
+ * drop it from a file manager, whose drop carries the path). The Home view says so.
+ *
  * Where files go: `<workspace>/uploads/<folder name>/`, which then replaces an earlier upload of
  * the same name (the ingest skips unchanged files by size and mtime, so a re-upload costs little).
  * While an upload runs its files sit in `<workspace>/uploads/.staging/<id>/`; each file streams

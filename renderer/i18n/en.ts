@@ -485,6 +485,18 @@ export const en = {
   'home.upload.done': 'Uploaded {files} file(s) to {path}; ingesting from there.',
   'upload.failed': 'The upload failed',
   'upload.failedFiles': '{count} file(s) were not uploaded',
+  'home.git.title': 'Ingest a git repository',
+  'home.git.url': 'Repository URL',
+  'home.git.urlPlaceholder': 'https://github.com/owner/repo.git',
+  'home.git.urlRequired': 'Type the URL of a git repository (https://, ssh://, git@host:path or file://).',
+  'home.git.ref': 'Branch, tag or commit (optional)',
+  'home.git.refPlaceholder': 'default branch',
+  'home.git.start': 'Clone and ingest',
+  'home.git.hint':
+    'The machine that runs the engine clones it with its own git (and its own credentials) into a temporary folder, removed afterwards. Ingesting the same URL again updates its tree to the new commit.',
+  'upload.leftOut': '{count} file(s) left out, as an ingest of the folder by path would leave them out (.gitignore, version-control and dependency folders).',
+  'upload.linksNote':
+    'A browser reads the files symbolic links point to as plain files, and cannot tell them apart: to keep links out, as an ingest by path does, type the folder’s path instead.',
   'chainRole.problem': 'Problem',
   'chainRole.cause': 'Cause',
   'chainRole.solution': 'Solution',

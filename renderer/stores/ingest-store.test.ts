@@ -226,4 +226,20 @@ describe('the ingest store: estimate first and recent folders', () => {
     expect(calls.find(([c]) => c === 'ingest:start')![1]).toMatchObject({ path: '/data/sample', options: { scope: 'agent' } });
     expect(store.getState().status).toBe('done');
   });
+
+  it("starts a git source (Home's git field), re-ingests a git tree from Recent at its ref, and Try again repeats the last start", async () => {
+    const { client, calls } = fakeClient(() => Promise.resolve(result));
+    const store = createIngestStore(client, () => 'job-1');
+    store.getState().setForm({ path: '/data/folder', scope: 'resources' });
+    await store.getState().start({ git: { url: ' https://example.com/notes.git ', ref: ' v1 ' } });
+    expect(calls[0]).toEqual(['ingest:start', { path: 'https://example.com/notes.git', git: { ref: 'v1' }, options: { scope: 'resources', codeSummaryMode: 'ast' }, jobId: 'job-1' }]);
+    await store.getState().reingest({ root: 'ctx://user/notes/', scope: 'user', name: 'notes', source: 'https://example.com/notes.git', git: { ref: 'v2' }, kind: 'dir', at: '', files: 1, state: 'summarized' });
+    expect(calls.filter(([c]) => c === 'ingest:start').at(-1)).toEqual(['ingest:start', { path: 'https://example.com/notes.git', git: { ref: 'v2' }, options: { scope: 'user', codeSummaryMode: 'ast' }, jobId: 'job-1' }]);
+    await store.getState().retry();
+    expect(calls.filter(([c]) => c === 'ingest:start').at(-1)).toEqual(['ingest:start', expect.objectContaining({ path: 'https://example.com/notes.git', git: { ref: 'v2' } })]);
+    // A plain start goes back to the form's path.
+    await store.getState().start();
+    expect(calls.filter(([c]) => c === 'ingest:start').at(-1)).toEqual(['ingest:start', expect.objectContaining({ path: '/data/folder' })]);
+    expect(calls.at(-1)?.[1]).not.toHaveProperty('git');
+  });
 });

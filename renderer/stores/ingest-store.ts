@@ -65,8 +65,13 @@ export interface IngestState {
   estimate: EstimateState | null;
   recent: RecentState;
   setForm(patch: Partial<IngestForm>): void;
-  /** `onClash`: what to do when a tree of another source has the name (the upload asks; see features/upload/clash.ts). */
-  start(options?: { onClash?: 'update' | 'copy' }): Promise<void>;
+  /**
+   * `onClash`: what to do when a tree of another source has the name (the upload asks; see
+   * features/upload/clash.ts). `git`: clone and ingest this repository instead of the form's path.
+   */
+  start(options?: { onClash?: 'update' | 'copy'; git?: { url: string; ref?: string } }): Promise<void>;
+  /** Starts the last ingest again (the error banner's "Try again"). */
+  retry(): Promise<void>;
   cancel(): Promise<void>;
   /** Runs the summaries the estimated tree owes ("Summarize now"). */
   summarizeNow(): Promise<void>;
@@ -86,6 +91,8 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
   return createStore<IngestState>()((set, get) => {
     /** The job of an ingest this view did not start, followed from its events alone. */
     let adopted: string | null = null;
+    /** What the last start was given, for retry. */
+    let lastStart: Parameters<IngestState['start']>[0] = {};
     const estimateFor = async (root: string) => {
       set({ estimate: { phase: 'loading', root, estimate: null, model: null, llm: false, run: null, error: null } });
       try {
@@ -111,11 +118,14 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
       async start(startOptions = {}) {
         const { form, status } = get();
         if (status === 'running') return;
+        lastStart = startOptions;
         const jobId = newJobId();
+        const git = startOptions.git;
         set({ status: 'running', jobId, root: null, progress: idleProgress, result: null, error: null, estimate: null });
         try {
           const result = await client.call('ingest:start', {
-            path: form.path.trim(),
+            path: git ? git.url.trim() : form.path.trim(),
+            ...(git ? { git: git.ref?.trim() ? { ref: git.ref.trim() } : {} } : {}),
             options: { scope: form.scope, codeSummaryMode: form.codeMode, ...(startOptions.onClash ? { onClash: startOptions.onClash } : {}) },
             jobId,
             ...(form.estimateFirst ? { summarize: false } : {}),
@@ -132,6 +142,8 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
           else set({ status: 'failed', error: { code: CairnError.is(error) ? error.code : 'INTERNAL', message: error instanceof Error ? error.message : String(error) } });
         }
       },
+
+      retry: () => get().start(lastStart),
 
       async summarizeNow() {
         const estimate = get().estimate;
@@ -166,6 +178,11 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
       async reingest(item) {
         if (get().status === 'running') return;
         const scope = (INGEST_SCOPES as readonly string[]).includes(item.scope) ? (item.scope as IngestScope) : get().form.scope;
+        if (item.git) {
+          set({ form: { ...get().form, scope } });
+          await get().start({ git: { url: item.source, ref: item.git.ref } });
+          return;
+        }
         set({ form: { ...get().form, path: item.source, scope } });
         await get().start();
       },

@@ -143,8 +143,10 @@ export const RecentIngest = z.object({
   root: z.string(),
   scope: z.string(),
   name: z.string(),
-  /** The absolute path it was ingested from (on the engine's machine). */
+  /** The absolute path it was ingested from (on the engine's machine), or its git repository's URL. */
   source: z.string(),
+  /** A git repository's tree: the ref it follows (ingest it again with `git: { ref }`). */
+  git: z.object({ ref: z.string() }).optional(),
   kind: z.enum(['file', 'dir']),
   /** When it was last ingested (or, for trees ingested before this was noted, last changed). */
   at: z.string(),
@@ -377,8 +379,14 @@ export type LlmStatsView = z.infer<typeof LlmStatsView>;
 export const commands = {
   'ingest:start': {
     request: z.object({
-      /** Absolute path of a folder or file on the engine's machine. */
+      /** Absolute path of a folder or file on the engine's machine; with `git`, the repository's URL. */
       path: z.string().min(1).max(4096),
+      /**
+       * Clone `path` (https, ssh, git, file URL or a local repository) with the system git and
+       * ingest the checkout of `ref` (a branch, tag or commit; default: the default branch) as
+       * `ctx://<scope>/<repository name>/`. A later ingest of the same URL updates that tree.
+       */
+      git: z.object({ ref: z.string().max(256).optional() }).optional(),
       options: IngestOptions.partial().optional(),
       /** Client-chosen job id, so the caller can cancel before the response arrives. */
       jobId: z.string().min(1).max(128).optional(),

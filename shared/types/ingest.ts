@@ -91,5 +91,7 @@ export const IngestResult = z.object({
   ms: z.number(),
   /** Whether this run picked up an ingest interrupted earlier. */
   resumed: z.boolean(),
+  /** A git repository's tree: the URL, the ref and the commit ingested. */
+  git: z.object({ remote: z.string(), ref: z.string(), commit: z.string() }).optional(),
 });
 export type IngestResult = z.infer<typeof IngestResult>;

@@ -32,6 +32,8 @@ export const NodeMeta = z
     source_path: z.string().optional(),
     /** On an ingest root: every source that fed it (a folder by path, its upload), so a later ingest of any of them updates it in place. */
     sources: z.array(z.string()).optional(),
+    /** On the root of a git repository's tree: where it was cloned from, the ref and the commit its files are from. */
+    git: z.object({ remote: z.string(), ref: z.string(), commit: z.string() }).optional(),
     /** sha256 of the node's own content (files) or of its source document (split documents). */
     content_hash: z.string().optional(),
     /** For directories: a hash over the children's hashes, so a subtree's change is seen at its root. */

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import type { DagRunResult, EngineEvent, LlmStatsView, SummaryEstimate } from '../../../shared/contracts/api.js';
@@ -5,6 +6,7 @@ import { DEFAULT_LLM_MODEL } from '../../../shared/contracts/llm-limits.js';
 import type { IngestResult, Skip } from '../../../shared/types/ingest.js';
 import { CairnError } from '../../../shared/errors.js';
 import { INGEST_SCOPES, type IngestScope } from '../../../shared/uri.js';
+import { isGitUrl } from '../../../shared/git-url.js';
 import type { LlmFlags } from '../llm-config.js';
 import { addLlmOptions } from '../llm-flags.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
@@ -28,13 +30,15 @@ interface IngestFlags extends LlmFlags, IndexFlags, LockFlags {
   progress: boolean;
   summarize: boolean;
   estimate?: boolean;
+  ref?: string;
 }
 
 export function registerIngest(program: Command): void {
   const command = program
     .command('ingest')
-    .description('Turn a folder or a file into a context tree in the workspace (resumes an interrupted run of the same ingest)')
-    .argument('<path>', 'folder or file to ingest')
+    .description('Turn a folder, a file or a git repository into a context tree in the workspace (resumes an interrupted run of the same ingest)')
+    .argument('<path>', 'folder or file to ingest, or a git URL (https://, ssh://, git@host:path, file://) to clone and ingest')
+    .option('--ref <ref>', 'git: the branch, tag or commit to ingest (default: the default branch); with a local path, clones that repository')
     .option('-w, --workspace <dir>', 'workspace folder (default: $CAIRN_WORKSPACE, else the app-data folder)')
     .option('--scope <scope>', `where the tree goes: ${INGEST_SCOPES.join('|')}`, 'resources')
     .option('--name <name>', 'node name under the scope (default: the folder or file name)')
@@ -85,11 +89,15 @@ export function registerIngest(program: Command): void {
         };
         process.once('SIGINT', onSignal);
         const events = (event: EngineEvent) => progress?.update(event);
+        // A local repository stays a folder (its working files as they are) unless a ref asks for a clone.
+        const git = isGitUrl(path) || flags.ref !== undefined ? { ...(flags.ref !== undefined ? { ref: flags.ref } : {}) } : undefined;
+        const source = git && !isGitUrl(path) ? resolve(path) : path;
         let result: IngestOutput = await engine
           .call(
             'ingest:start',
             {
-              path,
+              path: source,
+              ...(git ? { git } : {}),
               options: {
                 scope: flags.scope as IngestScope,
                 ...(flags.name ? { name: flags.name } : {}),
@@ -233,7 +241,8 @@ function llmReport(s: LlmStatsView): LlmReport {
 
 function printSummary(path: string, result: IngestOutput): void {
   const out: string[] = [];
-  out.push(`Ingested ${path} → ${result.root}${result.resumed ? ' (resumed an interrupted run)' : ''}`);
+  const at = result.git ? ` at ${result.git.ref} (${result.git.commit.slice(0, 12)})` : '';
+  out.push(`Ingested ${path}${at} → ${result.root}${result.resumed ? ' (resumed an interrupted run)' : ''}`);
   out.push(
     `  ${formatCount(result.files)} files, ${formatCount(result.nodes)} nodes (${formatCount(result.changed)} new or changed, ${formatCount(result.removed)} removed), ` +
       `${formatBytes(result.bytes)}, ${formatCount(result.tokens)} tokens, ${formatMs(result.ms)}`,

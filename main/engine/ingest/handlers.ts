@@ -14,6 +14,7 @@ import type { Logger } from '../ports/logger.js';
 import type { HeldRoots } from '../queue/held-roots.js';
 import type { Outbox } from '../queue/outbox.js';
 import type { ContextFS } from '../tree/context-fs.js';
+import { withGitCheckout } from './git-source.js';
 import { ingest } from './ingest.js';
 import type { JobStore } from './job-store.js';
 import { noteIngest, recentIngests } from './recent.js';
@@ -52,11 +53,17 @@ export function ingestHandlers(deps: IngestHandlerDeps): Pick<CommandHandlers, '
         // (or refuses, as the host chose) and keeps the workspace until this one is done.
         const queue = await deps.outbox();
         letGo = await queue.hold(`the ingest of ${request.path}`);
-        const result = await ingest(
-          { fs, jobs: deps.jobs, parser: deps.parser, index: index ?? noopIndex, queue, logger, clock },
-          request.path,
-          options,
-          { signal: AbortSignal.any([cancel.signal, ctx.signal, deps.lifetime]), emit: ctx.emit, jobId },
+        const ingestDeps = { fs, jobs: deps.jobs, parser: deps.parser, index: index ?? noopIndex, queue, logger, clock };
+        const signal = AbortSignal.any([cancel.signal, ctx.signal, deps.lifetime]);
+        const run = { signal, emit: ctx.emit, jobId };
+        const result = await (
+          request.git
+            ? // A repository: its checkout is ingested as the URL's tree, then removed.
+              withGitCheckout({ url: request.path, ref: request.git.ref }, { signal }, async ({ dir, remote, ref, commit, name }) => {
+                const git = { remote, ref, commit };
+                return { ...(await ingest(ingestDeps, dir, options, run, { source: remote, name, rootMeta: { git } })), git };
+              })
+            : ingest(ingestDeps, request.path, options, run)
         ).catch((error: unknown) => {
           const cairn = CairnError.is(error) ? error : new CairnError('INTERNAL', String((error as Error)?.message ?? error), { cause: error });
           ctx.emit({ type: 'ingest/failed', jobId, error: { code: cairn.code, message: cairn.message } });

@@ -14,7 +14,7 @@ import pLimit from 'p-limit';
 import type { EngineEvent } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { FileWarning, IngestOptions, IngestResult, Skip, SkipReason } from '../../../shared/types/ingest.js';
-import type { ContextType } from '../../../shared/types/node.js';
+import type { ContextType, NodeMeta } from '../../../shared/types/node.js';
 import { formatCtxUri, parseCtxUri, scopeRootUri, type IngestScope } from '../../../shared/uri.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContextIndex } from '../ports/context-index.js';
@@ -49,6 +49,18 @@ export interface IngestRun {
   jobId?: string;
 }
 
+/**
+ * A folder that is a copy of the real source (a git checkout in a temporary folder): the tree
+ * records `source` (the repository's URL) rather than the copy's path, so a later ingest of the
+ * same source finds and updates it, and `rootMeta` is written over the root's meta.
+ */
+export interface CopiedSource {
+  source: string;
+  /** The root's name unless `options.name` says otherwise (the copy's folder name means nothing). */
+  name: string;
+  rootMeta: Pick<NodeMeta, 'git'>;
+}
+
 /** Warnings listed in an ingest's result; the rest are in their nodes' metas and the log. */
 export const MAX_WARNINGS_IN_RESULT = 1_000;
 
@@ -61,15 +73,16 @@ export const CONTEXT_TYPE_BY_SCOPE: Record<IngestScope, ContextType> = { resourc
  * const result = await ingest(deps, '/usr/share/doc/python3.11/html', IngestOptions.parse({}), { signal, emit: console.log });
  * result.root; // 'ctx://resources/html/'
  */
-export async function ingest(deps: IngestDeps, path: string, options: IngestOptions, run: IngestRun): Promise<IngestResult> {
+export async function ingest(deps: IngestDeps, path: string, options: IngestOptions, run: IngestRun, copy?: CopiedSource): Promise<IngestResult> {
   const startedAt = performance.now();
-  const source = await resolveSource(path);
+  const folder = await resolveSource(path);
+  const source = copy?.source ?? folder;
   // A file ingested `asFolder` is scanned as a file but built as a folder holding it.
-  const isFile = (await stat(source)).isFile();
+  const isFile = (await stat(folder)).isFile();
   const wrapsFile = options.asFolder && isFile;
   const sourceIsFile = isFile && !wrapsFile;
   const contextType = CONTEXT_TYPE_BY_SCOPE[options.scope];
-  const rootName = safeNodeName(options.name ?? basename(source)).name;
+  const rootName = safeNodeName(options.name ?? copy?.name ?? basename(folder)).name;
 
   const resumable = (await deps.jobs.unfinished()).find(
     (job) => job.source === source && parseCtxUri(job.rootUri).scope === options.scope && (options.name === undefined || job.rootUri.includes(`/${rootName}`)),
@@ -95,7 +108,7 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     skipped.push(skip);
     run.emit({ type: 'ingest/skipped', jobId, skip });
   };
-  const scan = await scanFolder(source, {
+  const scan = await scanFolder(folder, {
     maxFileBytes: options.maxFileBytes,
     followSymlinks: options.followSymlinks,
     signal: run.signal,
@@ -125,7 +138,8 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     scan.files.map((file, i) =>
       limit(async () => {
         if (run.signal.aborted) return;
-        const outcome = await prepareFile(deps, { file, job, contextType, target: targetOf(file.relPath), staging: stagingOf(file.relPath), alreadyParsed, signal: run.signal, report, warn });
+        const recordedPath = copy ? `${source}/${file.relPath}` : file.path;
+        const outcome = await prepareFile(deps, { file, recordedPath, job, contextType, target: targetOf(file.relPath), staging: stagingOf(file.relPath), alreadyParsed, signal: run.signal, report, warn });
         outcomes[i] = outcome;
         parsedDone += 1;
         bytesDone += file.size;
@@ -153,6 +167,11 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     onProgress: (done, total, current) => run.emit({ type: 'ingest/progressed', jobId, phase: 'build', done, total, bytes: 0, current }),
   });
 
+  if (copy) {
+    // Written whatever the tree did: a new commit that changed no ingested file still moves the root to it.
+    const rootMeta = await deps.fs.readMeta(built.rootUri);
+    if (rootMeta) await deps.fs.writeMeta(built.rootUri, { ...rootMeta, ...copy.rootMeta });
+  }
   if (options.reason !== undefined) await keepReason(deps.fs, built.rootUri, options.reason);
 
   // 5. Hand the root to the summarizer when anything under it changed or it was never summarized.
@@ -182,6 +201,8 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
 
 interface PrepareInput {
   file: ScannedFile;
+  /** The file's source_path in its node's meta. */
+  recordedPath: string;
   job: JobRecord;
   contextType: ContextType;
   target: string;
@@ -250,7 +271,7 @@ async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileO
     stagingUri: input.staging,
     finalUri: asKind(input.target, kind === 'dir'),
     parsed,
-    sourcePath: file.path,
+    sourcePath: input.recordedPath,
     sourceHash,
     bytes: bytes.byteLength,
     mtimeMs: file.mtimeMs,

@@ -80,6 +80,7 @@ export async function recentIngests(fs: ContextFS, queued: readonly QueuedRoot[]
         scope,
         name: entry.name,
         source: meta.source_path,
+        ...(meta.git ? { git: { ref: meta.git.ref } } : {}),
         kind: entry.kind,
         at: noted.success ? noted.data.at : meta.updated_at,
         files: noted.success ? noted.data.files : null,

@@ -25,7 +25,7 @@ import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { Skip, SkipReason } from '../../../shared/types/ingest.js';
 import { silentLogger, type Logger } from '../ports/logger.js';
 import { describeBinary, sniffHead } from './binary-sniff.js';
-import { matchGitignore, parseGitignore, type GitignoreMatch, type GitignoreStack } from './gitignore.js';
+import { matchGitignore, parseGitignore, type GitignoreMatch, type GitignoreStack } from '../../../shared/scan/gitignore.js';
 import { comparePaths } from './path-order.js';
 import { readHead, type OpenedHead } from './read-head.js';
 import {
@@ -37,7 +37,7 @@ import {
   venvVerdict,
   VENV_MARKER,
   type SpecialKind,
-} from './skip-rules.js';
+} from '../../../shared/scan/skip-rules.js';
 import { TaskPool } from './task-pool.js';
 
 /** How much of each file is read for sniffing and handed on as `head`. */

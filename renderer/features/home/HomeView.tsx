@@ -13,6 +13,7 @@ import { useT, type Translate } from '../../use-t';
 import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
 import { FieldHelp, TrySample } from './FirstRun';
 import { useDropTarget } from '../upload/use-drop-target';
+import { GitSourceField } from './GitSourceField';
 import './home.css';
 import { ChoosePathButton } from '../desktop/ChoosePathButton';
 
@@ -188,6 +189,7 @@ export function HomeView() {
       </form>
 
       <UploadPanel upload={upload} />
+      <GitSourceField />
       {clash && (
         <div className="banner banner-warn" role="alertdialog" aria-label={t('home.clash.question', { root: clash })} data-testid="upload-clash">
           <p>{t('home.clash.question', { root: clash })}</p>
@@ -249,14 +251,14 @@ function IngestProgressPanel() {
 function IngestError() {
   const t = useT();
   const error = useIngest((s) => s.error);
-  const start = useIngest((s) => s.start);
+  const retry = useIngest((s) => s.retry);
   return (
     <div className="banner banner-error" role="alert" data-testid="ingest-error">
       <div>
         <strong>{t('home.failed')}</strong> <span className="code">{t('error.code', { code: error?.code ?? 'INTERNAL' })}</span>
         <p>{error?.message}</p>
       </div>
-      <button type="button" onClick={() => void start()}>
+      <button type="button" onClick={() => void retry()}>
         {t('home.retry')}
       </button>
     </div>

@@ -15,7 +15,7 @@ import '../../components/skip-groups.css';
 export type UploadState =
   | { status: 'idle' }
   | { status: 'uploading'; name: string; progress: UploadProgress | null; failures: UploadFailure[] }
-  | { status: 'done'; name: string; path: string; progress: UploadProgress; failures: UploadFailure[] }
+  | { status: 'done'; name: string; path: string; progress: UploadProgress; failures: UploadFailure[]; leftOut: number }
   | { status: 'failed'; name: string | null; code: string; message: string; failures: UploadFailure[] }
   | { status: 'cancelled' };
 
@@ -53,9 +53,10 @@ export function useFolderUpload(onUploaded: (path: string, sent: { folder: Picke
           },
           onFailure: (failure) => failures.push(failure),
         });
-        setState({ status: 'done', name: folder.name, path: outcome.path, progress: last ?? { files: outcome.files, failed: 0, totalFiles: outcome.files, bytes: outcome.bytes, totalBytes: outcome.bytes, current: null }, failures: outcome.failures });
+        setState({ status: 'done', name: folder.name, path: outcome.path, progress: last ?? { files: outcome.files, failed: 0, totalFiles: outcome.files, bytes: outcome.bytes, totalBytes: outcome.bytes, current: null }, failures: outcome.failures, leftOut: outcome.leftOut.length });
         controller.current = null;
-        await onUploaded(outcome.path, { folder, outcome });
+        const sent = new Set(outcome.sent);
+        await onUploaded(outcome.path, { folder: { ...folder, files: folder.files.filter((f) => sent.has(f.path)) }, outcome });
       } catch (error) {
         if (abort.signal.aborted) setState({ status: 'cancelled' });
         else setState({ status: 'failed', name, code: error instanceof UploadError ? error.code : 'IO_ERROR', message: error instanceof Error ? error.message : String(error), failures });
@@ -75,9 +76,11 @@ export interface UploadTexts {
   reading: MessageKey;
   cancelled: MessageKey;
   done: MessageKey;
+  /** Said once a folder is uploaded: what a browser does with symbolic links. */
+  links?: MessageKey;
 }
 
-const HOME_TEXTS: UploadTexts = { reading: 'home.upload.reading', cancelled: 'home.upload.cancelled', done: 'home.upload.done' };
+const HOME_TEXTS: UploadTexts = { reading: 'home.upload.reading', cancelled: 'home.upload.cancelled', done: 'home.upload.done', links: 'upload.linksNote' };
 
 export function UploadPanel({ upload, texts = HOME_TEXTS }: { upload: FolderUpload; texts?: UploadTexts }) {
   const t = useT();
@@ -123,6 +126,12 @@ export function UploadPanel({ upload, texts = HOME_TEXTS }: { upload: FolderUplo
           {t(texts.done, { files: formatCount(progress?.files ?? 0, locale), path: state.path })}
         </p>
       )}
+      {state.status === 'done' && state.leftOut > 0 && (
+        <p className="muted" data-testid="upload-left-out">
+          {t('upload.leftOut', { count: formatCount(state.leftOut, locale) })}
+        </p>
+      )}
+      {state.status === 'done' && texts.links && <p className="muted">{t(texts.links)}</p>}
       {state.status === 'failed' && (
         <div className="banner banner-error" role="alert" data-testid="upload-error">
           <strong>{t('upload.failed')}</strong> <span className="code">{t('error.code', { code: state.code })}</span>

@@ -2,7 +2,14 @@
  * Sends a picked folder to the web host (`main/host/upload.ts`): begin, one PUT per file (a few
  * side by side), finish. Only fetch and File are used, so it runs in the page and, in the host's
  * tests, in Node against a real host.
+ *
+ * What is sent is what an ingest of the same folder by path would read: the files the scan
+ * leaves out by their paths (`.gitignore` rules, version-control and dependency folders; see
+ * shared/scan/path-rules.ts) stay in the page, so `.git/` or `node_modules/` never cross the wire.
+ * A browser reads a symbolic link's target as a plain file; the page cannot tell, see upload.ts.
  */
+import type { Skip } from '../../../shared/types/ingest';
+import { isIgnoreFile, scanByPath } from '../../../shared/scan/path-rules';
 
 export interface PickedFile {
   /** Relative to the folder, with `/`. */
@@ -40,6 +47,10 @@ export interface UploadOutcome {
   files: number;
   bytes: number;
   failures: UploadFailure[];
+  /** What stayed in the page because an ingest by path leaves it out (one skip per folder or file). */
+  leftOut: Skip[];
+  /** The paths the page sent (the folder's files without those left out). */
+  sent: string[];
 }
 
 export interface UploadOptions {
@@ -82,7 +93,8 @@ async function errorOf(response: Response): Promise<UploadError> {
  * large, a name it will not take) is reported in `failures` and the others go on; the upload
  * itself fails (UploadError) only when it cannot start or finish, or no file got through.
  */
-export async function uploadFolder(folder: PickedFolder, options: UploadOptions): Promise<UploadOutcome> {
+export async function uploadFolder(picked: PickedFolder, options: UploadOptions): Promise<UploadOutcome> {
+  const { folder, leftOut } = await withScanRules(picked);
   const doFetch = options.fetch ?? fetch.bind(globalThis);
   const base = options.base ?? '';
   const headers = { 'X-Cairn-Token': options.token };
@@ -130,7 +142,19 @@ export async function uploadFolder(folder: PickedFolder, options: UploadOptions)
   const done = (await finished.json()) as { path: string; files: number; bytes: number };
   progress.current = null;
   report();
-  return { ...done, failures };
+  return { ...done, failures, leftOut, sent: folder.files.map((f) => f.path) };
+}
+
+/** The folder without what the scan leaves out by path, and the skips of what was left out. */
+export async function withScanRules(folder: PickedFolder): Promise<{ folder: PickedFolder; leftOut: Skip[] }> {
+  const ignoreTexts = new Map<string, string>();
+  for (const item of folder.files) if (isIgnoreFile(item.path)) ignoreTexts.set(item.path, await item.file.text());
+  const { kept, skipped } = scanByPath(
+    folder.files.map((f) => f.path),
+    ignoreTexts,
+  );
+  const keep = new Set(kept);
+  return { folder: { ...folder, files: folder.files.filter((f) => keep.has(f.path)) }, leftOut: skipped };
 }
 
 /** The page's token, from its URL, or null. */
