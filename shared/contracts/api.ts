@@ -446,7 +446,26 @@ export const commands = {
       /** Search hits gathered before compressing. */
       topK: z.number().int().min(1).max(200).default(40),
     }),
-    response: z.object({ query: z.string(), budget: z.number(), blocks: z.array(ContextBlock), result: CompressionResult, markdown: z.string() }),
+    response: z.object({
+      query: z.string(),
+      /** The budget asked for; `markdown` (references and legend included) stays within it. */
+      budget: z.number(),
+      blocks: z.array(ContextBlock),
+      result: CompressionResult,
+      markdown: z.string(),
+      /** What each short reference of `markdown` (`[3]`) stands for, in reference order. */
+      legend: z.array(
+        z.object({
+          ref: z.string(),
+          uri: z.string().optional(),
+          message_ids: z.array(z.string()).optional(),
+          lines: z.tuple([z.number().int(), z.number().int()]).optional(),
+          source: z.string().optional(),
+        }),
+      ),
+      /** Tokens of `markdown`. */
+      tokens: z.number().int(),
+    }),
   },
   'search:query': {
     request: z.object({
