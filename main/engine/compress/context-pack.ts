@@ -8,7 +8,7 @@
  * legend); blocks are opened by short references and one legend names the sources
  * (pack-render.ts); a block is cut only between sentences; only hits above the search mode's
  * relevance floor become blocks (`relevantHits`); for a "what did we decide / what was the fix" question, blocks
- * that state a decision or an outcome rank one priority level up (outcomes.ts).
+ * that state a decision or an outcome are CRITICAL, packed first (outcomes.ts).
  *
  * Blocks: one per node (the best-scoring level of it wins, and L2 content is preferred to an
  * abstract of the same node when both hit). Priority follows rank and kind: memories and the
@@ -20,6 +20,7 @@ import type { ExtractedChain } from '../../../shared/types/memory.js';
 import type { RankedResult } from '../../../shared/contracts/api.js';
 import { countTokens } from '../../lib/tokens.js';
 import { compressBlocks } from './compress.js';
+import { sentenceEnds } from './shorten.js';
 import { renderPack, type PackRef } from './pack-render.js';
 import { isOutcomeQuestion, OUTCOME_ROLES, statesOutcome } from './outcomes.js';
 import { compareNatural } from '../../../shared/natural-sort.js';
@@ -113,12 +114,13 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
     // A message hit is the message, not its whole session file: one block per message, so the
     // chains of each message attach to it and the budget goes to what matched.
     const asMessages = hit.level === 2 && messageIds.length > 0 && sources.readMessages !== undefined;
-    const id = asMessages ? messageBlockId(hit.uri, messageIds) : `${hit.uri}#${hit.level}`;
+    const id = asMessages ? messageBlockId(hit.uri, messageIds) : `${hit.uri}#${blockLevel(hit)}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    const content = asMessages
+    const read = asMessages
       ? await (sources.readMessages as NonNullable<PackSources['readMessages']>)(hit.uri, messageIds).catch(() => null)
-      : await sources.read(hit.uri, hit.level).catch(() => null);
+      : await sources.read(hit.uri, blockLevel(hit)).catch(() => null);
+    const content = read === null ? null : withoutCutSentence(read);
     if (!content?.trim()) continue;
     blocks.push({
       id,
@@ -142,12 +144,12 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
   const outcomes = await attachChains(blocks, sources);
   const ordered = chainStepsAfterTheirHits(blocks);
   if (isOutcomeQuestion(options.query)) {
-    for (const block of ordered) if (outcomes.has(block.id) || statesOutcome(block.content)) block.priority = ONE_UP[block.priority];
+    // CRITICAL: ahead of every other block, however much more of the question's wording the
+    // discussion around the decision repeats (it usually does).
+    for (const block of ordered) if (outcomes.has(block.id) || statesOutcome(block.content)) block.priority = 'CRITICAL';
   }
   return fitText(ordered, options);
 }
-
-const ONE_UP: Record<ContextPriority, ContextPriority> = { LOW: 'MEDIUM', MEDIUM: 'HIGH', HIGH: 'CRITICAL', CRITICAL: 'CRITICAL' };
 
 /**
  * The budget is the pack's text, not only its blocks: references, the legend and the heading
@@ -204,6 +206,36 @@ const CHAIN_STEP = 'chain:';
 
 function messageBlockId(uri: string, messageIds: readonly string[]): string {
   return `${uri}#m:${messageIds.join(',')}`;
+}
+
+/**
+ * A summary may end a line in a sentence its summarizer cut ("… runs on the replica rather
+ * than…"): a pack holds whole sentences only, so each such fragment goes, and a line that is only
+ * a fragment goes with it.
+ */
+export function withoutCutSentence(text: string): string {
+  if (!text.includes('…')) return text;
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    const trimmed = line.trimEnd();
+    if (!trimmed.endsWith('…')) {
+      lines.push(line);
+      continue;
+    }
+    const ends = sentenceEnds(trimmed);
+    if (ends.length > 1) lines.push(trimmed.slice(0, ends[ends.length - 2]).trimEnd());
+  }
+  return lines.join('\n').trim();
+}
+
+/**
+ * The level a hit's block is read at. A file (a document, a memory) is read as its content: its
+ * abstract and overview only repeat it in fewer words, and the pack shortens content
+ * sentence-wise when it must. A directory has only its summaries; a session file hit without
+ * message ids keeps its level (its content is the whole transcript).
+ */
+function blockLevel(hit: PackHit): 0 | 1 | 2 {
+  return hit.uri.endsWith('/') || hit.context_type === 'session' ? hit.level : 2;
 }
 
 /**
