@@ -434,6 +434,8 @@ export const commands = {
       /** Tokens to keep; or `ratio` of the original (default 0.5). */
       budget: z.number().int().min(0).optional(),
       ratio: z.number().min(0).max(1).optional(),
+      /** Shorten blocks between sentences only, as context packs do (default false: the seed may cut a first sentence). */
+      whole_sentences: z.boolean().optional(),
     }),
     response: z.object({ result: CompressionResult, before: z.string(), after: z.string() }),
   },

@@ -67,6 +67,7 @@ export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandler
         strategy: request.strategy,
         ...(request.budget !== undefined ? { budget: request.budget } : {}),
         ...(request.ratio !== undefined ? { ratio: request.ratio } : {}),
+        cutSentences: request.whole_sentences !== true,
       });
       return { result, ...renderDiffPair(blocks, result) };
     },
