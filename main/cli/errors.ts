@@ -81,7 +81,10 @@ export function errorLine(error: unknown, command = ''): string {
     const name = error instanceof Error && error.name !== 'Error' && error.name !== 'CairnError' ? `${error.name}: ` : '';
     return `cairn: unexpected error (${code}): ${sentence(name + message)} This is a bug in Cairn: ${REPORT_BUGS}.`;
   }
-  const advice = code === 'INVALID_INPUT' ? `See \`cairn${command ? ` ${command}` : ''} --help\`` : ADVICE[code];
+  // An error may know better than its code what to do (a file missing from the installation is
+  // NOT_FOUND, but no name the person gave is wrong): its `details.advice` wins.
+  const own = CairnError.is(error) && typeof error.details?.advice === 'string' ? error.details.advice : undefined;
+  const advice = own ?? (code === 'INVALID_INPUT' ? `See \`cairn${command ? ` ${command}` : ''} --help\`` : ADVICE[code]);
   return `cairn: ${code}: ${sentence(message)}${advice ? ` ${sentence(advice)}` : ''}`;
 }
 

@@ -29,7 +29,11 @@ describe('runtime files', () => {
       }
     })();
     expect(CairnError.is(missing, 'NOT_FOUND')).toBe(true);
-    expect((missing as CairnError).message).toMatch(/^The lexicon \(lexicon\/nope\.txt\) is missing; looked in .*assets\/lexicon\/nope\.txt/);
+    expect((missing as CairnError).message).toMatch(/^The lexicon \(lexicon\/nope\.txt\) is missing from this installation; looked in .*assets\/lexicon\/nope\.txt/);
+    // Each place once, and advice for an incomplete installation (cli/errors.ts shows it).
+    const candidates = (missing as CairnError).details?.candidates as string[];
+    expect(new Set(candidates).size).toBe(candidates.length);
+    expect((missing as CairnError).details?.advice).toMatch(/^Reinstall Cairn/);
     expect(() => packageFile('tree-sitter-cobol/tree-sitter-cobol.wasm')).toThrow('tree-sitter-cobol/tree-sitter-cobol.wasm is not installed');
   });
 

@@ -40,10 +40,16 @@ export function bundledFile(relative: string): URL {
  * @throws CairnError `NOT_FOUND` naming every place looked in.
  */
 export function assetFile(relative: string, what: string): string {
-  const candidates = [...nextToBundle(relative), new URL(`../../assets/${relative}`, import.meta.url)].map((url) => fileURLToPath(url));
-  candidates.push(join(process.cwd(), 'assets', relative));
+  const places = [...nextToBundle(relative), new URL(`../../assets/${relative}`, import.meta.url)].map((url) => fileURLToPath(url));
+  places.push(join(process.cwd(), 'assets', relative));
+  const candidates = [...new Set(places)];
   const found = candidates.find((path) => existsSync(path));
-  if (!found) throw new CairnError('NOT_FOUND', `${what} (${relative}) is missing; looked in ${candidates.join(', ')}`, { details: { candidates } });
+  if (!found) {
+    throw new CairnError('NOT_FOUND', `${what} (${relative}) is missing from this installation; looked in ${candidates.join(', ')}`, {
+      // Not a name the person typed: the installation is incomplete (cli/errors.ts shows this advice).
+      details: { candidates, advice: 'Reinstall Cairn; in a source checkout, run `npm run build:main`, which copies assets/ into dist-main/' },
+    });
+  }
   return readablePath(found);
 }
 

@@ -143,10 +143,10 @@ function tools(engine: Engine): ToolSpec[] {
       name: 'context',
       title: 'Context pack',
       description:
-        'The context that matters for a query within a token budget: search hits, memories and the reasoning chains of their conversations, compressed without cutting a chain (a chain is kept whole or replaced by its summary). Returns the pack as Markdown with provenance, plus its numbers.',
+        'The context that matters for a query within a token budget: relevant search results (above the relevance floor), memories and the reasoning chains of their conversations, compressed without cutting a chain (kept whole or replaced by its summary) or a sentence; for "what did we decide / what was the fix" questions the decisions and outcomes come first. Returns the pack as Markdown within the budget: each block opens with a short reference ([3]) and one legend at the end maps the references to ctx:// URIs, lines and message ids (also given as `legend`), plus its numbers.',
       input: z.object({
         query: pack.query.describe('the question the context is for'),
-        budget: pack.budget.describe('tokens the pack may take'),
+        budget: pack.budget.describe('tokens the pack may take, references and legend included'),
         strategy: pack.strategy.describe('chain_integrity (default), chain_aware or priority'),
         scope: Scope.optional().describe('only this scope'),
         top_k: pack.topK.describe('search hits gathered before compressing'),
@@ -162,6 +162,7 @@ function tools(engine: Engine): ToolSpec[] {
         const r = pack.result;
         const numbers = {
           budget: pack.budget,
+          tokens: pack.tokens,
           blocks: pack.blocks.length,
           kept: r.kept.length,
           dropped: r.dropped.length,
@@ -173,8 +174,11 @@ function tools(engine: Engine): ToolSpec[] {
         };
         const footer =
           `${numbers.blocks} blocks gathered, ${numbers.kept} kept, ${numbers.chain_summaries} chain summaries; ` +
-          `${numbers.original_tokens} -> ${numbers.compressed_tokens} tokens (budget ${numbers.budget}); chains intact ${r.intact_chains.length}, broken ${r.broken_chains.length}`;
-        return { content: [{ type: 'text', text: pack.markdown }, { type: 'text', text: footer }], structuredContent: { markdown: pack.markdown, ...numbers } };
+          `${numbers.original_tokens} -> ${numbers.compressed_tokens} tokens of blocks, ${numbers.tokens} with references and legend (budget ${numbers.budget}); chains intact ${r.intact_chains.length}, broken ${r.broken_chains.length}`;
+        return {
+          content: [{ type: 'text', text: pack.markdown }, { type: 'text', text: footer }],
+          structuredContent: { markdown: pack.markdown, legend: pack.legend, ...numbers },
+        };
       },
     }),
     tool({

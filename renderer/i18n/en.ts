@@ -428,6 +428,13 @@ export const en = {
   'compress.status.partial': 'partly kept',
   'compress.status.dropped': 'dropped',
   'compress.summaryOf': 'Summary of {chains}: {tokens} of {original} tokens',
+  'compress.pack': 'Context pack',
+  'compress.packTokens': '{before} tokens gathered → {after} in the pack, {saved} saved',
+  'compress.copy': 'Copy',
+  'compress.copied': 'Copied',
+  'compress.copyFailed': 'Could not copy: {error}',
+  'compress.saveMarkdown': 'Save as Markdown',
+  'compress.saveJson': 'Save as JSON',
 
   'export.title': 'Export',
   'export.lead': 'Write memories, conversations and the context tree to a file or a folder, and import what was exported, without losing anything.',

@@ -426,6 +426,13 @@ export const zh: Messages = {
   'compress.status.partial': '部分保留',
   'compress.status.dropped': '已丢弃',
   'compress.summaryOf': '{chains} 的摘要：{original} 个 token 中的 {tokens} 个',
+  'compress.pack': '上下文包',
+  'compress.packTokens': '收集 {before} 个 token → 包内 {after} 个，节省 {saved} 个',
+  'compress.copy': '复制',
+  'compress.copied': '已复制',
+  'compress.copyFailed': '无法复制：{error}',
+  'compress.saveMarkdown': '另存为 Markdown',
+  'compress.saveJson': '另存为 JSON',
 
   'export.title': '导出',
   'export.lead': '把记忆、对话和上下文树写入文件或文件夹，并无损地导入导出的内容。',

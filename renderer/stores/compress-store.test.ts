@@ -17,13 +17,15 @@ describe('the compression store', () => {
     expect(store.getState().status).toBe('running');
     const pack = next('context:pack');
     expect(pack.request).toEqual({ query: 'heap leak', budget: 100, strategy: 'chain_aware' });
-    pack.resolve({ query: 'heap leak', budget: 100, blocks, result: compression(blocks), markdown: '# pack' });
+    const packed = { query: 'heap leak', budget: 100, blocks, result: { ...compression(blocks), budget: 80 }, markdown: '# pack', legend: [], tokens: 3 };
+    pack.resolve(packed);
     await settle();
+    // The blocks again, at the budget the pack's text left them, cut between sentences only.
     const run = next('compress:run');
-    expect(run.request).toEqual({ blocks, strategy: 'chain_aware', budget: 100 });
+    expect(run.request).toEqual({ blocks, strategy: 'chain_aware', budget: 80, whole_sentences: true });
     run.resolve({ result: compression(blocks), before: 'all four', after: 'two and a summary' });
     await done;
-    expect(store.getState()).toMatchObject({ status: 'done', before: 'all four', after: 'two and a summary', ran: 'heap leak' });
+    expect(store.getState()).toMatchObject({ status: 'done', before: 'all four', after: 'two and a summary', ran: 'heap leak', pack: packed });
     expect(blockFates(blocks, store.getState().result!).map((f) => [f.block.id, f.fate, f.tokens])).toEqual([
       ['a', 'kept', 30],
       ['b', 'shortened', 20],

@@ -1,13 +1,18 @@
 /**
  * The compression view: a query, a token budget and a strategy make a context pack
- * (`context:pack`); its blocks are then compressed once more with `compress:run`, which returns the
- * before/after texts the diff editor shows and the same kept/dropped/summarized report.
+ * (`context:pack`, kept whole for Copy and Save); its blocks are then compressed once more with
+ * `compress:run` at the budget the pack's text left them, whole sentences only as the pack does,
+ * which returns the before/after texts the diff editor shows and the same kept/dropped/summarized
+ * report.
  *
  * Only the latest run counts: a response for an older run is dropped.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CompressionResult, CompressionStrategy, ContextBlock } from '../../shared/types/compress';
 import type { CairnClient } from '../api/client';
+import type { CommandResponse } from '../../shared/contracts/api';
+
+export type ContextPack = CommandResponse<'context:pack'>;
 
 export const STRATEGIES = ['chain_integrity', 'chain_aware', 'priority'] as const satisfies readonly CompressionStrategy[];
 
@@ -18,6 +23,8 @@ export interface CompressState {
   status: 'idle' | 'running' | 'done' | 'failed';
   error: string | null;
   blocks: ContextBlock[];
+  /** The pack as `cairn context --json` gives it: its Markdown is what Copy and Save hand out. */
+  pack: ContextPack | null;
   result: CompressionResult | null;
   before: string;
   after: string;
@@ -54,6 +61,7 @@ export function createCompressStore(client: Pick<CairnClient, 'call'>): StoreApi
     status: 'idle',
     error: null,
     blocks: [],
+    pack: null,
     result: null,
     before: '',
     after: '',
@@ -73,12 +81,12 @@ export function createCompressStore(client: Pick<CairnClient, 'call'>): StoreApi
         const pack = await client.call('context:pack', { query, budget, strategy });
         if (mine !== seq) return;
         if (pack.blocks.length === 0) {
-          set({ status: 'done', blocks: [], result: pack.result, before: '', after: '', ran: query });
+          set({ status: 'done', blocks: [], pack, result: pack.result, before: '', after: '', ran: query });
           return;
         }
-        const compressed = await client.call('compress:run', { blocks: pack.blocks, strategy, budget });
+        const compressed = await client.call('compress:run', { blocks: pack.blocks, strategy, budget: pack.result.budget, whole_sentences: true });
         if (mine !== seq) return;
-        set({ status: 'done', blocks: pack.blocks, result: compressed.result, before: compressed.before, after: compressed.after, ran: query });
+        set({ status: 'done', blocks: pack.blocks, pack, result: compressed.result, before: compressed.before, after: compressed.after, ran: query });
       } catch (error) {
         if (mine !== seq) return;
         set({ status: 'failed', error: message(error) });

@@ -481,6 +481,8 @@ export const commands = {
       /** Tokens to keep; or `ratio` of the original (default 0.5). */
       budget: z.number().int().min(0).optional(),
       ratio: z.number().min(0).max(1).optional(),
+      /** Shorten blocks between sentences only, as context packs do (default false: the seed may cut a first sentence). */
+      whole_sentences: z.boolean().optional(),
     }),
     response: z.object({ result: CompressionResult, before: z.string(), after: z.string() }),
   },
@@ -493,7 +495,26 @@ export const commands = {
       /** Search hits gathered before compressing. */
       topK: z.number().int().min(1).max(200).default(40),
     }),
-    response: z.object({ query: z.string(), budget: z.number(), blocks: z.array(ContextBlock), result: CompressionResult, markdown: z.string() }),
+    response: z.object({
+      query: z.string(),
+      /** The budget asked for; `markdown` (references and legend included) stays within it. */
+      budget: z.number(),
+      blocks: z.array(ContextBlock),
+      result: CompressionResult,
+      markdown: z.string(),
+      /** What each short reference of `markdown` (`[3]`) stands for, in reference order. */
+      legend: z.array(
+        z.object({
+          ref: z.string(),
+          uri: z.string().optional(),
+          message_ids: z.array(z.string()).optional(),
+          lines: z.tuple([z.number().int(), z.number().int()]).optional(),
+          source: z.string().optional(),
+        }),
+      ),
+      /** Tokens of `markdown`. */
+      tokens: z.number().int(),
+    }),
   },
   'search:query': {
     request: z.object({

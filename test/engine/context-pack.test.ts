@@ -51,9 +51,11 @@ const sources: PackSources = {
 
 describe('context packs', () => {
   it('adds the rest of a hit message\'s chain and keeps the chain whole within the budget', async () => {
-    for (const budget of [60, 120, 400]) {
+    // The budget holds the whole text (heading, references, legend): 150 tokens is about the smallest that fits the chain.
+    for (const budget of [150, 400]) {
       const pack = await buildContextPack(hits, sources, { query: 'why did the export crash', budget });
-      expect(pack.result.compressed_tokens).toBeLessThanOrEqual(budget);
+      expect(pack.tokens).toBeLessThanOrEqual(budget);
+      expect(pack.result.compressed_tokens).toBeLessThan(budget);
       // Every chain member is in the pack's blocks, tagged with the chain.
       const members = pack.blocks.filter((b) => b.chain_links.includes('chain_causal_1'));
       expect(members.map((b) => b.provenance?.message_ids)).toEqual([['m3'], ['m5'], ['m8']]);
@@ -75,8 +77,9 @@ describe('context packs', () => {
     // With room for everything, everything is kept and the Markdown names each block's origin.
     expect(pack.result.dropped).toEqual([]);
     expect(pack.markdown).toContain('Query: export crash');
-    expect(pack.markdown).toContain('messages m3');
-    expect(pack.markdown).toContain('source: /src/ops.md');
+    expect(pack.legend).toContainEqual({ ref: '[1]', uri: 'ctx://session/c1/m3', message_ids: ['m3'], source: '/src/m3' });
+    expect(pack.markdown).toContain('[1] ctx://session/c1/m3, message m3');
+    expect(pack.legend.find((r) => r.uri === 'ctx://resources/docs/ops.md')).toMatchObject({ source: '/src/ops.md' });
   });
 
   it('is deterministic and leaves out what does not fit rather than exceed the budget', async () => {

@@ -143,9 +143,23 @@ describe('cairn mcp (read-only)', () => {
   it('context returns a chain-intact pack within the budget, with its numbers', async () => {
     const result = await call(client, 'context', { query: 'why were the pods OOM-killed after the deploy', budget: 600 });
     expect(result.isError).toBeFalsy();
-    const numbers = result.structuredContent as { markdown: string; budget: number; compressed_tokens: number; intact_chains: string[]; broken_chains: string[]; kept: number };
+    const numbers = result.structuredContent as {
+      markdown: string;
+      legend: Array<{ ref: string; uri?: string }>;
+      budget: number;
+      tokens: number;
+      compressed_tokens: number;
+      intact_chains: string[];
+      broken_chains: string[];
+      kept: number;
+    };
     expect(numbers.budget).toBe(600);
-    expect(numbers.compressed_tokens).toBeLessThanOrEqual(600);
+    // The whole text fits the budget, references and legend included.
+    expect(numbers.tokens).toBeLessThanOrEqual(600);
+    expect(numbers.compressed_tokens).toBeLessThan(numbers.tokens);
+    expect(numbers.legend.length).toBeGreaterThan(0);
+    for (const entry of numbers.legend) expect(numbers.markdown).toContain(`${entry.ref} `);
+    expect(numbers.markdown.slice(0, numbers.markdown.indexOf('\nSources:'))).not.toContain('ctx://');
     expect(numbers.broken_chains).toEqual([]);
     expect(numbers.intact_chains.length).toBeGreaterThan(0);
     expect(numbers.kept).toBeGreaterThan(0);

@@ -18,7 +18,7 @@ export function registerCompress(program: Command): void {
     .command('compress')
     .description('Fit context blocks into a token budget, keeping reasoning chains whole (priority | chain_aware | chain_integrity)')
     .argument('<blocks.json>', '{"blocks": [{"id", "source", "priority", "content", "token_count"?, "chain_links"?, "chain_types"?, "relevance_score"?, "freshness_score"?}]}')
-    .option('--strategy <strategy>', 'priority (baseline) | chain_aware (seed stage 1) | chain_integrity (chains kept whole or summarized)', 'chain_integrity')
+    .option('--strategy <strategy>', 'priority (baseline: whole blocks by priority) | chain_aware (blocks ranked by chain membership, relevance and freshness, shortened to fit) | chain_integrity (chains kept whole or summarized)', 'chain_integrity')
     .option('--ratio <r>', 'keep this share of the original tokens, 0..1 (default 0.5)')
     .option('--budget <n>', 'keep at most this many tokens (instead of --ratio)')
     .option('--json', 'print one JSON document: {"kept", "dropped", "replaced", "original_tokens", "compressed_tokens", "intact_chains", "broken_chains", ...}')

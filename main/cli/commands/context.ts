@@ -22,15 +22,17 @@ export function registerContext(program: Command): void {
   addIndexOptions(
     program
       .command('context')
-      .description('A context pack for an agent: what matters for QUERY in N tokens, gathered from search hits, memories and their chains, compressed without cutting a chain')
+      .description(
+        'A context pack for an agent: what matters for QUERY in N tokens (the whole text), gathered from relevant search results, memories and their chains, compressed without cutting a chain or a sentence; blocks open with short references, one legend of sources at the end',
+      )
       .argument('<query>', 'the question the context is for')
-      .requiredOption('-b, --budget <n>', 'tokens the pack may take')
+      .requiredOption('-b, --budget <n>', 'tokens the pack may take, references and legend included')
       .option('-w, --workspace <dir>', 'workspace folder')
       .option('--strategy <strategy>', 'chain_integrity (default: chains kept whole or summarized) | chain_aware | priority', 'chain_integrity')
       .option('--scope <scope>', `only this scope: ${SCOPES.join('|')}`)
       .option('-k, --top-k <n>', 'search hits gathered before compressing', '40')
       .option('--markdown', 'print the pack as Markdown (the default)')
-      .option('--json', 'print one JSON document: {"query", "budget", "blocks", "result", "markdown"}')
+      .option('--json', 'print one JSON document: {"query", "budget", "blocks", "result", "markdown", "legend", "tokens"}')
       .option('-v, --verbose', 'log more on stderr'),
   ).action(async (query: string, flags: ContextFlags) => {
     const logger = stderrLogger(Boolean(flags.verbose));
@@ -58,7 +60,7 @@ export function registerContext(program: Command): void {
       const r = pack.result;
       process.stderr.write(
         `${formatCount(pack.blocks.length)} blocks gathered, ${formatCount(r.kept.length)} kept, ${formatCount(r.replaced.length)} chain summaries; ` +
-          `${formatCount(r.original_tokens)} → ${formatCount(r.compressed_tokens)} tokens (budget ${formatCount(budget)}); ` +
+          `${formatCount(r.original_tokens)} → ${formatCount(r.compressed_tokens)} tokens of blocks, ${formatCount(pack.tokens)} with references and legend (budget ${formatCount(budget)}); ` +
           `chains intact ${formatCount(r.intact_chains.length)}, broken ${formatCount(r.broken_chains.length)}\n`,
       );
     } catch (error) {

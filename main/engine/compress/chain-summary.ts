@@ -5,14 +5,14 @@
  * proportion to its size so that problem, cause and solution all keep a voice.
  */
 import type { ContextBlock } from '../../../shared/types/compress.js';
-import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type Piece, type TextFitter } from './shorten.js';
+import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type FitOptions, type Piece, type TextFitter } from './shorten.js';
 import type { ChainSummary } from './strategies.js';
 
 /** Returns null when not even one block can contribute MIN_PIECE_TOKENS within `max`. */
-export function summarizeChain(blocks: readonly ContextBlock[], indices: readonly number[], chainIds: string[], max: number): ChainSummary | null {
+export function summarizeChain(blocks: readonly ContextBlock[], indices: readonly number[], chainIds: string[], max: number, fit: FitOptions = {}): ChainSummary | null {
   if (max < MIN_PIECE_TOKENS) return null;
   const members = indices.map((index) => ({ index, block: blocks[index] as ContextBlock }));
-  const fitters = members.map((m) => textFitter(m.block));
+  const fitters = members.map((m) => textFitter(m.block, fit));
 
   if (members.every((m) => m.block.summary)) {
     const parts = members.map((m, k) => {

@@ -8,10 +8,10 @@ import { resolveBudget, type BudgetOptions } from './blocks.js';
 import { chainMembers, chainReports, isIntact, type BlockFate } from './chains.js';
 import { selectChainIntegrity } from './integrity.js';
 import { chainAwareScore } from './scoring.js';
-import type { Piece } from './shorten.js';
+import type { FitOptions, Piece } from './shorten.js';
 import { selectByPriority, selectChainAware, type Selection } from './strategies.js';
 
-export interface CompressOptions extends BudgetOptions {
+export interface CompressOptions extends BudgetOptions, FitOptions {
   /** Default chain_integrity, the strategy that keeps chains whole. */
   strategy?: CompressionStrategy;
 }
@@ -31,7 +31,7 @@ export function compressBlocks(blocks: readonly ContextBlock[], options: Compres
   const budget = resolveBudget(options, originalTokens);
   const scores = blocks.map(chainAwareScore);
   const members = chainMembers(blocks);
-  const selection = select(strategy, blocks, scores, budget, members);
+  const selection = select(strategy, blocks, scores, budget, members, { cutSentences: options.cutSentences ?? true });
 
   const fates: BlockFate[] = blocks.map((_, i) => {
     const piece = selection.kept.get(i);
@@ -107,13 +107,13 @@ function keptBlock(block: ContextBlock, piece: Piece, index: number, score: numb
   return out;
 }
 
-function select(strategy: CompressionStrategy, blocks: readonly ContextBlock[], scores: number[], budget: number, members: Map<string, number[]>): Selection {
+function select(strategy: CompressionStrategy, blocks: readonly ContextBlock[], scores: number[], budget: number, members: Map<string, number[]>, fit: FitOptions): Selection {
   switch (strategy) {
     case 'priority':
       return selectByPriority(blocks, budget);
     case 'chain_aware':
-      return selectChainAware(blocks, scores, budget);
+      return selectChainAware(blocks, scores, budget, fit);
     case 'chain_integrity':
-      return selectChainIntegrity(blocks, scores, budget, members);
+      return selectChainIntegrity(blocks, scores, budget, members, fit);
   }
 }

@@ -4,6 +4,12 @@
  * budget without cutting a chain; the result is Markdown (or JSON) an agent can paste, every
  * block naming where it came from.
  *
+ * Worth their tokens (issue 19, item 3): the budget holds the whole text (blocks, references,
+ * legend); blocks are opened by short references and one legend names the sources
+ * (pack-render.ts); a block is cut only between sentences; only hits above the search mode's
+ * relevance floor become blocks (`relevantHits`); for a "what did we decide / what was the fix" question, blocks
+ * that state a decision or an outcome are CRITICAL, packed first (outcomes.ts).
+ *
  * Blocks: one per node (the best-scoring level of it wins, and L2 content is preferred to an
  * abstract of the same node when both hit). Priority follows rank and kind: memories and the
  * top hits are HIGH, the rest MEDIUM, weak hits LOW. A chain contributes its member messages as
@@ -11,9 +17,12 @@
  */
 import type { ContextBlock, ContextPriority, CompressionResult, CompressionStrategy } from '../../../shared/types/compress.js';
 import type { ExtractedChain } from '../../../shared/types/memory.js';
+import type { RankedResult } from '../../../shared/contracts/api.js';
 import { countTokens } from '../../lib/tokens.js';
 import { compressBlocks } from './compress.js';
-import { renderMarkdown } from './render.js';
+import { sentenceEnds } from './shorten.js';
+import { renderPack, type PackRef } from './pack-render.js';
+import { isOutcomeQuestion, OUTCOME_ROLES, statesOutcome } from './outcomes.js';
 import { compareNatural } from '../../../shared/natural-sort.js';
 
 /** What the pack needs of a search hit (the contract's SearchHit has these). */
@@ -48,10 +57,16 @@ export interface PackOptions {
 
 export interface ContextPack {
   query: string;
+  /** The budget asked for: `markdown` stays within it. */
   budget: number;
   blocks: ContextBlock[];
+  /** The compression of `blocks`; its own budget is what the text left for them. */
   result: CompressionResult;
   markdown: string;
+  /** What each reference of `markdown` stands for, in reference order. */
+  legend: PackRef[];
+  /** Tokens of `markdown`. */
+  tokens: number;
 }
 
 /** Hits ranked this high are HIGH priority. */
@@ -62,6 +77,30 @@ const WEAK_SHARE = 0.35;
 const FRESHNESS_HALF_LIFE_DAYS = 30;
 
 const SOURCE_OF: Record<string, string> = { memory: 'long_term_memory', session: 'short_term_memory', resource: 'resource', skill: 'skill' };
+
+/**
+ * The hits worth a block: those of the search's ranked results that are not weak (index/rank.ts:
+ * a result below its mode's floor is probably not relevant). A document is judged by its best
+ * section, as the search list shows it, so a relevant document brings its other matching
+ * sections; copies of the same content (`also_at`) come once.
+ */
+export function relevantHits(ranked: readonly RankedResult[]): PackHit[] {
+  return ranked
+    .filter((result) => !result.weak)
+    .flatMap((result) =>
+      result.hits.map((hit) => ({
+        uri: hit.uri,
+        level: hit.level,
+        score: hit.score,
+        context_type: hit.context_type,
+        provenance: {
+          ...(hit.provenance.source ? { source: hit.provenance.source } : {}),
+          ...(hit.provenance.lines ? { lines: hit.provenance.lines } : {}),
+          message_ids: hit.provenance.message_ids,
+        },
+      })),
+    );
+}
 
 export async function buildContextPack(hits: readonly PackHit[], sources: PackSources, options: PackOptions): Promise<ContextPack> {
   const now = options.now ?? new Date();
@@ -75,12 +114,13 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
     // A message hit is the message, not its whole session file: one block per message, so the
     // chains of each message attach to it and the budget goes to what matched.
     const asMessages = hit.level === 2 && messageIds.length > 0 && sources.readMessages !== undefined;
-    const id = asMessages ? messageBlockId(hit.uri, messageIds) : `${hit.uri}#${hit.level}`;
+    const id = asMessages ? messageBlockId(hit.uri, messageIds) : `${hit.uri}#${blockLevel(hit)}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    const content = asMessages
+    const read = asMessages
       ? await (sources.readMessages as NonNullable<PackSources['readMessages']>)(hit.uri, messageIds).catch(() => null)
-      : await sources.read(hit.uri, hit.level).catch(() => null);
+      : await sources.read(hit.uri, blockLevel(hit)).catch(() => null);
+    const content = read === null ? null : withoutCutSentence(read);
     if (!content?.trim()) continue;
     blocks.push({
       id,
@@ -101,17 +141,101 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
     });
   }
 
-  await attachChains(blocks, sources);
-  const result = compressBlocks(blocks, { strategy: options.strategy ?? 'chain_integrity', budget: options.budget });
-  const rendered = renderMarkdown(result);
-  // The renderer's first line is the title; the query goes right under it.
-  const cut = rendered.indexOf('\n');
-  const markdown = `${rendered.slice(0, cut)}\n\nQuery: ${options.query}\n${rendered.slice(cut)}`;
-  return { query: options.query, budget: options.budget, blocks, result, markdown };
+  const outcomes = await attachChains(blocks, sources);
+  const ordered = chainStepsAfterTheirHits(blocks);
+  if (isOutcomeQuestion(options.query)) {
+    // CRITICAL: ahead of every other block, however much more of the question's wording the
+    // discussion around the decision repeats (it usually does).
+    for (const block of ordered) if (outcomes.has(block.id) || statesOutcome(block.content)) block.priority = 'CRITICAL';
+  }
+  return fitText(ordered, options);
 }
+
+/**
+ * The budget is the pack's text, not only its blocks: references, the legend and the heading
+ * take tokens too. The blocks get the largest budget whose rendered text fits, found by halving
+ * (about 11 compressions of a pack's few dozen blocks for 1,500 tokens, a millisecond or so
+ * each). A budget smaller than the heading alone gives the heading.
+ */
+function fitText(blocks: ContextBlock[], options: PackOptions): ContextPack {
+  const strategy = options.strategy ?? 'chain_integrity';
+  const build = (budget: number) => {
+    const result = compressBlocks(blocks, { strategy, budget, cutSentences: false });
+    const rendered = renderPack(options.query, options.budget, strategy, result);
+    return { result, ...rendered, tokens: countTokens(rendered.markdown) };
+  };
+  let pack = build(options.budget);
+  if (pack.tokens > options.budget) {
+    let lo = 1;
+    let hi = options.budget - 1;
+    pack = build(0);
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const candidate = build(mid);
+      if (candidate.tokens <= options.budget) {
+        pack = candidate;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+  }
+  return { query: options.query, budget: options.budget, blocks, result: pack.result, markdown: pack.markdown, legend: pack.legend, tokens: pack.tokens };
+}
+
+/**
+ * The chain steps that joined from the analyses stand right after the first hit of their chain,
+ * in the chain's order, so the text reads problem → cause → fix where the hit is.
+ */
+function chainStepsAfterTheirHits(blocks: readonly ContextBlock[]): ContextBlock[] {
+  const steps = blocks.filter((b) => b.id.startsWith(CHAIN_STEP));
+  if (steps.length === 0) return [...blocks];
+  const placed = new Set<ContextBlock>();
+  const out: ContextBlock[] = [];
+  for (const block of blocks) {
+    if (block.id.startsWith(CHAIN_STEP)) continue;
+    out.push(block);
+    for (const step of steps) {
+      if (placed.has(step) || !step.chain_links.some((id) => block.chain_links.includes(id))) continue;
+      placed.add(step);
+      out.push(step);
+    }
+  }
+  return [...out, ...steps.filter((s) => !placed.has(s))];
+}
+
+const CHAIN_STEP = 'chain:';
 
 function messageBlockId(uri: string, messageIds: readonly string[]): string {
   return `${uri}#m:${messageIds.join(',')}`;
+}
+
+/**
+ * A summary may end a line in a sentence its summarizer cut ("… runs on the replica rather
+ * than…"): a pack holds whole sentences only, so each such fragment goes, and a line that is only
+ * a fragment goes with it.
+ */
+export function withoutCutSentence(text: string): string {
+  if (!text.includes('…')) return text;
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    const trimmed = line.trimEnd();
+    if (!trimmed.endsWith('…')) {
+      lines.push(line);
+      continue;
+    }
+    const ends = sentenceEnds(trimmed);
+    if (ends.length > 1) lines.push(trimmed.slice(0, ends[ends.length - 2]).trimEnd());
+  }
+  return lines.join('\n').trim();
+}
+
+/**
+ * The level a hit's block is read at. A file (a document, a memory) is read as its content: its
+ * abstract and overview only repeat it in fewer words, and the pack shortens content
+ * sentence-wise when it must. A directory has only its summaries; a session file hit without
+ * message ids keeps its level (its content is the whole transcript).
+ */
+function blockLevel(hit: PackHit): 0 | 1 | 2 {
+  return hit.uri.endsWith('/') || hit.context_type === 'session' ? hit.level : 2;
 }
 
 /**
@@ -142,22 +266,27 @@ function freshness(updatedAt: string | undefined, now: Date): number {
 
 /**
  * Message blocks that belong to a chain get the chain's id and type; the chain's other messages
- * join the pack as blocks of their own, so the compressor sees the chain whole.
+ * join the pack as blocks of their own (named by their conversation folder and message ids), so
+ * the compressor sees the chain whole. Returns the ids of blocks that are a chain's goal step
+ * (its solution, effect, conclusion or result): they state an outcome.
  */
-async function attachChains(blocks: ContextBlock[], sources: PackSources): Promise<void> {
-  if (!sources.chainsFor) return;
+async function attachChains(blocks: ContextBlock[], sources: PackSources): Promise<Set<string>> {
+  const outcomes = new Set<string>();
+  if (!sources.chainsFor) return outcomes;
   const refs = blocks.flatMap((b) => (b.provenance?.uri && b.provenance.message_ids?.length ? [{ uri: b.provenance.uri, message_ids: b.provenance.message_ids }] : []));
-  if (refs.length === 0) return;
+  if (refs.length === 0) return outcomes;
   const chains = await sources.chainsFor(refs);
   const byMessage = new Map<string, ContextBlock>();
   for (const block of blocks) for (const id of block.provenance?.message_ids ?? []) byMessage.set(id, block);
   for (const chain of chains) {
     const type = chain.chain_type.toLowerCase() as ContextBlock['chain_types'][number];
+    const anchor = chain.source_message_ids.map((id) => byMessage.get(id)).find((b) => b !== undefined);
+    const conversation = conversationOf(anchor?.provenance?.uri);
     for (const node of chain.nodes) {
       let block = node.message_ids.map((id) => byMessage.get(id)).find((b) => b !== undefined);
       if (!block) {
         block = {
-          id: `chain:${chain.chain_id}:${node.id}`,
+          id: `${CHAIN_STEP}${chain.chain_id}:${node.id}`,
           source: 'short_term_memory',
           priority: 'MEDIUM',
           content: node.text,
@@ -166,15 +295,22 @@ async function attachChains(blocks: ContextBlock[], sources: PackSources): Promi
           chain_types: [],
           relevance_score: 0,
           freshness_score: 0,
-          provenance: { message_ids: node.message_ids },
+          provenance: { ...(conversation ? { uri: conversation } : {}), message_ids: node.message_ids },
         };
         blocks.push(block);
         for (const id of node.message_ids) byMessage.set(id, block);
       }
       if (!block.chain_links.includes(chain.chain_id)) block.chain_links.push(chain.chain_id);
       if (!block.chain_types.includes(type)) block.chain_types.push(type);
+      if (OUTCOME_ROLES.has(node.role)) outcomes.add(block.id);
     }
   }
+  return outcomes;
+}
+
+/** The conversation folder of a session node, `ctx://session/{id}/`. */
+function conversationOf(uri: string | undefined): string | null {
+  return /^ctx:\/\/session\/[^/]+\//.exec(uri ?? '')?.[0] ?? null;
 }
 
 function clamp01(value: number): number {

@@ -1,7 +1,8 @@
 /**
  * The compression commands of the contract: `compress:run` (blocks in, the kept blocks and a
  * before/after pair for the diff view out) and `context:pack` (a query and a budget in, a
- * chain-intact pack out, gathered from search hits, memories and their sessions' chains).
+ * chain-intact pack out, gathered from the search's relevant results (above the hybrid floor),
+ * memories and their sessions' chains).
  */
 import type { CommandHandlers } from '../command-handlers.js';
 import { SessionAnalysis, type ExtractedChain } from '../../../shared/types/memory.js';
@@ -10,7 +11,7 @@ import { formatMessageRecord } from '../index/message-record.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { compressBlocks } from './compress.js';
 import { parseCompressInput } from './blocks.js';
-import { buildContextPack, type PackHit } from './context-pack.js';
+import { buildContextPack, relevantHits, type PackHit } from './context-pack.js';
 import { renderDiffPair } from './render.js';
 
 export interface CompressHandlerDeps {
@@ -66,28 +67,18 @@ export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandler
         strategy: request.strategy,
         ...(request.budget !== undefined ? { budget: request.budget } : {}),
         ...(request.ratio !== undefined ? { ratio: request.ratio } : {}),
+        cutSentences: request.whole_sentences !== true,
       });
       return { result, ...renderDiffPair(blocks, result) };
     },
     'context:pack': async (request, ctx) => {
-      const { hits } = await deps.search({ query: request.query, mode: 'hybrid', topK: request.topK, ...(request.scope ? { scope: request.scope } : {}) }, ctx);
+      const { ranked } = await deps.search({ query: request.query, mode: 'hybrid', topK: request.topK, ...(request.scope ? { scope: request.scope } : {}) }, ctx);
       const packHits: PackHit[] = [];
-      for (const hit of hits) {
+      for (const hit of relevantHits(ranked)) {
         const meta = await deps.fs.readMeta(hit.uri).catch(() => null);
-        packHits.push({
-          uri: hit.uri,
-          level: hit.level,
-          score: hit.score,
-          context_type: hit.context_type,
-          provenance: {
-            ...(hit.provenance.source ? { source: hit.provenance.source } : {}),
-            ...(hit.provenance.lines ? { lines: hit.provenance.lines } : {}),
-            message_ids: hit.provenance.message_ids,
-          },
-          ...(meta?.updated_at ? { updated_at: meta.updated_at } : {}),
-        });
+        packHits.push({ ...hit, ...(meta?.updated_at ? { updated_at: meta.updated_at } : {}) });
       }
-      const pack = await buildContextPack(
+      return buildContextPack(
         packHits,
         {
           read: (uri, level) => deps.fs.read(uri, level),
@@ -96,7 +87,6 @@ export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandler
         },
         { query: request.query, budget: request.budget, strategy: request.strategy },
       );
-      return pack;
     },
   };
 }

@@ -7,7 +7,7 @@ import type { ContextBlock } from '../../../shared/types/compress.js';
 import { chainMembers, chainUnits } from './chains.js';
 import { summarizeChain } from './chain-summary.js';
 import { rankDescending } from './scoring.js';
-import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type Piece } from './shorten.js';
+import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type FitOptions, type Piece } from './shorten.js';
 import { wholePiece, type ChainSummary, type Selection } from './strategies.js';
 
 export function selectChainIntegrity(
@@ -15,6 +15,7 @@ export function selectChainIntegrity(
   scores: readonly number[],
   budget: number,
   members: Map<string, number[]> = chainMembers(blocks),
+  fit: FitOptions = {},
 ): Selection {
   const units = chainUnits(blocks, members);
   // A chain is as important as its most important block; ties go to the unit that starts first
@@ -40,14 +41,14 @@ export function selectChainIntegrity(
     } else if (unit.blocks.length === 1) {
       // One block (alone, or the only block of its chain here): shortening it cuts no chain.
       const i = unit.blocks[0] as number;
-      const piece = textFitter(blocks[i] as ContextBlock).fit(remaining);
+      const piece = textFitter(blocks[i] as ContextBlock, fit).fit(remaining);
       failedFits = piece ? 0 : failedFits + 1;
       if (piece) {
         kept.set(i, piece);
         remaining -= piece.token_count;
       }
     } else {
-      const summary = summarizeChain(blocks, unit.blocks, unit.chainIds, remaining);
+      const summary = summarizeChain(blocks, unit.blocks, unit.chainIds, remaining, fit);
       failedFits = summary ? 0 : failedFits + 1;
       if (summary) {
         replaced.push(summary);

@@ -46,8 +46,16 @@ export interface TextFitter {
   units(text: string): number;
 }
 
+export interface FitOptions {
+  /**
+   * False: never cut inside a sentence; a block whose first sentence does not fit is left out
+   * (context packs: a fragment such as "…lea…" costs tokens and says nothing). Default true.
+   */
+  cutSentences?: boolean;
+}
+
 /** Sentence boundaries and prefix counts are computed on first need and reused across calls. */
-export function textFitter(source: TextSource): TextFitter {
+export function textFitter(source: TextSource, options: FitOptions = {}): TextFitter {
   let ends: number[] | undefined;
   let scale: number | undefined;
   const unitsAt = new Map<number, number>();
@@ -79,7 +87,7 @@ export function textFitter(source: TextSource): TextFitter {
       } else hi = mid - 1;
     }
     if (best >= 0) return { content: prefix(best), token_count: prefixUnits(best), shortened: true };
-    return max >= MIN_CUT_TOKENS ? cutFirstSentence(source.content.slice(0, ends[0]).trim(), max, units) : null;
+    return max >= MIN_CUT_TOKENS && options.cutSentences !== false ? cutFirstSentence(source.content.slice(0, ends[0]).trim(), max, units) : null;
   };
   return { fit, units };
 }

@@ -1,11 +1,11 @@
 /**
  * The two single-pass strategies (docs/SPEC.md#chain-aware-compression): the PRIORITY baseline the
- * seed compares against, and CHAIN_AWARE (the seed's stage 1), which ranks by the chain-aware score
- * and may shorten.
+ * seed compares against, and CHAIN_AWARE (the seed's first stage), which ranks by the chain-aware
+ * score and may shorten.
  */
 import type { ContextBlock } from '../../../shared/types/compress.js';
 import { PRIORITY_WEIGHTS, rankDescending } from './scoring.js';
-import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type Piece } from './shorten.js';
+import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type FitOptions, type Piece } from './shorten.js';
 
 /** What a strategy chose: kept pieces by input index, and chain summaries (stage 2 only). */
 export interface Selection {
@@ -53,7 +53,7 @@ export function wholePiece(block: ContextBlock): Piece {
  * CHAIN_AWARE: blocks by the chain-aware score, greedily; a block that no longer fits whole is
  * shortened to the room left (its leading sentences), as the seed shortens its block 3 to fit.
  */
-export function selectChainAware(blocks: readonly ContextBlock[], scores: readonly number[], budget: number): Selection {
+export function selectChainAware(blocks: readonly ContextBlock[], scores: readonly number[], budget: number, fit: FitOptions = {}): Selection {
   const kept = new Map<number, Piece>();
   let remaining = budget;
   let failedFits = 0;
@@ -63,7 +63,7 @@ export function selectChainAware(blocks: readonly ContextBlock[], scores: readon
     if (block.token_count <= remaining) piece = wholePiece(block);
     // Most blocks that do not fit meet a full budget: skip those without tokenizing them.
     else if (remaining >= MIN_PIECE_TOKENS && failedFits < MAX_FAILED_FITS) {
-      piece = textFitter(block).fit(remaining);
+      piece = textFitter(block, fit).fit(remaining);
       failedFits = piece ? 0 : failedFits + 1;
     }
     if (!piece) continue;

@@ -1,15 +1,18 @@
 /**
  * Compression: a query, a token budget and a strategy make a context pack; the view shows the
- * text before and after side by side (Monaco's diff editor), each block's fate (kept, shortened,
- * summarized into its chain's summary, dropped), which chains survived whole, and the token counts.
+ * pack's tokens (gathered → in the pack) with Copy and Save (Markdown, JSON), the text before and
+ * after side by side (Monaco's diff editor), each block's fate (kept, shortened, summarized into
+ * its chain's summary, dropped), which chains survived whole, and the token counts.
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { CompressionStrategy } from '../../../shared/types/compress';
 import { formatCount } from '../../../shared/format';
 import { STRATEGIES, blockFates } from '../../stores/compress-store';
 import { useApp, useCompress } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
+import { packJsonFile, packMarkdownFile, packTokens, type PackFile } from './pack-files';
+import type { ContextPack } from '../../stores/compress-store';
 import './compress.css';
 
 const DiffView = lazy(() => import('./DiffView'));
@@ -76,12 +79,14 @@ function Outcome() {
   const blocks = useCompress((s) => s.blocks);
   const before = useCompress((s) => s.before);
   const after = useCompress((s) => s.after);
+  const pack = useCompress((s) => s.pack);
   if (status !== 'done' || !result) return status === 'idle' ? <p className="muted">{t('compress.hint')}</p> : null;
   if (blocks.length === 0) return <p className="muted" data-testid="compress-empty">{t('compress.nothing')}</p>;
   const fates = blockFates(blocks, result);
   const saved = result.original_tokens > 0 ? Math.round((1 - result.compressed_tokens / result.original_tokens) * 100) : 0;
   return (
     <>
+      {pack && <PackBar pack={pack} />}
       <p className="compress-totals" data-testid="compress-totals" data-original={result.original_tokens} data-compressed={result.compressed_tokens} data-budget={result.budget}>
         <strong>{formatCount(result.original_tokens, locale)}</strong> → <strong>{formatCount(result.compressed_tokens, locale)}</strong> {t('compress.tokens')}
         <span className="badge">−{saved}%</span>
@@ -151,5 +156,58 @@ function Outcome() {
         </section>
       </div>
     </>
+  );
+}
+
+/** Hands a file to the browser's (or Electron's) downloads. */
+function download(file: PackFile): void {
+  const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started from the object URL by now; freed a little later, for slower browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The pack as an agent gets it: its tokens against what was gathered, Copy, Save. */
+function PackBar({ pack }: { pack: ContextPack }) {
+  const t = useT();
+  const locale = useApp((s) => s.locale);
+  const [copy, setCopy] = useState<{ state: 'idle' | 'copied' } | { state: 'failed'; error: string }>({ state: 'idle' });
+  const tokens = packTokens(pack);
+  const onCopy = async () => {
+    try {
+      await navigator.clipboard.writeText(pack.markdown);
+      setCopy({ state: 'copied' });
+    } catch (error) {
+      setCopy({ state: 'failed', error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  return (
+    <div className="panel toolbar pack-bar" data-testid="compress-pack" data-before={tokens.before} data-after={tokens.after}>
+      <span className="pack-tokens">
+        <strong>{t('compress.pack')}</strong>{' '}
+        {t('compress.packTokens', { before: formatCount(tokens.before, locale), after: formatCount(tokens.after, locale), saved: formatCount(tokens.saved, locale) })}
+        <span className="badge">−{tokens.percent}%</span>
+      </span>
+      <button type="button" onClick={() => void onCopy()} data-testid="compress-copy">
+        {copy.state === 'copied' ? t('compress.copied') : t('compress.copy')}
+      </button>
+      <button type="button" onClick={() => download(packMarkdownFile(pack, new Date()))} data-testid="compress-save-md">
+        {t('compress.saveMarkdown')}
+      </button>
+      <button type="button" onClick={() => download(packJsonFile(pack, new Date()))} data-testid="compress-save-json">
+        {t('compress.saveJson')}
+      </button>
+      {copy.state === 'failed' && (
+        <span className="banner banner-error" role="alert">
+          {t('compress.copyFailed', { error: copy.error })}
+        </span>
+      )}
+    </div>
   );
 }

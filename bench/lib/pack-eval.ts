@@ -1,0 +1,185 @@
+/**
+ * The context-pack evaluation (issue 19, item 3): is the passage or message that answers a
+ * question inside the pack `cairn context` would give for it? The dev set, records and LanceDB
+ * index are the retrieval evaluation's (retrieval-eval.ts); each question's pack is built as the
+ * `context:pack` handler builds it (hybrid hits, top 40, all levels, the hybrid relevance floor,
+ * the chains the rule tracks find in the conversations), then the pack's kept blocks and chain
+ * summaries are checked for the question's evidence.
+ *
+ * A question counts as answered when every evidence id it names is in the pack (a multi-hop
+ * question needs all of its passages), in whole or shortened (its leading sentences). The pack is
+ * its whole text (headings, provenance, legend): when that runs over the budget, the eval asks
+ * again with the largest budget whose text fits, so packs of any version are compared at the same size.
+ */
+import { buildRecords, evidenceIds, loadDevSet, type Question } from './retrieval-eval.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
+import { createSearchIndex, type SearchHit } from '../../main/engine/index/search-index.js';
+import { rankHits, WEAK_BELOW, type RankInput } from '../../main/engine/index/rank.js';
+import type { EmbeddingModel } from '../../main/engine/ports/embedding-model.js';
+import { buildContextPack, relevantHits, type PackSources } from '../../main/engine/compress/context-pack.js';
+import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
+import { isOutcomeQuestion } from '../../main/engine/compress/outcomes.js';
+import type { ExtractedChain } from '../../shared/types/memory.js';
+import type { CompressionResult } from '../../shared/types/compress.js';
+
+export interface PackEvalOptions {
+  fixtures: string;
+  embedder: EmbeddingModel;
+  indexDir: string;
+  budget: number;
+  /** Search hits gathered before compressing (the handler's default). */
+  topK?: number;
+}
+
+export interface PackGroup {
+  questions: number;
+  /** Share of questions whose every evidence id is in the pack. */
+  answered: number;
+  /** Share whose evidence is among the search hits at all (what a pack could hold). */
+  inHits: number;
+  /** Mean tokens of the pack's text (Markdown with refs and legend). */
+  meanTokens: number;
+  /** Blocks cut inside a sentence (ending in "…"), per pack. */
+  cutPerPack: number;
+}
+
+export interface PackEvalReport {
+  budget: number;
+  overall: PackGroup;
+  groups: Record<string, PackGroup>;
+  /** Question ids whose answer the search found but the pack left out. */
+  lostInPack: string[];
+}
+
+interface Row {
+  q: Question;
+  answered: boolean;
+  inHits: boolean;
+  tokens: number;
+  cut: number;
+}
+
+function group(rows: Row[]): PackGroup {
+  const n = rows.length || 1;
+  return {
+    questions: rows.length,
+    answered: rows.filter((r) => r.answered).length / n,
+    inHits: rows.filter((r) => r.inHits).length / n,
+    meanTokens: rows.reduce((sum, r) => sum + r.tokens, 0) / n,
+    cutPerPack: rows.reduce((sum, r) => sum + r.cut, 0) / n,
+  };
+}
+
+export async function runPackEval(options: PackEvalOptions): Promise<PackEvalReport> {
+  const { countTokens } = await import('../../main/lib/tokens.js');
+  const set = loadDevSet(options.fixtures);
+  const known = evidenceIds(set);
+  for (const q of set.questions) for (const id of q.evidence) if (!known.has(id)) throw new Error(`${q.id} names unknown evidence ${id}`);
+  const { records, evidenceOf } = buildRecords(set);
+  const texts = new Map(records.map((r) => [`${r.uri}#${r.level}`, r.text]));
+  const chainsByConversation = new Map<string, ExtractedChain[]>();
+  for (const { conversation } of set.conversations) chainsByConversation.set(conversation.id, extractChainsWithRules(conversation, { now: () => new Date('2024-10-01T00:00:00Z') }));
+
+  const sources: PackSources = {
+    read: async (uri, level) => {
+      const text = texts.get(`${uri}#${level}`);
+      if (text === undefined) throw new Error(`no record ${uri}#${level}`);
+      return text;
+    },
+    // A message record holds exactly its message, as the engine's readMessages gives it.
+    readMessages: async (uri) => texts.get(`${uri}#2`) ?? null,
+    chainsFor: async (refs) => {
+      const out: ExtractedChain[] = [];
+      const seen = new Set<string>();
+      for (const ref of refs) {
+        const conversation = /^ctx:\/\/session\/([^/]+)\//.exec(ref.uri)?.[1];
+        for (const chain of chainsByConversation.get(conversation ?? '') ?? []) {
+          if (seen.has(chain.chain_id) || !chain.source_message_ids.some((id) => ref.message_ids.includes(id))) continue;
+          seen.add(chain.chain_id);
+          out.push(chain);
+        }
+      }
+      return out;
+    },
+  };
+  // Chain steps that join a pack carry only message ids: map them back to evidence ids.
+  const messageEvidence = new Map<string, string>();
+  for (const { conversation } of set.conversations) for (const s of conversation.sessions) for (const m of s.messages) messageEvidence.set(m.id, `${conversation.id}/${m.id}`);
+
+  const store = await openLanceStore({ uri: options.indexDir, dimensions: options.embedder.dimensions, idleOptimizeMs: 0 });
+  const rows: Row[] = [];
+  try {
+    const index = createSearchIndex({ embedder: options.embedder, store });
+    await index.upsert(records);
+    await index.optimize();
+    for (const q of set.questions) {
+      const hits = await index.search({ text: q.question, k: options.topK ?? 40, mode: 'hybrid' });
+      const packHits = relevantHits(rankHits(hits.map(asRankInput), { weakBelow: WEAK_BELOW.hybrid }));
+      const build = (budget: number) => buildContextPack(packHits, sources, { query: q.question, budget });
+      // The pack is the text an agent is given: it must fit the budget, headings and legend
+      // included. A pack whose text runs over is rebuilt with the largest budget whose text fits.
+      let pack = await build(options.budget);
+      if (countTokens(pack.markdown) > options.budget) {
+        let lo = 1;
+        let hi = options.budget - 1;
+        let best = await build(1);
+        while (lo <= hi) {
+          const mid = (lo + hi) >> 1;
+          const candidate = await build(mid);
+          if (countTokens(candidate.markdown) <= options.budget) {
+            best = candidate;
+            lo = mid + 1;
+          } else hi = mid - 1;
+        }
+        pack = best;
+      }
+      const conversationOf = (uri: string | undefined) => /^ctx:\/\/session\/([^/]+)\//.exec(uri ?? '')?.[1];
+      const inPack = new Set<string>();
+      const note = (provenance: { uri?: string; message_ids?: string[] } | undefined) => {
+        const byUri = provenance?.uri ? evidenceOf.get(provenance.uri) : undefined;
+        if (byUri) inPack.add(byUri);
+        for (const id of provenance?.message_ids ?? []) {
+          const conversation = conversationOf(provenance?.uri);
+          const evidence = conversation ? `${conversation}/${id}` : messageEvidence.get(id);
+          if (evidence) inPack.add(evidence);
+        }
+      };
+      for (const block of pack.result.kept) note(block.provenance);
+      for (const summary of pack.result.replaced) for (const part of summary.parts) note(part.provenance);
+      const found = new Set(hits.flatMap((h) => [evidenceOf.get(h.uri)].filter((x): x is string => x !== undefined)));
+      rows.push({ q, answered: q.evidence.every((id) => inPack.has(id)), inHits: q.evidence.every((id) => found.has(id)), tokens: countTokens(pack.markdown), cut: cutBlocks(pack.result) });
+    }
+  } finally {
+    await store.close();
+  }
+  const groups: Record<string, PackGroup> = {};
+  for (const key of ['en', 'zh', 'doc', 'conv']) groups[key] = group(rows.filter((r) => r.q.lang === key || r.q.source === key));
+  groups['decision/outcome questions'] = group(rows.filter((r) => isOutcomeQuestion(r.q.question)));
+  for (const type of [...new Set(rows.map((r) => r.q.type))].sort()) groups[`type:${type}`] = group(rows.filter((r) => r.q.type === type));
+  return { budget: options.budget, overall: group(rows), groups, lostInPack: rows.filter((r) => r.inHits && !r.answered).map((r) => r.q.id) };
+}
+
+function cutBlocks(result: CompressionResult): number {
+  const pieces = [...result.kept.filter((b) => b.shortened), ...result.replaced.flatMap((r) => r.parts.filter((p) => p.shortened))];
+  return pieces.filter((p) => p.content.trimEnd().endsWith('…')).length;
+}
+
+/**
+ * A section of a dev-set document sits in its document's folder, as a split document's sections
+ * do in a workspace (rank.ts merges them under the document); anything else is its own document.
+ */
+function asRankInput(hit: SearchHit): RankInput {
+  const section = hit.level === 2 && hit.context_type === 'resource' && hit.parent_uri;
+  return { hit, document: { uri: section ? (hit.parent_uri as string) : hit.uri, title: hit.heading ?? hit.uri } };
+}
+
+const pct = (x: number) => (x * 100).toFixed(1);
+
+export function formatPackReport(report: PackEvalReport): string {
+  const lines = [`| group | n | answer in pack | answer in hits | mean pack tokens | blocks cut mid-sentence per pack |`, '|---|---|---|---|---|---|'];
+  const row = (name: string, g: PackGroup) =>
+    lines.push(`| ${name} | ${g.questions} | ${pct(g.answered)} | ${pct(g.inHits)} | ${Math.round(g.meanTokens)} | ${g.cutPerPack.toFixed(2)} |`);
+  row('all', report.overall);
+  for (const [name, g] of Object.entries(report.groups)) row(name, g);
+  return lines.join('\n');
+}
