@@ -167,6 +167,7 @@ function withFallbackMetering(inner: NodeSummarizer, stats: LlmStats): NodeSumma
   };
   return {
     id: inner.id,
+    ...(inner.provenance !== undefined ? { provenance: inner.provenance } : {}),
     ...(inner.maxChildren !== undefined ? { maxChildren: inner.maxChildren } : {}),
     summarizeFile: (input) => inner.summarizeFile(input).catch(record),
     summarizeDirectory: (input) => inner.summarizeDirectory(input).catch(record),

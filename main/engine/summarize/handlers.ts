@@ -2,13 +2,20 @@
  * summarize:run and summarize:estimate, spread into the engine's handlers. A summarize:run is
  * one run of the scheduler (one token budget); naming a root, or none, releases the hold on it.
  * An estimate starts no run: it calls no model and leaves the LLM's counters and budget alone.
+ * With `redo` (issue 18) a run or an estimate covers the named node's subtree, or every root, and
+ * redoes what a weaker summarizer wrote ('upgrade') or everything ('force'); an upgrade with no
+ * LLM configured does nothing (the offline summarizer is the strongest there is).
  */
+import type { SummarizerProvenance } from '../../../shared/types/node.js';
+import { INGEST_SCOPES } from '../../../shared/uri.js';
 import type { CommandHandlers } from '../command-handlers.js';
 import { estimateCostUsd } from '../llm/prices.js';
 import type { HeldRoots } from '../queue/held-roots.js';
 import type { Outbox } from '../queue/outbox.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { estimateSummaries } from './estimate.js';
+import { SUMMARY_PROMPT_VERSION } from './llm-summarizer.js';
+import { redoPredicate } from './provenance.js';
 import type { SummaryScheduler } from './scheduler.js';
 
 export interface SummarizeHandlerDeps {
@@ -29,15 +36,30 @@ export function summarizeHandlers(deps: SummarizeHandlerDeps): Pick<CommandHandl
   const { held } = deps;
   return {
     'summarize:run': async (request, ctx) => {
+      const signal = AbortSignal.any([ctx.signal, deps.lifetime]);
+      if (request.redo) {
+        if (request.redo === 'upgrade' && !deps.nextRun().llm) return { runs: [], nothingStronger: true };
+        const uris = request.uri ? [request.uri] : await everyRoot(deps.fs);
+        return { runs: await deps.scheduler.redo(signal, ctx.emit, uris, request.redo) };
+      }
       if (request.uri === undefined) await held.clear();
       else await held.delete(request.uri);
-      return { runs: await deps.scheduler.run(AbortSignal.any([ctx.signal, deps.lifetime]), ctx.emit, request.uri) };
+      return { runs: await deps.scheduler.run(signal, ctx.emit, request.uri) };
     },
     'summarize:estimate': async (request) => {
-      const roots = request.uri ? [request.uri] : (await deps.outbox()).list({ status: ['pending', 'processing', 'failed'] }).map((m) => m.uri);
+      const roots = request.uri
+        ? [request.uri]
+        : request.redo
+          ? await everyRoot(deps.fs)
+          : (await deps.outbox()).list({ status: ['pending', 'processing', 'failed'] }).map((m) => m.uri);
       const { model, llm, maxChildren } = deps.nextRun();
+      // What the next run's summarizer would record (the LLM's even offline: the figures say what it would take).
+      const next: SummarizerProvenance = { kind: 'llm', model, prompt_version: SUMMARY_PROMPT_VERSION };
       // An extractive summarizer takes every child at once (Infinity); the LLM's batches are what is estimated.
-      const options = maxChildren !== undefined && Number.isFinite(maxChildren) ? { maxChildren } : {};
+      const options = {
+        ...(maxChildren !== undefined && Number.isFinite(maxChildren) ? { maxChildren } : {}),
+        ...(request.redo ? { redo: redoPredicate(request.redo, next) } : {}),
+      };
       const estimates = await Promise.all(roots.map((uri) => estimateSummaries(deps.fs, uri, options)));
       return {
         estimates: estimates.map((e) => ({ ...e, cost_usd: estimateCostUsd({ inputTokens: e.input_tokens, outputTokens: e.output_tokens }, model) })),
@@ -46,4 +68,14 @@ export function summarizeHandlers(deps: SummarizeHandlerDeps): Pick<CommandHandl
       };
     },
   };
+}
+
+/** The trees of the ingest scopes (folders and single files), which a redo without a URI covers. */
+async function everyRoot(fs: ContextFS): Promise<string[]> {
+  const roots: string[] = [];
+  for (const scope of INGEST_SCOPES) {
+    const entries = await fs.ls(`ctx://${scope}/`).catch(() => []);
+    roots.push(...entries.map((entry) => entry.uri));
+  }
+  return roots;
 }
