@@ -41,7 +41,8 @@ export function failureCause(error: unknown): FailureCause {
       return { group: 'a malformed answer', detail: clip(afterModel(error.message), SERVER_MESSAGE_CHARS) };
     }
     case 'LLM_CIRCUIT_OPEN':
-      return same(typeof details.permanent === 'string' ? `circuit open: ${details.permanent}` : 'circuit open after repeated failures');
+      if (typeof details.permanent === 'string') return same(`circuit open: ${details.permanent}`);
+      return same(typeof details.lastCause === 'string' ? `circuit open after repeated ${details.lastCause}` : 'circuit open after repeated failures');
     case 'LLM_BUDGET_EXHAUSTED':
       return same('token budget exhausted');
     case 'LLM_REQUEST_FAILED':
