@@ -13,6 +13,7 @@ import { useT, type Translate } from '../../use-t';
 import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
 import { useDropTarget } from '../upload/use-drop-target';
 import './home.css';
+import { SummaryBadge } from './SummaryBadge';
 
 export function HomeView() {
   const t = useT();
@@ -278,6 +279,7 @@ function IngestResultPanel() {
         <span className="muted">{t('home.root')}: </span>
         <code data-testid="ingest-root">{result.root}</code>
         {result.resumed && <span className="badge">{t('home.resumed')}</span>}
+        <SummaryBadge root={result.root} />
       </p>
       <dl className="stats">
         {stats.map(([label, value]) => (
