@@ -1,5 +1,5 @@
 /**
- * "Upgrade summaries" on a directory's detail panel (issue 18), the Explorer's
+ * "Upgrade summaries" on a directory's detail panel and on Home's result (issue 18), the app's
  * `cairn summarize URI --upgrade`: it first counts what the upgrade redoes (summarize:estimate,
  * no call made), then, once confirmed, re-summarizes bottom-up what a weaker summarizer wrote
  * under the directory (offline or code skeleton → the configured LLM, an older prompt version).

@@ -14,6 +14,7 @@ import { EstimatePanel, IngestOptionsFields, RecentPanel } from './HomeOptions';
 import { useDropTarget } from '../upload/use-drop-target';
 import './home.css';
 import { SummaryBadge } from './SummaryBadge';
+import { UpgradeSummaries } from '../explorer/UpgradeSummaries';
 
 export function HomeView() {
   const t = useT();
@@ -305,6 +306,7 @@ function IngestResultPanel() {
         <button type="button" onClick={() => setView('dag')}>
           {t('home.openDag')}
         </button>
+        <UpgradeSummaries uri={result.root} />
       </div>
     </section>
   );
