@@ -556,6 +556,7 @@ export const en = {
   'monitor.col.cause': 'Cause',
   'home.summary.done': 'summarized',
   'home.summary.fallbacks': 'summarized with {count} fallbacks',
+  'home.summary.fallback': 'summarized with 1 fallback',
   'home.summary.causes': 'Why they fell back',
   'explorer.upgrade.action': 'Upgrade summaries',
   'explorer.upgrade.hint': 'Re-summarize, bottom-up, what a weaker summarizer wrote here (offline or code skeleton → the configured LLM, an older prompt version). Another model is not weaker.',

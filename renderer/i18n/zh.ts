@@ -554,6 +554,7 @@ export const zh: Messages = {
   'monitor.col.cause': '原因',
   'home.summary.done': '已摘要',
   'home.summary.fallbacks': '已摘要，{count} 处回退',
+  'home.summary.fallback': '已摘要，1 处回退',
   'home.summary.causes': '回退原因',
   'explorer.upgrade.action': '升级摘要',
   'explorer.upgrade.hint': '自底向上重新摘要此处由较弱摘要器写的内容（离线或代码骨架 → 已配置的 LLM，较旧的提示词版本）。换一个模型不算较弱。',

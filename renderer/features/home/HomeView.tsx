@@ -280,8 +280,8 @@ function IngestResultPanel() {
         <span className="muted">{t('home.root')}: </span>
         <code data-testid="ingest-root">{result.root}</code>
         {result.resumed && <span className="badge">{t('home.resumed')}</span>}
-        <SummaryBadge root={result.root} />
       </p>
+      <SummaryBadge root={result.root} />
       <dl className="stats">
         {stats.map(([label, value]) => (
           <div key={label} className="stat">

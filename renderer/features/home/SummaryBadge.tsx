@@ -27,7 +27,7 @@ export function SummaryBadge({ root, current = true, children = null }: { root: 
   return (
     <details className="summary-fallbacks" data-testid="summary-badge" data-fallbacks={run.fallbacks}>
       <summary className="badge summary-badge state-fallbacks" title={causes}>
-        {t('home.summary.fallbacks', { count: formatCount(run.fallbacks, locale) })}
+        {run.fallbacks === 1 ? t('home.summary.fallback') : t('home.summary.fallbacks', { count: formatCount(run.fallbacks, locale) })}
       </summary>
       {causes && (
         <ul className="summary-causes small" aria-label={t('home.summary.causes')} data-testid="summary-causes">
