@@ -108,6 +108,22 @@ describe('summarizer provenance and summarize --upgrade', () => {
     expect(server.chatRequests).toHaveLength(8);
   });
 
+  it('upgrades a subtree and the directories above it, and leaves the weaker nodes beside it for another upgrade', async () => {
+    const e = await open();
+    const ingest = await e.call('ingest:start', { path: await sampleTree() });
+    await e.call('summarize:run', { uri: ingest.root });
+    await turnOnLlm(e);
+    const deep = `${ingest.root}notes/deep/`;
+    expect((await e.call('summarize:estimate', { uri: deep, redo: 'upgrade' })).estimates[0]).toMatchObject({ root: ingest.root, calls: 4, files: 1, directories: 3 });
+    const { runs } = await e.call('summarize:run', { uri: deep, redo: 'upgrade' });
+    expect(runs[0]).toMatchObject({ root: ingest.root, filesSummarized: 1, dirsSummarized: 3, dirsReused: 1 });
+    const redone = server.chatRequests.map((r) => /\((ctx:\/\/[^)\s]+)\)/.exec(r.messages.at(-1)?.content ?? '')?.[1]).sort();
+    expect(redone).toEqual([ingest.root, `${ingest.root}notes/`, deep, `${deep}antenna.md`].sort());
+    const metas = await metasUnder(e, ingest.root);
+    expect(metas.get(`${ingest.root}notes/storms.md`)?.summarizer).toEqual({ kind: 'extractive' });
+    expect(metas.get(`${ingest.root}notes/`)?.summarizer?.kind).toBe('llm');
+  });
+
   it('redoes only the node an older prompt version wrote and the directories above it; --force redoes every node', async () => {
     const e = await open();
     await turnOnLlm(e);

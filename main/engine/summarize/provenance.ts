@@ -13,6 +13,7 @@
  * redo(llmMetaOfAnotherModel); // false
  */
 import type { NodeMeta, SummarizerProvenance } from '../../../shared/types/node.js';
+import { isWithinUri } from '../../../shared/uri.js';
 
 /** What `--upgrade` and `--force` redo: summaries a weaker summarizer wrote, or every summary. */
 export type RedoMode = 'upgrade' | 'force';
@@ -55,4 +56,9 @@ export function redoPredicate(mode: RedoMode, now: SummarizerProvenance): (meta:
     if (written === null) return false;
     return mode === 'force' || isWeaker(written, now);
   };
+}
+
+/** `picks`, limited to the nodes at or under `within`. */
+export function redoWithin(within: string, picks: (meta: NodeMeta) => boolean): (meta: NodeMeta) => boolean {
+  return (meta) => isWithinUri(within, meta.uri) && picks(meta);
 }

@@ -20,7 +20,7 @@ import type { Outbox } from '../queue/outbox.js';
 import { runOutbox } from '../queue/run-outbox.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { DirectoryEventHandler } from './dag.js';
-import { redoPredicate, type RedoMode } from './provenance.js';
+import { redoPredicate, redoWithin, type RedoMode } from './provenance.js';
 import type { NodeSummarizer } from './types.js';
 
 export interface SummarySchedulerDeps {
@@ -44,16 +44,23 @@ export interface SummarySchedulerDeps {
   clock: Clock;
 }
 
+/** A tree to run a redo over, and the node in it (the root, or one below) the redo is limited to. */
+export interface RedoTarget {
+  root: string;
+  within: string;
+}
+
 export interface SummaryScheduler {
   /** One run over the queued roots (only `uri`'s when given; else every one, held or not), until none is left. */
   run(signal: AbortSignal, emit: (event: EngineEvent) => void, uri?: string): Promise<DagRunResult[]>;
   /**
-   * One run that redoes, bottom-up, the summaries under each of `uris` that `mode` picks (what a
-   * weaker summarizer than this run's wrote, or all of them) and the directories above them, and
-   * whatever is owed there. Needs no queued work: nothing it does is lost to a kill, since a
-   * node keeps its old summary until its new one is written and the next upgrade picks it again.
+   * One run that redoes, bottom-up, the summaries under each target's `within` that `mode` picks
+   * (what a weaker summarizer than this run's wrote, or all of them) and the directories above
+   * them up to the target's tree root, and whatever is owed there. Needs no queued work: nothing
+   * it does is lost to a kill, since a node keeps its old summary until its new one is written
+   * and the next upgrade picks it again.
    */
-  redo(signal: AbortSignal, emit: (event: EngineEvent) => void, uris: string[], mode: RedoMode): Promise<DagRunResult[]>;
+  redo(signal: AbortSignal, emit: (event: EngineEvent) => void, targets: RedoTarget[], mode: RedoMode): Promise<DagRunResult[]>;
   /** Starts a background run, or has the one going look at the queue again once it is done. */
   kick(): void;
   /** Resolves once no background run is going (after `lifetime` aborted, once it stopped). */
@@ -97,17 +104,19 @@ export function createSummaryScheduler(deps: SummarySchedulerDeps): SummarySched
     return results;
   };
 
-  const redo = async (signal: AbortSignal, emit: (event: EngineEvent) => void, uris: string[], mode: RedoMode): Promise<DagRunResult[]> => {
+  const redo = async (signal: AbortSignal, emit: (event: EngineEvent) => void, targets: RedoTarget[], mode: RedoMode): Promise<DagRunResult[]> => {
     const results: DagRunResult[] = [];
     await index?.prepare?.();
     const summarizer = deps.startRun();
-    const picks = redoPredicate(mode, summarizer.provenance ?? { kind: 'extractive' });
-    for (const [n, uri] of uris.entries()) {
+    for (const [n, { root, within }] of targets.entries()) {
       const messageId = `${mode}-${n + 1}`;
-      emit({ type: 'dag/started', root: uri, messageId });
+      emit({ type: 'dag/started', root, messageId });
+      // The run goes over the whole tree so the directories above `within` are redone too (their
+      // L1 reads its new abstract); it picks nodes under `within` only, and reuses the rest.
+      const picks = redoWithin(within, redoPredicate(mode, summarizer.provenance ?? { kind: 'extractive' }));
       const dag = new DirectoryEventHandler({ fs, summarizer, fileFallback: deps.fileFallback, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.concurrency, redo: picks });
-      const result = DagRunResult.parse(await dag.processDirectoryEvent(uri));
-      emit({ type: 'dag/finished', root: uri, messageId, result });
+      const result = DagRunResult.parse(await dag.processDirectoryEvent(root));
+      emit({ type: 'dag/finished', root, messageId, result });
       results.push(result);
     }
     if (results.length > 0) await deps.optimizeIndex();
