@@ -10,6 +10,7 @@ import { EXIT_CODES, EXIT_CODES_HELP } from './errors.js';
 import { reportError, setCommandPath, type OutputOptions } from './output.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerWatch } from './commands/watch.js';
+import { registerSummarize } from './commands/summarize.js';
 import { registerBrowse } from './commands/browse.js';
 import { registerSkeleton } from './commands/skeleton.js';
 import { registerServe } from './commands/serve.js';
@@ -52,6 +53,7 @@ ${EXIT_CODES_HELP}`,
 
 registerIngest(program);
 registerWatch(program);
+registerSummarize(program);
 registerBrowse(program);
 registerSkeleton(program);
 registerServe(program);

@@ -610,6 +610,23 @@ export const en = {
   'monitor.col.tokens': 'Tokens in → out',
   'monitor.col.outcome': 'Outcome',
   'monitor.ok': 'ok',
+  // Issue 18: summary provenance, upgrades and LLM failure causes (monitor, home/SummaryBadge.tsx, explorer/UpgradeSummaries.tsx).
+  'monitor.col.cause': 'Cause',
+  'home.summary.done': 'summarized',
+  'home.summary.fallbacks': 'summarized with {count} fallbacks',
+  'home.summary.fallback': 'summarized with 1 fallback',
+  'home.summary.causes': 'Why they fell back',
+  'explorer.upgrade.action': 'Upgrade summaries',
+  'explorer.upgrade.hint': 'Re-summarize, bottom-up, what a weaker summarizer wrote here (offline or code skeleton → the configured LLM, an older prompt version). Another model is not weaker.',
+  'explorer.upgrade.estimating': 'Counting what an upgrade redoes…',
+  'explorer.upgrade.estimate': '{calls} LLM calls ({files} files, {directories} directories), ≈ {tokens} tokens.',
+  'explorer.upgrade.nothing': 'Nothing to upgrade: every summary here was written by the configured summarizer.',
+  'explorer.upgrade.confirm': 'Upgrade',
+  'explorer.upgrade.cancel': 'Cancel',
+  'explorer.upgrade.running': 'Upgrading…',
+  'explorer.upgrade.done': '{dirs} directories and {files} files re-summarized, {reused} directories kept.',
+  'explorer.upgrade.offline': 'Nothing to upgrade: without an LLM the offline summarizer is the strongest there is. Configure one in Settings.',
+  'explorer.meta.summarizer': 'Written by',
 
   'error.code': 'Error {code}',
 } as const;

@@ -606,6 +606,23 @@ export const zh: Messages = {
   'monitor.col.tokens': 'Token 输入 → 输出',
   'monitor.col.outcome': '结果',
   'monitor.ok': '成功',
+  // Issue 18: summary provenance, upgrades and LLM failure causes (monitor, home/SummaryBadge.tsx, explorer/UpgradeSummaries.tsx).
+  'monitor.col.cause': '原因',
+  'home.summary.done': '已摘要',
+  'home.summary.fallbacks': '已摘要，{count} 处回退',
+  'home.summary.fallback': '已摘要，1 处回退',
+  'home.summary.causes': '回退原因',
+  'explorer.upgrade.action': '升级摘要',
+  'explorer.upgrade.hint': '自底向上重新摘要此处由较弱摘要器写的内容（离线或代码骨架 → 已配置的 LLM，较旧的提示词版本）。换一个模型不算较弱。',
+  'explorer.upgrade.estimating': '正在统计升级要重做的内容…',
+  'explorer.upgrade.estimate': '{calls} 次 LLM 调用（{files} 个文件，{directories} 个目录），约 {tokens} 个 token。',
+  'explorer.upgrade.nothing': '无需升级：此处每个摘要都由已配置的摘要器写成。',
+  'explorer.upgrade.confirm': '升级',
+  'explorer.upgrade.cancel': '取消',
+  'explorer.upgrade.running': '正在升级…',
+  'explorer.upgrade.done': '重新摘要了 {dirs} 个目录和 {files} 个文件，保留 {reused} 个目录。',
+  'explorer.upgrade.offline': '无需升级：没有 LLM 时，离线摘要器就是最强的。请在设置中配置一个。',
+  'explorer.meta.summarizer': '摘要来源',
 
   'error.code': '错误 {code}',
 };

@@ -64,6 +64,8 @@ export interface IngestState {
   error: { code: string; message: string } | null;
   estimate: EstimateState | null;
   recent: RecentState;
+  /** The latest summary run of each root this view saw end (`dag/finished`), for its fallbacks and their causes. */
+  lastRuns: Record<string, DagRunResult>;
   setForm(patch: Partial<IngestForm>): void;
   /**
    * `onClash`: what to do when a tree of another source has the name (the upload asks; see
@@ -113,6 +115,7 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
       error: null,
       estimate: null,
       recent: { phase: 'idle', items: [], error: null },
+      lastRuns: {},
       setForm: (patch) => set({ form: { ...get().form, ...patch } }),
 
       async start(startOptions = {}) {
@@ -196,6 +199,8 @@ export function createIngestStore(client: CairnClient, newJobId: () => string = 
       applyEvents(events) {
         // A summary run starting or ending changes a recent folder's state.
         if (get().recent.phase === 'ready' && events.some((e) => e.type === 'dag/started' || e.type === 'dag/finished' || e.type === 'dag/run-failed')) void get().loadRecent();
+        const finished = events.filter((e) => e.type === 'dag/finished');
+        if (finished.length > 0) set({ lastRuns: { ...get().lastRuns, ...Object.fromEntries(finished.map((e) => [e.root, e.result])) } });
         let { progress, root } = get();
         const flush = () => {
           if (progress !== get().progress || root !== get().root) set({ progress, root });

@@ -42,6 +42,8 @@ export const DagRunResult = DagCounts.extend({
   failed: z.number(),
   tokens: z.number(),
   ms: z.number(),
+  /** Why the run's fallbacks fell back, grouped (main/engine/llm/failure-cause.ts), with counts. */
+  fallback_causes: z.record(z.string(), z.number()).optional(),
 });
 export type DagRunResult = z.infer<typeof DagRunResult>;
 
@@ -341,6 +343,8 @@ export const LlmCallRecord = z.object({
   outputTokens: z.number().int(),
   /** 'ok', or the error code of the failure. */
   outcome: z.string(),
+  /** Why a failed call failed: "HTTP 500 'injected fault'", a timeout, invalid JSON with how the answer began. */
+  cause: z.string().max(600).optional(),
 });
 export type LlmCallRecord = z.infer<typeof LlmCallRecord>;
 
@@ -455,17 +459,29 @@ export const commands = {
     }),
     response: z.object({ root: TreeNode }),
   },
+  // Summary runs; `redo` (issue 18): `cairn summarize --upgrade | --force`, the Explorer's "Upgrade summaries".
   'summarize:run': {
     request: z.object({
-      /** Only the queued work for this root; all queued work when absent. */
+      /** Only the queued work for this root; all queued work when absent. With `redo`: this node's subtree; every root when absent. */
       uri: Uri.optional(),
+      /**
+       * 'upgrade': also redo, bottom-up, every summary under `uri` a weaker summarizer wrote than
+       * the one configured (offline → LLM, an older prompt version); 'force': redo every summary.
+       */
+      redo: z.enum(['upgrade', 'force']).optional(),
     }),
-    response: z.object({ runs: z.array(DagRunResult) }),
+    response: z.object({
+      runs: z.array(DagRunResult),
+      /** True when an upgrade had nothing to do because no LLM is configured (the offline summarizer is the strongest there is). */
+      nothingStronger: z.boolean().optional(),
+    }),
   },
   'summarize:estimate': {
     request: z.object({
-      /** The tree to estimate; every queued tree when absent. */
+      /** The tree to estimate; every queued tree when absent (every root with `redo`). */
       uri: Uri.optional(),
+      /** Estimate that redo run instead of the queued work. */
+      redo: z.enum(['upgrade', 'force']).optional(),
     }),
     response: z.object({
       estimates: z.array(PricedEstimate),

@@ -20,6 +20,19 @@ export const Provenance = z.object({
 export type Provenance = z.infer<typeof Provenance>;
 
 /**
+ * Who wrote a node's L0/L1: the extractive summarizer, the code skeleton alone (`ast-skeleton`),
+ * an LLM (its model and the prompt version, `SUMMARY_PROMPT_VERSION` in
+ * main/engine/summarize/llm-summarizer.ts), or the seed's fallback. `cairn summarize --upgrade`
+ * redoes what a weaker one wrote (main/engine/summarize/provenance.ts).
+ */
+export const SummarizerProvenance = z.object({
+  kind: z.enum(['llm', 'extractive', 'ast-skeleton', 'fallback']),
+  model: z.string().optional(),
+  prompt_version: z.number().int().optional(),
+});
+export type SummarizerProvenance = z.infer<typeof SummarizerProvenance>;
+
+/**
  * The `.meta.json` of a directory node, or the `{name}.meta.json` of a file node.
  * Files also carry their own L0 (`abstract`) and L1 (`overview`) here when they have them.
  */
@@ -65,6 +78,8 @@ export const NodeMeta = z
     summary_status: SummaryStatus.optional(),
     /** Why a summary is owed or how it was made (e.g. "file under 100 lines", "skeleton", "fallback"). */
     summary_reason: z.string().optional(),
+    /** Who wrote the L0/L1 (absent on metas written before it was recorded: see provenance.ts). */
+    summarizer: SummarizerProvenance.optional(),
     /** For directories: the tree hash the current summary was made from (stale when it differs from tree_hash). */
     summarized_tree_hash: z.string().optional(),
     /** For summarized directories: the categories of their children, and how many children there were. */

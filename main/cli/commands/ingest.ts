@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import type { DagRunResult, EngineEvent, LlmStatsView, SummaryEstimate } from '../../../shared/contracts/api.js';
+import type { DagRunResult, EngineEvent, LlmStatsView } from '../../../shared/contracts/api.js';
 import { DEFAULT_LLM_MODEL } from '../../../shared/contracts/llm-limits.js';
 import type { IngestResult, Skip } from '../../../shared/types/ingest.js';
 import { CairnError } from '../../../shared/errors.js';
@@ -11,8 +11,8 @@ import type { LlmFlags } from '../llm-config.js';
 import { addLlmOptions } from '../llm-flags.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
 import { addLockOptions, lockWaitFromFlags, printWaits, type LockFlags } from '../lock-flags.js';
-import { estimateCostUsd } from '../../engine/llm/prices.js';
-import { formatBytes, formatCount, formatMs, formatUsd } from '../../../shared/format.js';
+import { formatBytes, formatCount, formatMs } from '../../../shared/format.js';
+import { costed, formatEstimate, runSummaryLines, type EstimateReport } from '../summary-report.js';
 import { printJson, reportError, stderrLogger } from '../output.js';
 
 interface IngestFlags extends LlmFlags, IndexFlags, LockFlags {
@@ -199,28 +199,7 @@ interface LlmReport {
   token_budget: { max: number; spent: number; refusals: number; exhausted: boolean } | null;
 }
 
-/** `--estimate`: the DAG's LLM calls and tokens for this tree, priced for the model when its price is known. */
-interface EstimateReport extends SummaryEstimate {
-  model: string;
-  /** False when no LLM is configured: the run would be extractive and free; the figures say what the model would take. */
-  llm_configured: boolean;
-  cost_usd: number | null;
-  /** With --token-budget: whether the estimate fits in it. */
-  fits_budget: boolean | null;
-}
-
 type IngestOutput = IngestResult & { summary?: DagRunResult; llm?: LlmReport; estimate?: EstimateReport };
-
-function costed(estimate: SummaryEstimate, model: string, configured: boolean, budget: number | null): EstimateReport {
-  const cost = estimateCostUsd({ inputTokens: estimate.input_tokens, outputTokens: estimate.output_tokens }, model);
-  return {
-    ...estimate,
-    model,
-    llm_configured: configured,
-    cost_usd: cost === null ? null : Math.round(cost * 10_000) / 10_000,
-    fits_budget: budget === null ? null : estimate.input_tokens + estimate.output_tokens <= budget,
-  };
-}
 
 /** The engine's LLM counters (llm:stats) as `--json` has always printed them. */
 function llmReport(s: LlmStatsView): LlmReport {
@@ -247,14 +226,8 @@ function printSummary(path: string, result: IngestOutput): void {
     `  ${formatCount(result.files)} files, ${formatCount(result.nodes)} nodes (${formatCount(result.changed)} new or changed, ${formatCount(result.removed)} removed), ` +
       `${formatBytes(result.bytes)}, ${formatCount(result.tokens)} tokens, ${formatMs(result.ms)}`,
   );
-  if (result.summary) {
-    const s = result.summary;
-    out.push(
-      `  Summaries: ${formatCount(s.dirsSummarized)} directories and ${formatCount(s.filesSummarized)} files summarized, ` +
-        `${formatCount(s.dirsReused)} directories unchanged, ${formatCount(s.fallbacks)} fallbacks, ${formatCount(s.llm_calls)} LLM calls, ${formatMs(s.ms)}`,
-    );
-  }
-  if (result.estimate) out.push(...formatEstimate(result.estimate));
+  if (result.summary) out.push(...runSummaryLines(result.summary));
+  if (result.estimate) out.push(...formatEstimate(result.estimate, 'Run the same command without --estimate to summarize.'));
   if (result.llm) {
     const l = result.llm;
     const reasons = Object.entries(l.fallback_reasons).map(([reason, n]) => `${reason} ${formatCount(n)}`);
@@ -272,18 +245,6 @@ function printSummary(path: string, result: IngestOutput): void {
   else out.push(...formatSkips(result.skipped));
   out.push(`Browse it: cairn tree ${result.root}`);
   process.stdout.write(out.join('\n') + '\n');
-}
-
-function formatEstimate(e: EstimateReport): string[] {
-  const cost = e.cost_usd === null ? `no list price for ${e.model}` : `≈ ${formatUsd(e.cost_usd)} with ${e.model}`;
-  const lines = [
-    `  Estimate: summarizing ${e.root} takes ${formatCount(e.calls)} LLM calls (${formatCount(e.files)} files, ${formatCount(e.directories)} directories; ` +
-      `${formatCount(e.reused_directories)} directories unchanged), ≈ ${formatCount(e.input_tokens)} input + ${formatCount(e.output_tokens)} output tokens, ${cost}.`,
-  ];
-  if (e.fits_budget === false) lines.push(`  That is more than the --token-budget: the calls past it will fall back to offline summaries.`);
-  if (!e.llm_configured) lines.push('  No LLM is configured: a run now makes extractive summaries offline, at no cost.');
-  lines.push('  Nothing was summarized. Run the same command without --estimate to summarize.');
-  return lines;
 }
 
 const SKIPS_SHOWN_PER_REASON = 10;

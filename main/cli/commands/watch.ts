@@ -8,6 +8,7 @@ import type { LlmFlags } from '../llm-config.js';
 import { addIndexOptions, indexConfig, type IndexFlags } from '../index-config.js';
 import { addLlmOptions } from '../llm-flags.js';
 import { addLockOptions, lockWaitFromFlags, printWaits, type LockFlags } from '../lock-flags.js';
+import { formatFallbacks } from '../../../shared/fallback-causes.js';
 import { formatCount, formatMs } from '../../../shared/format.js';
 import { reportError, stderrLogger } from '../output.js';
 
@@ -30,7 +31,7 @@ interface Cycle {
   files: number;
   changed: number;
   removed: number;
-  summary: Pick<DagRunResult, 'dirsSummarized' | 'dirsReused' | 'filesSummarized' | 'fallbacks' | 'llm_calls'> | null;
+  summary: Pick<DagRunResult, 'dirsSummarized' | 'dirsReused' | 'filesSummarized' | 'fallbacks' | 'fallback_causes' | 'llm_calls'> | null;
   ms: number;
 }
 
@@ -95,7 +96,7 @@ export function registerWatch(program: Command): void {
               files: result.files,
               changed: result.changed,
               removed: result.removed,
-              summary: run && { dirsSummarized: run.dirsSummarized, dirsReused: run.dirsReused, filesSummarized: run.filesSummarized, fallbacks: run.fallbacks, llm_calls: run.llm_calls },
+              summary: run && { dirsSummarized: run.dirsSummarized, dirsReused: run.dirsReused, filesSummarized: run.filesSummarized, fallbacks: run.fallbacks, fallback_causes: run.fallback_causes ?? {}, llm_calls: run.llm_calls },
               ms: Math.round(performance.now() - started),
             },
             Boolean(flags.json),
@@ -166,7 +167,7 @@ function report(cycle: Cycle, json: boolean): void {
   const summary = s
     ? `${plural(s.dirsSummarized, 'directory', 'directories')} and ${plural(s.filesSummarized, 'file', 'files')} summarized, ${plural(s.dirsReused, 'directory', 'directories')} unchanged` +
       (s.llm_calls ? `, ${formatCount(s.llm_calls)} LLM calls` : '') +
-      (s.fallbacks ? `, ${formatCount(s.fallbacks)} fallbacks` : '')
+      (s.fallbacks ? `, ${formatFallbacks(s.fallbacks, s.fallback_causes)}` : '')
     : 'no summary run';
   const what =
     cycle.reason === 'initial'

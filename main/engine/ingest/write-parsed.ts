@@ -94,9 +94,10 @@ export async function writeParsedTree(input: WriteParsedInput): Promise<number> 
   return nodeCount;
 }
 
-function summaryFields(parsed: ParsedFile): { abstract?: string; overview?: string; summary_status: SummaryStatus; summary_reason: string } {
+function summaryFields(parsed: ParsedFile): Pick<NodeMeta, 'abstract' | 'overview' | 'summarizer'> & { summary_status: SummaryStatus; summary_reason: string } {
   if (parsed.summary) {
-    return { abstract: parsed.summary.abstract, overview: parsed.summary.overview, summary_status: 'done', summary_reason: parsed.summary.method };
+    // The only summary a parser writes is a code file's skeleton (ast mode).
+    return { abstract: parsed.summary.abstract, overview: parsed.summary.overview, summary_status: 'done', summary_reason: parsed.summary.method, summarizer: { kind: 'ast-skeleton' } };
   }
   return { summary_status: 'owed', summary_reason: parsed.summaryOwed ?? 'awaits the summarizer' };
 }

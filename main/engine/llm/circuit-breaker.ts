@@ -26,6 +26,7 @@
 import { CairnError } from '../../../shared/errors.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { LanguageModel } from '../ports/language-model.js';
+import { failureCause } from './failure-cause.js';
 import { wrapLanguageModel } from './wrap.js';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
@@ -88,6 +89,8 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
   let failures = 0;
   let openedAt = 0;
   let trialInFlight = false;
+  /** The cause of the last failure that counted, so a call refused by an open circuit says what the server did. */
+  let lastCause: string | undefined;
 
   const moveTo = (to: CircuitState, reason?: string) => {
     if (to === state) return;
@@ -108,16 +111,18 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
         details: { state, failures, permanent },
       });
     }
+    const last = lastCause === undefined ? {} : { lastCause };
+    const after = `${failures} consecutive failures${lastCause === undefined ? '' : ` (the last: ${lastCause})`}`;
     if (state === 'half-open') {
-      throw new CairnError('LLM_CIRCUIT_OPEN', `${name}: circuit half-open after ${failures} consecutive failures; a trial call is in flight`, {
+      throw new CairnError('LLM_CIRCUIT_OPEN', `${name}: circuit half-open after ${after}; a trial call is in flight`, {
         retryable: false,
-        details: { state, failures },
+        details: { state, failures, ...last },
       });
     }
     const retryAt = new Date(openedAt + cooldownMs);
-    throw new CairnError('LLM_CIRCUIT_OPEN', `${name}: circuit open after ${failures} consecutive failures; next trial at ${retryAt.toISOString()}`, {
+    throw new CairnError('LLM_CIRCUIT_OPEN', `${name}: circuit open after ${after}; next trial at ${retryAt.toISOString()}`, {
       retryable: false,
-      details: { state, failures, retryAt: retryAt.toISOString() },
+      details: { state, failures, retryAt: retryAt.toISOString(), ...last },
     });
   };
 
@@ -164,6 +169,7 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
           }
         } else if (isFailure(error)) {
           failures += 1;
+          lastCause = failureCause(error).group;
           const reason = error instanceof Error ? error.message : String(error);
           if (trial || failures >= threshold) open(reason);
         }

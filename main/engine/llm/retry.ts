@@ -3,8 +3,11 @@
  * the wait a server asks for with Retry-After (capped). Attempts are bounded, errors marked
  * not retryable are thrown at once, and a cancelled call stops waiting immediately.
  *
- * A malformed answer (LLM_BAD_RESPONSE) is retried once by default: a second answer often
- * parses, a third rarely does, and each costs tokens. `retryLimits` sets such caps per code.
+ * A malformed answer (LLM_BAD_RESPONSE: no JSON, or JSON of the wrong shape, after the adapter's
+ * JSON repair) is retried once by default: a second answer often parses, a third rarely does,
+ * and each costs tokens. The retry of a JSON call restates what was wrong and the JSON Schema
+ * it must follow, which small models need more than a second roll of the dice.
+ * `retryLimits` sets such caps per code.
  *
  * @example
  * const model = withRetry(base, { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 20_000 });
@@ -12,8 +15,9 @@
  * const waits: number[] = [];
  * const fast = withRetry(base, { sleep: async (ms) => void waits.push(ms) });
  */
+import { z } from 'zod';
 import { CairnError, type ErrorCode } from '../../../shared/errors.js';
-import type { LanguageModel } from '../ports/language-model.js';
+import type { ChatMessage, CompleteJsonOptions, LanguageModel } from '../ports/language-model.js';
 import { wrapLanguageModel } from './wrap.js';
 
 export interface RetryEvent {
@@ -65,16 +69,18 @@ export function withRetry(model: LanguageModel, options: RetryOptions = {}): Lan
   return wrapLanguageModel(model, async (call, next) => {
     const signal = call.options.signal;
     const retriesByCode = new Map<ErrorCode, number>();
+    let override: { messages: ChatMessage[] } | undefined;
     for (let attempt = 1; ; attempt += 1) {
       if (signal?.aborted) throw cancelled(signal.reason);
       try {
-        return await next();
+        return await next(override);
       } catch (error) {
         if (!CairnError.is(error) || !error.retryable) throw error;
         const used = retriesByCode.get(error.code) ?? 0;
         const limit = limits[error.code];
         if (attempt >= maxAttempts || (limit !== undefined && used >= limit)) throw gaveUp(error, attempt);
         retriesByCode.set(error.code, used + 1);
+        if (error.code === 'LLM_BAD_RESPONSE' && call.kind === 'completeJson') override = { messages: restated(call.options as CompleteJsonOptions<unknown>, error) };
 
         const retryAfter = error.details?.retryAfterMs;
         const fromServer = typeof retryAfter === 'number' && Number.isFinite(retryAfter) && retryAfter >= 0;
@@ -85,6 +91,18 @@ export function withRetry(model: LanguageModel, options: RetryOptions = {}): Lan
       }
     }
   });
+}
+
+/** The call's messages and one more saying what was wrong with the answer and the schema to follow. */
+function restated(options: CompleteJsonOptions<unknown>, error: CairnError): ChatMessage[] {
+  let schema = '';
+  try {
+    schema = ` It must follow this JSON Schema:\n${JSON.stringify(z.toJSONSchema(options.schema, { io: 'input' }))}`;
+  } catch {
+    // A schema JSON Schema cannot say: the prompt's own description of the answer stands.
+  }
+  const problem = error.message.replace(/^[\w.-]+ [^:]+: /, '');
+  return [...options.messages, { role: 'user', content: `Your answer could not be used: ${problem}. Answer again with one JSON value and nothing else.${schema}` }];
 }
 
 /** Waits `ms`, or rejects with CANCELLED as soon as the signal aborts. */

@@ -17,18 +17,21 @@ export interface CallInfo {
   options: CompleteOptions;
 }
 
-/** Runs around one call; `next` performs it (and may be called again, as retry does). */
-export type Around = <R extends { usage: Usage }>(call: CallInfo, next: () => Promise<R>) => Promise<R>;
+/**
+ * Runs around one call; `next` performs it (and may be called again, as retry does), with the
+ * call's options or with some of them replaced (retry restates the schema in the messages).
+ */
+export type Around = <R extends { usage: Usage }>(call: CallInfo, next: (override?: Pick<CompleteOptions, 'messages'>) => Promise<R>) => Promise<R>;
 
 export function wrapLanguageModel(model: LanguageModel, around: Around): LanguageModel {
   return {
     provider: model.provider,
     modelId: model.modelId,
     complete(options: CompleteOptions): Promise<CompleteResult> {
-      return around({ kind: 'complete', options }, () => model.complete(options));
+      return around({ kind: 'complete', options }, (override) => model.complete(override ? { ...options, ...override } : options));
     },
     completeJson<T>(options: CompleteJsonOptions<T>): Promise<CompleteJsonResult<T>> {
-      return around({ kind: 'completeJson', options }, () => model.completeJson(options));
+      return around({ kind: 'completeJson', options }, (override) => model.completeJson(override ? { ...options, ...override } : options));
     },
   };
 }

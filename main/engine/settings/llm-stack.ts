@@ -1,8 +1,13 @@
 /**
- * The LLM behind summaries, for one configuration: the provider's model, the limiter and the
- * breaker, and per run llmSummarizer over fallback metering → call log → metering → retry →
+ * The LLM behind summaries, for one configuration: the provider's model and the limiter, and per
+ * run a breaker and llmSummarizer over fallback metering → call log → metering → retry →
  * budget → limiter → breaker → provider (see llm/compose.ts for that order). The engine's LLM
  * runtime (llm-runtime.ts) builds one whenever the settings change; see docs/llm-runtime.md.
+ *
+ * The breaker is the run's, so each run starts closed: one that opened for a run on a refused key
+ * (401/403), an unknown model (404) or an account out of quota stops that run's calls, and the
+ * next run (the next watch cycle, the next click) asks the server again, which is how a person
+ * who fixed the setting or topped up the account sees it work.
  *
  * The provider comes from the host (`createModel`, the OpenAI adapter in the CLI and the
  * worker), so this module stays inside the engine and loads no SDK. The API key goes into
@@ -10,12 +15,13 @@
  *
  * @example
  * const llm = createLlmStack(config, { createModel, logger, stats, callLog });
- * const run = llm.newRun();            // a fresh token budget, the same limiter and breaker
+ * const run = llm.newRun();            // a fresh token budget and breaker, the same limiter
  * await dag(run.summarizer);
  * run.budget?.snapshot();              // spent, refusals, exhausted
  */
 import type { LlmCallRecord } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
+import { failureCause } from '../llm/failure-cause.js';
 import { createTokenBudget, type TokenBudget } from '../llm/budget.js';
 import { createCircuitBreaker, type CircuitBreaker, type CircuitBreakerOptions } from '../llm/circuit-breaker.js';
 import { createReliableModel } from '../llm/compose.js';
@@ -80,8 +86,9 @@ export interface LlmRun {
 
 export interface LlmStack {
   config: LlmConfig;
-  breaker: CircuitBreaker;
-  /** A summarizer with a fresh token budget, sharing the limiter, breaker, stats and call log. */
+  /** The latest run's breaker (a closed one before the first run). */
+  readonly breaker: CircuitBreaker;
+  /** A summarizer with a fresh token budget and breaker, sharing the limiter, stats and call log. */
   newRun(): LlmRun;
 }
 
@@ -96,17 +103,26 @@ export function createLlmStack(config: LlmConfig, options: LlmStackOptions): Llm
     ...(config.stream !== undefined ? { stream: config.stream } : {}),
   });
   const limiter = createLimiter(config.maxConcurrent);
-  const breaker = createCircuitBreaker({
-    name: `${base.provider} ${base.modelId}`,
-    ...(config.cooldownMs !== undefined ? { cooldownMs: config.cooldownMs } : {}),
-    ...(options.breaker ?? {}),
-  });
+  const newBreaker = () =>
+    createCircuitBreaker({
+      name: `${base.provider} ${base.modelId}`,
+      ...(config.cooldownMs !== undefined ? { cooldownMs: config.cooldownMs } : {}),
+      ...(options.breaker ?? {}),
+    });
+  let breaker = newBreaker();
   const newRun = (): LlmRun => {
     const budget = config.tokenBudget !== undefined ? createTokenBudget({ maxTokens: config.tokenBudget }) : undefined;
+    breaker = newBreaker();
     const { model } = createReliableModel(base, { limiter, stats, breaker, ...(budget ? { budget } : {}), ...(options.retry ? { retry: options.retry } : {}) });
     return { summarizer: withFallbackMetering(llmSummarizer(withCallLog(model, callLog, options.clock)), stats), budget };
   };
-  return { config, breaker, newRun };
+  return {
+    config,
+    get breaker() {
+      return breaker;
+    },
+    newRun,
+  };
 }
 
 /** One line naming the model and the server, for logs; never the key. */
@@ -143,14 +159,14 @@ function withCallLog(model: LanguageModel, log: CallLog, clock: Clock = systemCl
   return wrapLanguageModel(model, async (_call, next) => {
     const at = clock.now();
     const started = performance.now();
-    const done = (outcome: string, inputTokens = 0, outputTokens = 0) =>
-      log.record({ at: at.toISOString(), ms: Math.round(performance.now() - started), inputTokens, outputTokens, outcome });
+    const done = (outcome: string, inputTokens = 0, outputTokens = 0, cause?: string) =>
+      log.record({ at: at.toISOString(), ms: Math.round(performance.now() - started), inputTokens, outputTokens, outcome, ...(cause !== undefined ? { cause: cause.slice(0, 600) } : {}) });
     try {
       const result = await next();
       done('ok', result.usage.inputTokens, result.usage.outputTokens);
       return result;
     } catch (error) {
-      done(CairnError.is(error) ? error.code : 'INTERNAL');
+      done(CairnError.is(error) ? error.code : 'INTERNAL', 0, 0, failureCause(error).detail);
       throw error;
     }
   });
@@ -167,6 +183,7 @@ function withFallbackMetering(inner: NodeSummarizer, stats: LlmStats): NodeSumma
   };
   return {
     id: inner.id,
+    ...(inner.provenance !== undefined ? { provenance: inner.provenance } : {}),
     ...(inner.maxChildren !== undefined ? { maxChildren: inner.maxChildren } : {}),
     summarizeFile: (input) => inner.summarizeFile(input).catch(record),
     summarizeDirectory: (input) => inner.summarizeDirectory(input).catch(record),

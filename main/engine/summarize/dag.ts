@@ -13,6 +13,11 @@
  * since it was summarized; the ingest marks changed directories as owed) is reused as it is
  * without descending into it, and a file that already has its L0/L1 is not summarized again. So
  * a crashed run resumes where it stopped, and an edit re-summarizes only the file and its ancestors.
+ * A run with `redo` (an upgrade) descends into every directory instead, redoes the nodes `redo`
+ * picks (what a weaker summarizer wrote) and the directories above them, and reuses the rest.
+ *
+ * Each meta records who wrote its summary (`summarizer`, provenance.ts), and each fallback its
+ * cause, grouped per run (`fallback_causes`, llm/failure-cause.ts).
  *
  * @example
  * const result = await new DirectoryEventHandler(deps).processDirectoryEvent('ctx://resources/docs/');
@@ -21,13 +26,14 @@
 import { setMaxListeners } from 'node:events';
 import type { EngineEvent } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
-import type { NodeMeta } from '../../../shared/types/node.js';
+import type { NodeMeta, SummarizerProvenance } from '../../../shared/types/node.js';
 import { uriName } from '../../../shared/uri.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContextIndex } from '../ports/context-index.js';
 import { shapeNodeRecords, type NodeTexts } from '../index/node-records.js';
 import type { Logger } from '../ports/logger.js';
 import type { ContextFS } from '../tree/context-fs.js';
+import { failureCause } from '../llm/failure-cause.js';
 import { categoriesOf, fallbackSummary } from './fallback.js';
 import { priorityLimit, type PriorityLimit } from './priority-limit.js';
 import { MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, type ChildSummary, type NodeSummarizer, type SummaryOutput } from './types.js';
@@ -48,6 +54,12 @@ export interface DagDeps {
   /** Most characters of a file given to the summarizer. */
   maxInputChars?: number;
   signal?: AbortSignal;
+  /**
+   * Summaries to write again although they are current (`cairn summarize --upgrade/--force`).
+   * With it the run descends into every directory; a directory is redone when `redo` picks it
+   * or anything below it was redone.
+   */
+  redo?: (meta: NodeMeta) => boolean;
 }
 
 export interface DagCounts {
@@ -64,6 +76,8 @@ export interface DirectoryEventResult extends DagCounts {
   dirsReused: number;
   filesSummarized: number;
   fallbacks: number;
+  /** The fallbacks' causes, grouped, with counts. */
+  fallback_causes: Record<string, number>;
   failed: number;
   tokens: number;
   ms: number;
@@ -84,6 +98,8 @@ interface DirNode {
   rest: number;
   /** Its meta as listed (null: none yet), which its summary extends. */
   meta: NodeMeta | null;
+  /** Whether a child got a new summary in this run (with `redo`, it must be summarized again too). */
+  changed: boolean;
 }
 
 /** What a directory's listing already read about a child directory. */
@@ -110,7 +126,7 @@ export class DirectoryEventHandler {
   private readonly nodes = new Map<string, DirNode>();
   private readonly limit: PriorityLimit;
   private readonly counts: DagCounts = { dirs_total: 0, dirs_done: 0, files_total: 0, files_done: 0, llm_calls: 0 };
-  private stats = { dirsSummarized: 0, dirsReused: 0, filesSummarized: 0, fallbacks: 0, failed: 0, tokens: 0 };
+  private stats = { dirsSummarized: 0, dirsReused: 0, filesSummarized: 0, fallbacks: 0, fallback_causes: {} as Record<string, number>, failed: 0, tokens: 0 };
   private rootUri = '';
   private rootDone!: { resolve(summary: ChildSummary | null): void; reject(error: unknown): void };
   private readonly maxChildren: number;
@@ -133,7 +149,7 @@ export class DirectoryEventHandler {
       // A single ingested file is a DAG of one node: summarize it if it has no L0/L1 yet.
       this.counts.files_total = 1;
       const meta = await this.deps.fs.readMeta(uri);
-      if (!meta?.abstract) await this.summarizeFile(uri, meta);
+      if (!meta?.abstract || this.deps.redo?.(meta)) await this.summarizeFile(uri, meta);
       this.counts.files_done = 1;
       return { root: uri, ...this.counts, ...this.stats, ms: Math.round(performance.now() - started) };
     }
@@ -165,16 +181,8 @@ export class DirectoryEventHandler {
     this.checkCancelled();
     this.counts.dirs_total += 1;
     const meta = listed ? listed.meta : await this.deps.fs.readMeta(uri).catch(() => null);
-    if (isCurrent(meta)) {
-      const abstract = listed?.abstract ?? (await this.deps.fs.read(uri, 0).catch(() => null));
-      if (abstract !== null) {
-        this.counts.dirs_done += 1;
-        this.stats.dirsReused += 1;
-        this.emit({ type: 'dag/summary-done', uri, reused: true, abstract });
-        this.childDone(parent, uri, { uri, name: uriName(uri), abstract, category: meta?.category ?? 'directory', is_directory: true, has_abstract: true });
-        return;
-      }
-    }
+    // An upgrade looks below current directories too: what a weaker summarizer wrote may be anywhere.
+    if (!this.deps.redo && isCurrent(meta) && (await this.reuse(uri, parent, meta, listed?.abstract))) return;
 
     let entries;
     try {
@@ -183,7 +191,7 @@ export class DirectoryEventHandler {
       this.deps.logger.warn(`Skipping ${uri}: cannot list it (${errorMessage(error)})`);
       this.stats.failed += 1;
       this.emit({ type: 'dag/failed', uri, reason: errorMessage(error) });
-      this.childDone(parent, uri, null);
+      this.childDone(parent, uri, null, false);
       return;
     }
     const files = entries.filter((e) => e.entry.kind === 'file');
@@ -200,6 +208,7 @@ export class DirectoryEventHandler {
       // A directory above max_children costs two calls on the chain (its batches, then the merge).
       rest: (entries.length > maxChildren ? 2 : 1) + (parent === null ? 0 : (this.nodes.get(parent)?.rest ?? 0)),
       meta,
+      changed: false,
     };
     node.children_summaries = node.children_dirs.map(() => null);
     this.nodes.set(uri, node);
@@ -218,9 +227,21 @@ export class DirectoryEventHandler {
     }
   }
 
-  private childDone(parent: string | null, uri: string, summary: ChildSummary | null): void {
+  /** Reuses a current directory's summary as it is; false when it has none to reuse. */
+  private async reuse(uri: string, parent: string | null, meta: NodeMeta | null, listedAbstract?: string): Promise<boolean> {
+    const abstract = listedAbstract ?? (await this.deps.fs.read(uri, 0).catch(() => null));
+    if (abstract === null) return false;
+    this.counts.dirs_done += 1;
+    this.stats.dirsReused += 1;
+    this.emit({ type: 'dag/summary-done', uri, reused: true, abstract });
+    this.childDone(parent, uri, { uri, name: uriName(uri), abstract, category: meta?.category ?? 'directory', is_directory: true, has_abstract: true }, false);
+    return true;
+  }
+
+  /** `fresh`: the child got a new summary in this run. */
+  private childDone(parent: string | null, uri: string, summary: ChildSummary | null, fresh: boolean): void {
     if (parent === null) this.rootDone.resolve(summary);
-    else this.onChildDone(parent, uri, summary);
+    else this.onChildDone(parent, uri, summary, fresh);
   }
 
   /**
@@ -231,7 +252,9 @@ export class DirectoryEventHandler {
     try {
       // An unreadable meta skips the file, as reading it here did before the listing passed it on.
       if (metaError !== undefined) throw metaError;
-      const done = meta?.abstract ? meta : await this.limit(parent.rest + 1, () => this.summarizeFile(uri, meta));
+      const owed = !meta?.abstract || this.deps.redo?.(meta) === true;
+      const done = owed ? await this.limit(parent.rest + 1, () => this.summarizeFile(uri, meta)) : meta;
+      if (owed) parent.changed = true;
       if (done?.abstract) parent.file_summaries.set(uri, fileSummaryOf(uri, done));
     } catch (error) {
       if (CairnError.is(error, 'CANCELLED')) return;
@@ -260,6 +283,7 @@ export class DirectoryEventHandler {
     let output: SummaryOutput;
     let status: 'done' | 'fallback' = 'done';
     let reason = this.deps.summarizer.id;
+    let writer = this.deps.summarizer;
     try {
       output = await this.deps.summarizer.summarizeFile(input);
     } catch (error) {
@@ -267,8 +291,8 @@ export class DirectoryEventHandler {
       output = await this.deps.fileFallback.summarizeFile(input);
       status = 'fallback';
       reason = `${this.deps.fileFallback.id} after: ${errorMessage(error)}`;
-      this.stats.fallbacks += 1;
-      this.emit({ type: 'dag/fallback-used', uri, reason: errorMessage(error) });
+      writer = this.deps.fileFallback;
+      this.fellBack(uri, error);
     }
     this.account(output);
     // An ingest may have replaced the file while it was being summarized (the app ingests while a
@@ -286,6 +310,7 @@ export class DirectoryEventHandler {
       overview: clip(output.overview, MAX_OVERVIEW_CHARS),
       summary_status: status,
       summary_reason: reason,
+      summarizer: provenanceOfSummarizer(writer),
       updated_at: now,
     } as NodeMeta;
     // Index (journaled) before the meta says done: a kill between the two must leave the file
@@ -303,11 +328,12 @@ export class DirectoryEventHandler {
   }
 
   /** `_on_child_done`: keep the child's summary, then count it down. */
-  private onChildDone(parent: string, child: string, summary: ChildSummary | null): void {
+  private onChildDone(parent: string, child: string, summary: ChildSummary | null, fresh: boolean): void {
     const node = this.nodes.get(parent);
     if (!node) return;
     const index = node.children_dirs.indexOf(child);
     if (index >= 0) node.children_summaries[index] = summary;
+    if (fresh) node.changed = true;
     this.decrement(parent);
   }
 
@@ -327,6 +353,9 @@ export class DirectoryEventHandler {
   private async summaryTask(uri: string): Promise<void> {
     const node = this.nodes.get(uri)!;
     this.nodes.delete(uri);
+    // An upgrade reuses a directory that nothing below changed in and that `redo` does not pick.
+    const redo = this.deps.redo;
+    if (redo && !node.changed && node.meta && isCurrent(node.meta) && !redo(node.meta) && (await this.reuse(uri, node.parentUri, node.meta))) return;
     const files = this.collectFileSummaries(node);
     const dirs = node.children_summaries.filter((s): s is ChildSummary => s !== null);
     const children = [...dirs, ...files];
@@ -337,7 +366,7 @@ export class DirectoryEventHandler {
       const why = node.children_dirs.length + node.file_children.length === 0 ? 'empty directory' : 'every child failed';
       this.deps.logger.info(`No summary for ${uri}: ${why}`);
       this.emit({ type: 'dag/failed', uri, reason: why });
-      this.childDone(node.parentUri, uri, null);
+      this.childDone(node.parentUri, uri, null, false);
       return;
     }
 
@@ -357,6 +386,7 @@ export class DirectoryEventHandler {
       child_count: summary.child_count,
       summary_status: summary.status,
       summary_reason: summary.reason,
+      summarizer: summary.summarizer,
       summarized_tree_hash: meta?.tree_hash,
       updated_at: now,
     } as NodeMeta;
@@ -365,7 +395,7 @@ export class DirectoryEventHandler {
     await this.deps.fs.writeDirSummary(uri, { abstract: summary.abstract, overview: summary.overview }, updated);
     this.stats.dirsSummarized += 1;
     this.emit({ type: 'dag/summary-done', uri, reused: false, abstract: summary.abstract, status: summary.status });
-    this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true });
+    this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true }, true);
   }
 
   /**
@@ -380,7 +410,7 @@ export class DirectoryEventHandler {
   private async generateSummaryWithFallback(
     uri: string,
     children: ChildSummary[],
-  ): Promise<{ abstract: string; overview: string; categories: string[]; child_count: number; status: 'done' | 'fallback'; reason: string }> {
+  ): Promise<{ abstract: string; overview: string; categories: string[]; child_count: number; status: 'done' | 'fallback'; reason: string; summarizer: SummarizerProvenance }> {
     try {
       this.checkCancelled();
       let inputs = children;
@@ -402,15 +432,22 @@ export class DirectoryEventHandler {
       const result = await this.deps.summarizer.summarizeDirectory({ uri, name: uriName(uri), children: inputs, signal: this.deps.signal });
       this.account(result);
       const categories = children.length > maxChildren ? categoriesOf(children) : result.categories.length ? result.categories : categoriesOf(children);
-      return { abstract: clip(result.abstract, MAX_ABSTRACT_CHARS), overview: clip(result.overview, MAX_OVERVIEW_CHARS), categories, child_count: children.length, status: 'done', reason: this.deps.summarizer.id };
+      return { abstract: clip(result.abstract, MAX_ABSTRACT_CHARS), overview: clip(result.overview, MAX_OVERVIEW_CHARS), categories, child_count: children.length, status: 'done', reason: this.deps.summarizer.id, summarizer: provenanceOfSummarizer(this.deps.summarizer) };
     } catch (error) {
       if (this.deps.signal?.aborted) throw error;
       this.deps.logger.warn(`Summary of ${uri} fell back: ${errorMessage(error)}`);
-      this.stats.fallbacks += 1;
-      this.emit({ type: 'dag/fallback-used', uri, reason: errorMessage(error) });
+      this.fellBack(uri, error);
       const fallback = fallbackSummary(children);
-      return { ...fallback, status: 'fallback', reason: `seed fallback after: ${errorMessage(error)}` };
+      return { ...fallback, status: 'fallback', reason: `seed fallback after: ${errorMessage(error)}`, summarizer: { kind: 'fallback' } };
     }
+  }
+
+  /** Counts a fallback under its cause and tells the views. */
+  private fellBack(uri: string, error: unknown): void {
+    const { group } = failureCause(error);
+    this.stats.fallbacks += 1;
+    this.stats.fallback_causes[group] = (this.stats.fallback_causes[group] ?? 0) + 1;
+    this.emit({ type: 'dag/fallback-used', uri, reason: errorMessage(error) });
   }
 
   private account(output: SummaryOutput): void {
@@ -425,6 +462,10 @@ export class DirectoryEventHandler {
   private async index(uri: string, meta: NodeMeta, texts: NodeTexts): Promise<void> {
     await this.deps.index.upsert(shapeNodeRecords(uri, meta, texts));
   }
+}
+
+function provenanceOfSummarizer(summarizer: NodeSummarizer): SummarizerProvenance {
+  return summarizer.provenance ?? { kind: 'extractive' };
 }
 
 function fileSummaryOf(uri: string, meta: NodeMeta): ChildSummary {

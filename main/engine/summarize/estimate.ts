@@ -7,6 +7,9 @@
  * Two things are unknown before the run and are estimated: the length of each answer
  * (ESTIMATED_OUTPUT_TOKENS, a typical abstract plus overview) and the abstracts the parents will
  * read (ESTIMATED_ABSTRACT_TOKENS each, for children not yet summarized).
+ *
+ * With `redo` it estimates an upgrade (or `--force`) the way the DAG runs one: it descends into
+ * every directory, counts the nodes `redo` picks and the directories above them.
  */
 import { isDirectoryUri, uriName } from '../../../shared/uri.js';
 import type { NodeMeta } from '../../../shared/types/node.js';
@@ -41,6 +44,8 @@ export interface EstimateOptions {
   maxChildren?: number;
   /** Characters of a file the summarizer reads (the DAG's maxInputChars). */
   maxInputChars?: number;
+  /** The DAG's `redo`: summaries to write again although they are current. */
+  redo?: (meta: NodeMeta) => boolean;
 }
 
 function promptTokens(messages: ChatMessage[]): number {
@@ -50,6 +55,7 @@ function promptTokens(messages: ChatMessage[]): number {
 export async function estimateSummaries(fs: ContextFS, rootUri: string, options: EstimateOptions = {}): Promise<SummaryEstimate> {
   const maxChildren = options.maxChildren ?? 50;
   const maxInputChars = options.maxInputChars ?? 24_000;
+  const redo = options.redo;
   const { uri: root, kind } = await fs.canonicalUri(rootUri);
   const estimate: SummaryEstimate = { root, files: 0, directories: 0, reused_directories: 0, calls: 0, input_tokens: 0, output_tokens: 0 };
 
@@ -59,24 +65,28 @@ export async function estimateSummaries(fs: ContextFS, rootUri: string, options:
     estimate.output_tokens += ESTIMATED_OUTPUT_TOKENS;
   };
 
-  /** Counts a file's call when it has no abstract yet; returns the abstract its parent will read. */
+  /** Counts a file's call when it has no abstract yet; returns the abstract its parent will read (null: a new one). */
   const file = async (uri: string): Promise<string | null> => {
     const meta = await fs.readMeta(uri).catch(() => null);
-    if (meta?.abstract) return meta.abstract;
+    if (meta?.abstract && !redo?.(meta)) return meta.abstract;
     estimate.files += 1;
     call(await fileCallTokens(fs, uri, meta, maxInputChars));
     return null;
   };
 
-  /** Counts a directory's calls (and those below it); returns its abstract when it is reused. */
+  /** A current directory's summary, counted as reused; null when it has none. */
+  const reuse = async (uri: string): Promise<string | null> => {
+    const abstract = await fs.read(uri, 0).catch(() => null);
+    if (abstract !== null) estimate.reused_directories += 1;
+    return abstract;
+  };
+
+  /** Counts a directory's calls (and those below it); returns its abstract when it is reused (null: a new one). */
   const directory = async (uri: string): Promise<string | null> => {
     const meta = await fs.readMeta(uri).catch(() => null);
-    if (isCurrent(meta)) {
-      const abstract = await fs.read(uri, 0).catch(() => null);
-      if (abstract !== null) {
-        estimate.reused_directories += 1;
-        return abstract;
-      }
+    if (!redo && isCurrent(meta)) {
+      const abstract = await reuse(uri);
+      if (abstract !== null) return abstract;
     }
     const entries = await fs.ls(uri).catch(() => []);
     const children: Array<{ name: string; abstract: string | null; is_directory: boolean }> = [];
@@ -85,6 +95,10 @@ export async function estimateSummaries(fs: ContextFS, rootUri: string, options:
       children.push({ name: uriName(entry.uri), abstract, is_directory: entry.kind === 'dir' });
     }
     if (children.length === 0) return null; // The DAG gives an empty directory no summary.
+    if (redo && meta && isCurrent(meta) && !redo(meta) && children.every((c) => c.abstract !== null)) {
+      const abstract = await reuse(uri);
+      if (abstract !== null) return abstract;
+    }
     estimate.directories += 1;
     const listTokens = (list: typeof children, name: string) => {
       const known = list.map((c) => ({ uri: '', name: c.name, abstract: c.abstract ?? '', category: 'document', is_directory: c.is_directory, has_abstract: true }));

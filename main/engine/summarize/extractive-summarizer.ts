@@ -12,6 +12,7 @@ const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
 export function extractiveSummarizer(): NodeSummarizer {
   return {
     id: 'extractive',
+    provenance: { kind: 'extractive' },
     maxChildren: Number.POSITIVE_INFINITY,
     async summarizeFile(input: FileSummaryInput) {
       const { abstract, overview } = summarizeText(input.text, { title: input.name, format: input.format });

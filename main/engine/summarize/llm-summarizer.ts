@@ -13,6 +13,13 @@ import {
   type NodeSummarizer,
 } from './types.js';
 
+/**
+ * The version of the prompts below, recorded in every meta an LLM summary writes. Raise it when
+ * a change to the prompts makes better summaries: `cairn summarize --upgrade` then redoes the
+ * summaries older prompts wrote (a different model alone is not a reason to).
+ */
+export const SUMMARY_PROMPT_VERSION = 1;
+
 const SYSTEM = [
   'You write summaries for a layered context tree that AI agents read before they open files.',
   'Always answer in the language the content is written in (Chinese content gets a Chinese summary).',
@@ -63,6 +70,7 @@ export function directorySummaryMessages(input: Pick<DirectorySummaryInput, 'nam
 export function llmSummarizer(model: LanguageModel): NodeSummarizer {
   return {
     id: `llm:${model.modelId}`,
+    provenance: { kind: 'llm', model: model.modelId, prompt_version: SUMMARY_PROMPT_VERSION },
 
     async summarizeFile(input: FileSummaryInput) {
       const messages = fileSummaryMessages(input);

@@ -2,7 +2,8 @@
  * Summary runs: the one consumer of the outbox (queue/run-outbox.ts) that turns queued roots into
  * L0/L1 with the DAG. A run takes queued roots one by one until none is left; it starts ONE
  * summarizer, so an LLM's token budget is the run's (docs/llm-runtime.md). A summarize:run call
- * is one run; the app's background runs (`kick`) take every root but the held ones.
+ * is one run; the app's background runs (`kick`) take every root but the held ones. A redo run
+ * (`--upgrade`/`--force`) is one run too, over the trees it names rather than the queue.
  *
  * @example
  * const scheduler = createSummaryScheduler({ fs, index, outbox, held, startRun, fileFallback, ... });
@@ -19,6 +20,7 @@ import type { Outbox } from '../queue/outbox.js';
 import { runOutbox } from '../queue/run-outbox.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { DirectoryEventHandler } from './dag.js';
+import { redoPredicate, redoWithin, type RedoMode } from './provenance.js';
 import type { NodeSummarizer } from './types.js';
 
 export interface SummarySchedulerDeps {
@@ -42,9 +44,23 @@ export interface SummarySchedulerDeps {
   clock: Clock;
 }
 
+/** A tree to run a redo over, and the node in it (the root, or one below) the redo is limited to. */
+export interface RedoTarget {
+  root: string;
+  within: string;
+}
+
 export interface SummaryScheduler {
   /** One run over the queued roots (only `uri`'s when given; else every one, held or not), until none is left. */
   run(signal: AbortSignal, emit: (event: EngineEvent) => void, uri?: string): Promise<DagRunResult[]>;
+  /**
+   * One run that redoes, bottom-up, the summaries under each target's `within` that `mode` picks
+   * (what a weaker summarizer than this run's wrote, or all of them) and the directories above
+   * them up to the target's tree root, and whatever is owed there. Needs no queued work: nothing
+   * it does is lost to a kill, since a node keeps its old summary until its new one is written
+   * and the next upgrade picks it again.
+   */
+  redo(signal: AbortSignal, emit: (event: EngineEvent) => void, targets: RedoTarget[], mode: RedoMode): Promise<DagRunResult[]>;
   /** Starts a background run, or has the one going look at the queue again once it is done. */
   kick(): void;
   /** Resolves once no background run is going (after `lifetime` aborted, once it stopped). */
@@ -88,10 +104,30 @@ export function createSummaryScheduler(deps: SummarySchedulerDeps): SummarySched
     return results;
   };
 
+  const redo = async (signal: AbortSignal, emit: (event: EngineEvent) => void, targets: RedoTarget[], mode: RedoMode): Promise<DagRunResult[]> => {
+    const results: DagRunResult[] = [];
+    await index?.prepare?.();
+    const summarizer = deps.startRun();
+    for (const [n, { root, within }] of targets.entries()) {
+      const messageId = `${mode}-${n + 1}`;
+      emit({ type: 'dag/started', root, messageId });
+      // The run goes over the whole tree so the directories above `within` are redone too (their
+      // L1 reads its new abstract); it picks nodes under `within` only, and reuses the rest.
+      const picks = redoWithin(within, redoPredicate(mode, summarizer.provenance ?? { kind: 'extractive' }));
+      const dag = new DirectoryEventHandler({ fs, summarizer, fileFallback: deps.fileFallback, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.concurrency, redo: picks });
+      const result = DagRunResult.parse(await dag.processDirectoryEvent(root));
+      emit({ type: 'dag/finished', root, messageId, result });
+      results.push(result);
+    }
+    if (results.length > 0) await deps.optimizeIndex();
+    return results;
+  };
+
   let background: Promise<void> | null = null;
   let again = false;
   return {
     run: (signal, emit, uri) => summarize(signal, emit, uri === undefined ? undefined : (queued) => queued === uri),
+    redo,
     kick() {
       if (background) {
         again = true;

@@ -5,6 +5,7 @@
  * (docs/SPEC.md#fallback).
  */
 import { z } from 'zod';
+import type { SummarizerProvenance } from '../../../shared/types/node.js';
 
 /** One child of a directory, as its parent's summary sees it (the seed's ChildSummary). */
 export interface ChildSummary {
@@ -55,6 +56,8 @@ export interface SummaryOutput {
 export interface NodeSummarizer {
   /** 'llm:<model>' or 'extractive'. */
   readonly id: string;
+  /** What the metas it writes record as their summarizer. Absent: `{ kind: 'extractive' }`. */
+  readonly provenance?: SummarizerProvenance;
   /**
    * Most children one directory call can take; larger directories are summarized in batches and
    * merged. Absent: the DAG's max_children (50). The extractive summarizer has no context window

@@ -13,6 +13,7 @@ import { SkillList } from './SkillList';
 import { AddedReason } from './AddedReason';
 import { monacoLanguage } from './language';
 import './explorer.css';
+import { UpgradeSummaries, summarizerLabel } from './UpgradeSummaries';
 
 const CodeView = lazy(() => import('./CodeView'));
 
@@ -88,6 +89,7 @@ function NodeDetails() {
       <header>
         <h2>{name}</h2>
         <code className="uri">{details.uri}</code>
+        {stat.kind === 'dir' && <UpgradeSummaries key={details.uri} uri={details.uri} />}
       </header>
       {meta?.reason && <AddedReason reason={meta.reason} t={t} />}
       <section className="panel" aria-labelledby="l0-title">
@@ -155,6 +157,7 @@ function MetaTable({ meta, kind, bytes, childCount, t }: { meta: NodeMeta | null
     [t('explorer.meta.lines'), meta?.provenance?.lines ? `${meta.provenance.lines[0]}–${meta.provenance.lines[1]}` : undefined],
     [t('explorer.meta.status'), meta?.summary_status],
     [t('explorer.meta.reason'), meta?.summary_reason],
+    [t('explorer.meta.summarizer'), summarizerLabel(meta?.summarizer)],
     [t('explorer.meta.category'), meta?.category],
     [t('explorer.meta.updated'), meta?.updated_at],
   ];

@@ -10,6 +10,7 @@ import { LLM_LIMITS } from '../../../shared/contracts/llm-limits';
 import { parseBudget } from '../../stores/settings-store';
 import { useApp, useIngest, useSettings } from '../../stores/stores-context';
 import { useT } from '../../use-t';
+import { SummaryBadge } from './SummaryBadge';
 
 /** LLM on/off, the token budget and "estimate first", inside the ingest form. */
 export function IngestOptionsFields() {
@@ -290,9 +291,11 @@ function RecentRow({ item, locale, busy, onOpen, onAgain }: { item: RecentIngest
           <span className="scope">{item.scope}</span>
         </span>
       </div>
-      <span className={`badge recent-state state-${item.state}`} data-testid="recent-state">
-        {t(`home.recent.state.${item.state}`)}
-      </span>
+      <SummaryBadge root={item.root} current={item.state === 'summarized'}>
+        <span className={`badge recent-state state-${item.state}`} data-testid="recent-state">
+          {t(`home.recent.state.${item.state}`)}
+        </span>
+      </SummaryBadge>
       <div className="form-actions">
         <button type="button" onClick={onOpen} aria-label={t('home.recent.openLabel', { name: item.name })} data-testid="recent-open">
           {t('home.openExplorer')}

@@ -16,6 +16,8 @@ import { useDropTarget } from '../upload/use-drop-target';
 import { GitSourceField } from './GitSourceField';
 import './home.css';
 import { ChoosePathButton } from '../desktop/ChoosePathButton';
+import { SummaryBadge } from './SummaryBadge';
+import { UpgradeSummaries } from '../explorer/UpgradeSummaries';
 
 export function HomeView() {
   const t = useT();
@@ -287,6 +289,7 @@ function IngestResultPanel() {
         <code data-testid="ingest-root">{result.root}</code>
         {result.resumed && <span className="badge">{t('home.resumed')}</span>}
       </p>
+      <SummaryBadge root={result.root} />
       <dl className="stats">
         {stats.map(([label, value]) => (
           <div key={label} className="stat">
@@ -311,6 +314,7 @@ function IngestResultPanel() {
         <button type="button" onClick={() => setView('dag')}>
           {t('home.openDag')}
         </button>
+        <UpgradeSummaries uri={result.root} />
       </div>
     </section>
   );

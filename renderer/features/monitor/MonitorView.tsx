@@ -98,6 +98,7 @@ export function MonitorView() {
                     <th>{t('monitor.col.ms')}</th>
                     <th>{t('monitor.col.tokens')}</th>
                     <th>{t('monitor.col.outcome')}</th>
+                    <th>{t('monitor.col.cause')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -109,6 +110,10 @@ export function MonitorView() {
                         {call.inputTokens} → {call.outputTokens}
                       </td>
                       <td className={call.outcome === 'ok' ? 'note-ok' : 'field-error'}>{call.outcome === 'ok' ? t('monitor.ok') : call.outcome}</td>
+                      {/* Why it failed: the HTTP status and the server's message, a timeout, how a malformed answer began. */}
+                      <td className="call-cause" data-testid="monitor-call-cause">
+                        {call.cause ?? ''}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -135,7 +140,7 @@ function LatencyBars({ calls, label }: { calls: readonly LlmCallRecord[]; label:
         const h = Math.max(2, (call.ms / max) * (height - 4));
         return (
           <rect key={i} x={i * slot + 1} y={height - h} width={Math.max(1, slot - 2)} height={h} className={call.outcome === 'ok' ? 'bar-ok' : 'bar-failed'}>
-            <title>{`${formatMs(call.ms)} · ${call.outcome}`}</title>
+            <title>{`${formatMs(call.ms)} · ${call.outcome}${call.cause ? ` · ${call.cause}` : ''}`}</title>
           </rect>
         );
       })}

@@ -1,0 +1,43 @@
+/**
+ * Home's badge for a tree's latest summary run: "summarized" in green when it had no fallback,
+ * "summarized with 29 fallbacks" in the warning colour when it had some, with their causes
+ * grouped ("27 × HTTP 500 'injected fault', 2 × invalid JSON") in its tooltip and in a line that
+ * opens under it. Without a run seen by this view, or while `current` is false (a newer run is
+ * queued or going), it shows `children` (the state as listed).
+ */
+import type { ReactNode } from 'react';
+import { formatCauses, groupedCauses } from '../../../shared/fallback-causes';
+import { formatCount } from '../../../shared/format';
+import { useApp, useIngest } from '../../stores/stores-context';
+import { useT } from '../../use-t';
+
+export function SummaryBadge({ root, current = true, children = null }: { root: string; current?: boolean; children?: ReactNode }) {
+  const t = useT();
+  const locale = useApp((s) => s.locale);
+  const run = useIngest((s) => s.lastRuns[root]);
+  if (!run || !current) return <>{children}</>;
+  if (run.fallbacks === 0) {
+    return (
+      <span className="badge summary-badge state-summarized" data-testid="summary-badge" data-fallbacks={0}>
+        {t('home.summary.done')}
+      </span>
+    );
+  }
+  const causes = formatCauses(run.fallback_causes, locale);
+  return (
+    <details className="summary-fallbacks" data-testid="summary-badge" data-fallbacks={run.fallbacks}>
+      <summary className="badge summary-badge state-fallbacks" title={causes}>
+        {run.fallbacks === 1 ? t('home.summary.fallback') : t('home.summary.fallbacks', { count: formatCount(run.fallbacks, locale) })}
+      </summary>
+      {causes && (
+        <ul className="summary-causes small" aria-label={t('home.summary.causes')} data-testid="summary-causes">
+          {groupedCauses(run.fallback_causes).map(({ cause, count }) => (
+            <li key={cause}>
+              {formatCount(count, locale)} × {cause}
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}
