@@ -201,6 +201,11 @@ export const en = {
   'dag.selected': 'Selected',
   'dag.reason': 'Reason',
   'dag.keys': 'Keys: arrows move between directories, Enter collapses or expands, F focuses the subtree.',
+  'dag.fit': 'Fit to view',
+  'dag.group.files': '{count} more files',
+  'dag.group.dirs': '{count} more directories',
+  'dag.group.mixed': '{count} more: {dirs} directories, {files} files',
+  'dag.group.open': 'Click to show them all',
 
   'search.title': 'Search',
   'search.query': 'Search the context',

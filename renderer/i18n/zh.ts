@@ -199,6 +199,11 @@ export const zh: Messages = {
   'dag.selected': '已选择',
   'dag.reason': '原因',
   'dag.keys': '按键：方向键在目录间移动，Enter 折叠或展开，F 聚焦子树。',
+  'dag.fit': '适应视图',
+  'dag.group.files': '另外 {count} 个文件',
+  'dag.group.dirs': '另外 {count} 个目录',
+  'dag.group.mixed': '另外 {count} 项：{dirs} 个目录，{files} 个文件',
+  'dag.group.open': '点击以全部显示',
 
   'search.title': '搜索',
   'search.query': '搜索上下文',

@@ -602,7 +602,14 @@ export const EngineEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('dag/started'), root: z.string(), messageId: z.string() }),
   z.object({ type: z.literal('dag/finished'), root: z.string(), messageId: z.string(), result: DagRunResult }),
   z.object({ type: z.literal('dag/run-failed'), root: z.string(), messageId: z.string(), error: z.object({ code: z.string(), message: z.string() }) }),
-  dagEvent('dag/dir-dispatched', { parent: z.string().nullable(), pending: z.number(), dirs: z.number(), files: z.number() }),
+  dagEvent('dag/dir-dispatched', {
+    parent: z.string().nullable(),
+    pending: z.number(),
+    dirs: z.number(),
+    files: z.number(),
+    /** A split document (its children are the document's sections), not a folder of the source. */
+    document: z.boolean().optional(),
+  }),
   dagEvent('dag/pending-changed', { pending: z.number() }),
   dagEvent('dag/summary-started', { children: z.number() }),
   dagEvent('dag/summary-done', { reused: z.boolean(), abstract: z.string(), status: z.enum(['done', 'fallback']).optional() }),

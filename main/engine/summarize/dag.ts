@@ -204,7 +204,15 @@ export class DirectoryEventHandler {
     node.children_summaries = node.children_dirs.map(() => null);
     this.nodes.set(uri, node);
     this.counts.files_total += node.file_children.length;
-    this.emit({ type: 'dag/dir-dispatched', uri, parent, pending: node.pending, dirs: node.children_dirs.length, files: node.file_children.length });
+    this.emit({
+      type: 'dag/dir-dispatched',
+      uri,
+      parent,
+      pending: node.pending,
+      dirs: node.children_dirs.length,
+      files: node.file_children.length,
+      ...(meta?.document ? { document: true } : {}),
+    });
 
     if (node.pending === 0) {
       this.scheduleSummary(uri);

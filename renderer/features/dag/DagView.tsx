@@ -1,17 +1,18 @@
-import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
+import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCount } from '../../../shared/format';
-import { DIR_STATES, findDirs, shownRoot, visibleGraph, type DagState } from '../../stores/dag-store';
+import { DIR_STATES, findDirs, shownRoot, type DagState } from '../../stores/dag-store';
 import { useApp, useDag, useDagShallow, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
 import { DagMiniMap } from './DagMiniMap';
-import { DirNode, type DirFlowNode } from './DirNode';
+import { DirNode, GroupNode, type DagFlowNode } from './DirNode';
 import { DEFAULT_LAYOUT, layoutDag } from './layout';
+import { isGroupId, viewGraph } from './view-graph';
 import './dag.css';
 
 // Module scope, so React Flow sees the same object on every render.
-const nodeTypes = { dir: DirNode };
+const nodeTypes = { dir: DirNode, group: GroupNode };
 const DIRECTION = 'LR' as const;
 /** Where DirNode's handles sit (React Flow's 6 px handles, centred on the left and right edges). */
 const HANDLE_SIZE = 6;
@@ -192,10 +193,13 @@ function DagToolbar({ root }: { root: string }) {
       <button type="button" disabled={focus === null} onClick={() => setFocus(null)} data-testid="dag-unfocus">
         {t('dag.unfocus')}
       </button>
-      <button type="button" onClick={collapseAll}>
+      <button type="button" onClick={() => void flow.fitView({ duration: 200, maxZoom: 1.2 })} data-testid="dag-fit">
+        {t('dag.fit')}
+      </button>
+      <button type="button" onClick={collapseAll} data-testid="dag-collapse-all">
         {t('dag.collapseAll')}
       </button>
-      <button type="button" onClick={expandAll}>
+      <button type="button" onClick={expandAll} data-testid="dag-expand-all">
         {t('dag.expandAll')}
       </button>
       <button type="button" disabled={!selected} onClick={() => selected && openInExplorer(selected)}>
@@ -222,7 +226,7 @@ function Legend() {
 }
 
 /** What the graph's shape depends on; progress ticks leave all of it unchanged. */
-const shapeOf = (s: DagState) => ({ topology: s.topology, children: s.children, collapsed: s.collapsed, focus: s.focus });
+const shapeOf = (s: DagState) => ({ topology: s.topology, children: s.children, collapsed: s.collapsed, focus: s.focus, openGroups: s.openGroups });
 
 function DagCanvas({ root }: { root: string }) {
   const t = useT();
@@ -233,22 +237,21 @@ function DagCanvas({ root }: { root: string }) {
   const toggleCollapsed = useDag((s) => s.toggleCollapsed);
   const selected = useDag((s) => s.selected);
   const setFocus = useDag((s) => s.setFocus);
+  const openGroup = useDag((s) => s.openGroup);
   const flow = useReactFlow();
   const fitted = useRef<string | null>(null);
 
   const graph = useMemo(() => {
     const state = stores.dag.getState();
-    const visible = visibleGraph({ dirs: state.dirs, children: shape.children, collapsed: shape.collapsed, focus: shape.focus }, root);
-    const layout = layoutDag(
-      visible.nodes.map((id) => ({ id })),
-      visible.edges,
-      { direction: DIRECTION },
-    );
-    const nodes: DirFlowNode[] = visible.nodes.map((id) => ({
-      id,
-      type: 'dir',
-      position: layout.positions.get(id) ?? { x: 0, y: 0 },
-      data: { uri: id, hidden: visible.hidden[id] ?? 0, direction: DIRECTION },
+    // Only what is on show is laid out: collapsed subtrees and grouped children cost nothing.
+    const view = viewGraph({ dirs: state.dirs, children: shape.children, collapsed: shape.collapsed, focus: shape.focus }, root, shape.openGroups);
+    const layout = layoutDag(view.nodes, view.edges, { direction: DIRECTION });
+    const nodes: DagFlowNode[] = view.nodes.map((node) => ({
+      id: node.id,
+      position: layout.positions.get(node.id) ?? { x: 0, y: 0 },
+      ...(node.kind === 'dir'
+        ? { type: 'dir' as const, data: { uri: node.id, hidden: view.hidden[node.id] ?? 0, collapsed: view.collapsed.has(node.id), direction: DIRECTION } }
+        : { type: 'group' as const, data: { parent: node.parent, members: node.members, direction: DIRECTION } }),
       width: DEFAULT_LAYOUT.nodeWidth,
       height: DEFAULT_LAYOUT.nodeHeight,
       // Known size and handles: React Flow otherwise mounts every new node once, off screen too,
@@ -257,24 +260,41 @@ function DagCanvas({ root }: { root: string }) {
       handles: HANDLES,
       draggable: false,
       connectable: false,
-    }));
-    const edges: Edge[] = visible.edges.map((edge) => ({ id: `${edge.source}->${edge.target}`, source: edge.source, target: edge.target, type: 'smoothstep' }));
-    return { nodes, edges, visible, positions: layout.positions };
+    })) as DagFlowNode[];
+    const edges: Edge[] = view.edges.map((edge) => ({ id: `${edge.source}->${edge.target}`, source: edge.source, target: edge.target, type: 'smoothstep' }));
+    const dirIds = view.nodes.filter((node) => node.kind === 'dir').map((node) => node.id);
+    return { nodes, edges, view, dirIds, groups: view.nodes.length - dirIds.length, positions: layout.positions };
   }, [stores, root, shape]);
   const miniGraph = useMemo(
-    () => ({ ids: graph.visible.nodes, positions: graph.positions, nodeWidth: DEFAULT_LAYOUT.nodeWidth, nodeHeight: DEFAULT_LAYOUT.nodeHeight }),
+    () => ({ ids: graph.dirIds, positions: graph.positions, nodeWidth: DEFAULT_LAYOUT.nodeWidth, nodeHeight: DEFAULT_LAYOUT.nodeHeight }),
     [graph],
   );
 
-  // Fit the whole graph when a run first shows, not on every change (that would fight the user).
+  // Fit the whole graph when a run first shows, and again when a person changes what is laid out
+  // (collapse, expand, a group opened, a focus); not when a run adds directories (that would
+  // fight a person panning around a live run).
+  const layoutKey = `${root}|${shape.focus}`;
   useEffect(() => {
-    if (graph.nodes.length === 0 || fitted.current === `${root}|${shape.focus}`) return;
-    fitted.current = `${root}|${shape.focus}`;
+    if (graph.nodes.length === 0 || fitted.current === layoutKey) return;
+    fitted.current = layoutKey;
     requestAnimationFrame(() => void flow.fitView({ duration: 200, maxZoom: 1.2 }));
-  }, [graph.nodes.length, root, shape.focus, flow]);
+  }, [graph.nodes.length, layoutKey, flow]);
+  const firstLayout = useRef(true);
+  useEffect(() => {
+    if (firstLayout.current) {
+      firstLayout.current = false;
+      return;
+    }
+    requestAnimationFrame(() => void flow.fitView({ duration: 200, maxZoom: 1.2 }));
+  }, [shape.collapsed, shape.openGroups, flow]);
 
-  const onNodeClick: NodeMouseHandler<DirFlowNode> = (_event, node) => select(node.id);
-  const onNodeDoubleClick: NodeMouseHandler<DirFlowNode> = (_event, node) => toggleCollapsed(node.id);
+  /** Collapses or expands what the view shows, whether a person or the default collapsed it. */
+  const toggle = (uri: string) => toggleCollapsed(uri, !graph.view.collapsed.has(uri));
+
+  const onNodeClick: NodeMouseHandler<DagFlowNode> = (_event, node) => (node.type === 'group' ? openGroup(node.data.parent) : select(node.id));
+  const onNodeDoubleClick: NodeMouseHandler<DagFlowNode> = (_event, node) => {
+    if (!isGroupId(node.id)) toggle(node.id);
+  };
 
   const centerOn = (uri: string) => {
     const position = graph.positions.get(uri);
@@ -284,7 +304,7 @@ function DagCanvas({ root }: { root: string }) {
 
   const onKeyDown = (event: KeyboardEvent) => {
     if ((event.target as HTMLElement).closest('input, select, textarea')) return;
-    const { visible } = graph;
+    const visible = { nodes: graph.dirIds, edges: graph.view.edges.filter((edge) => !isGroupId(edge.target)) };
     const current = selected && visible.nodes.includes(selected) ? selected : null;
     const parentOf = (uri: string) => visible.edges.find((edge) => edge.target === uri)?.source ?? null;
     const kidsOf = (uri: string) => visible.edges.filter((edge) => edge.source === uri).map((edge) => edge.target);
@@ -309,7 +329,7 @@ function DagCanvas({ root }: { root: string }) {
         break;
       }
       case 'Enter':
-        if (current) toggleCollapsed(current);
+        if (current) toggle(current);
         event.preventDefault();
         return;
       case 'f':
@@ -337,10 +357,11 @@ function DagCanvas({ root }: { root: string }) {
       onKeyDown={onKeyDown}
       aria-label={`${t('dag.title')}. ${t('dag.keys')}`}
       data-testid="dag-canvas"
-      // React Flow draws only the nodes in view; this is how many the graph has.
-      data-node-count={graph.nodes.length}
+      // React Flow draws only the nodes in view; this is how many directories the graph has.
+      data-node-count={graph.dirIds.length}
+      data-group-count={graph.groups}
     >
-      <ReactFlow<DirFlowNode>
+      <ReactFlow<DagFlowNode>
         nodes={graph.nodes}
         edges={graph.edges}
         nodeTypes={nodeTypes}
@@ -367,7 +388,8 @@ function SelectedPanel() {
   const t = useT();
   const selected = useDag((s) => s.selected);
   const dir = useDag((s) => (s.selected ? s.dirs[s.selected] : undefined));
-  const collapsed = useDag((s) => (s.selected ? Boolean(s.collapsed[s.selected]) : false));
+  // As the graph shows it: a big tree's deeper directories start collapsed (view-graph.ts).
+  const collapsed = useFlowStore((s) => Boolean(selected && (s.nodeLookup.get(selected)?.data as { collapsed?: boolean } | undefined)?.collapsed));
   const toggleCollapsed = useDag((s) => s.toggleCollapsed);
   const openInExplorer = useApp((s) => s.openInExplorer);
   if (!selected || !dir) return null;
@@ -405,7 +427,7 @@ function SelectedPanel() {
       </dl>
       {dir.abstract && <p className="abstract">{dir.abstract}</p>}
       <div className="form-actions">
-        <button type="button" onClick={() => toggleCollapsed(dir.uri)} data-testid="dag-toggle">
+        <button type="button" onClick={() => toggleCollapsed(dir.uri, !collapsed)} data-testid="dag-toggle">
           {collapsed ? t('dag.expand') : t('dag.collapse')}
         </button>
         <button type="button" onClick={() => openInExplorer(dir.uri)}>
