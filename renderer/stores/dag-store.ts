@@ -369,7 +369,14 @@ export function dirsOfTree(root: string, tree: TreeNode): { dirs: DirProgress[];
     counts.dirs_total += 1;
     if (state === 'done' || state === 'fallback') counts.dirs_done += 1;
     counts.files_total += kidFiles.length;
-    counts.files_done += kidFiles.filter((kid) => fileFinished(kid.summary_status)).length;
+    const filesDone = kidFiles.filter((kid) => fileFinished(kid.summary_status)).length;
+    counts.files_done += filesDone;
+    if (node.document) {
+      counts.documents_total = (counts.documents_total ?? 0) + 1;
+      if (state === 'done' || state === 'fallback') counts.documents_done = (counts.documents_done ?? 0) + 1;
+      counts.sections_total = (counts.sections_total ?? 0) + kidFiles.length;
+      counts.sections_done = (counts.sections_done ?? 0) + filesDone;
+    }
     if (kidDirs.length > 0) children[node.uri] = kidDirs.map((kid) => kid.uri);
     for (let i = kidDirs.length - 1; i >= 0; i -= 1) stack.push({ node: kidDirs[i]!, parent: node.uri });
   }

@@ -20,12 +20,20 @@ export { DEFAULT_LLM_MODEL, LLM_LIMITS };
 const Uri = z.string().min(6).max(4096);
 const Level = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 
-/** Counts every DAG event carries, so a view can draw totals without keeping its own. */
+/**
+ * Counts every DAG event carries, so a view can draw totals without keeping its own. `dirs_*` and
+ * `files_*` count nodes; split documents (directory nodes) and their sections (file nodes) are
+ * also counted apart, so views name them as a person does (shared/tree-counts.ts).
+ */
 export const DagCounts = z.object({
   dirs_total: z.number(),
   dirs_done: z.number(),
   files_total: z.number(),
   files_done: z.number(),
+  documents_total: z.number().optional(),
+  documents_done: z.number().optional(),
+  sections_total: z.number().optional(),
+  sections_done: z.number().optional(),
   llm_calls: z.number(),
 });
 export type DagCounts = z.infer<typeof DagCounts>;

@@ -12,6 +12,7 @@ import { addLockOptions, lockWaitFromFlags, printWaits, type LockFlags } from '.
 import { estimateCostUsd } from '../../engine/llm/prices.js';
 import { formatBytes, formatCount, formatMs, formatUsd } from '../../../shared/format.js';
 import { printJson, reportError, stderrLogger } from '../output.js';
+import { treeCounts } from '../../../shared/tree-counts.js';
 
 interface IngestFlags extends LlmFlags, IndexFlags, LockFlags {
   workspace?: string;
@@ -141,7 +142,8 @@ function progressBar() {
     update(event: EngineEvent) {
       if (event.type.startsWith('dag/') && 'counts' in event) {
         const c = event.counts;
-        const payload = { phase: 'summary ', bytes: `${formatCount(c.files_done)}/${formatCount(c.files_total)} files`, current: event.uri.slice(-40) };
+        const { files } = treeCounts(c);
+        const payload = { phase: 'summary ', bytes: `${formatCount(files.done)}/${formatCount(files.total)} files`, current: event.uri.slice(-40) };
         if (phase !== 'dag') {
           if (started) bar.stop();
           bar.start(Math.max(c.dirs_total, 1), c.dirs_done, payload);
@@ -237,9 +239,13 @@ function printSummary(path: string, result: IngestOutput): void {
   );
   if (result.summary) {
     const s = result.summary;
+    // Named as Home and the Live DAG name them (shared/tree-counts.ts): a split document is one file.
+    const { directories, files, sections } = treeCounts(s);
+    const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
     out.push(
-      `  Summaries: ${formatCount(s.dirsSummarized)} directories and ${formatCount(s.filesSummarized)} files summarized, ` +
-        `${formatCount(s.dirsReused)} directories unchanged, ${formatCount(s.fallbacks)} fallbacks, ${formatCount(s.llm_calls)} LLM calls, ${formatMs(s.ms)}`,
+      `  Summaries: ${counted(directories.total, 'directory', 'directories')}, ${counted(files.total, 'file', 'files')}, ${counted(sections.total, 'section', 'sections')} ` +
+        `(${formatCount(s.dirsSummarized + s.filesSummarized)} summaries written, ${formatCount(s.dirsReused)} unchanged), ` +
+        `${formatCount(s.fallbacks)} fallbacks, ${formatCount(s.llm_calls)} LLM calls, ${formatMs(s.ms)}`,
     );
   }
   if (result.estimate) out.push(...formatEstimate(result.estimate));

@@ -1,6 +1,7 @@
 import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCount } from '../../../shared/format';
+import { treeCounts, type Tally } from '../../../shared/tree-counts';
 import { DIR_STATES, findDirs, shownRoot, type DagState } from '../../stores/dag-store';
 import { useApp, useDag, useDagShallow, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';
@@ -12,8 +13,11 @@ import { isGroupId, viewGraph } from './view-graph';
 import './dag.css';
 
 // Module scope, so React Flow sees the same object on every render.
-const nodeTypes = { dir: DirNode, group: GroupNode };
+// Not `group`: React Flow styles a node type of that name as a frame around other nodes.
+const nodeTypes = { dir: DirNode, dirGroup: GroupNode };
 const DIRECTION = 'LR' as const;
+/** An opened folder of 85 documents is a block of 5 columns, not one line 85 nodes long. */
+const WRAP_LEAVES_AFTER = 12;
 /** Where DirNode's handles sit (React Flow's 6 px handles, centred on the left and right edges). */
 const HANDLE_SIZE = 6;
 const HANDLES: NodeHandle[] = [
@@ -21,8 +25,22 @@ const HANDLES: NodeHandle[] = [
   { type: 'source', position: Position.Right, x: DEFAULT_LAYOUT.nodeWidth - HANDLE_SIZE / 2, y: DEFAULT_LAYOUT.nodeHeight / 2 - HANDLE_SIZE / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
 ];
 
+/**
+ * How the canvas follows the layout, shared by the toolbar and the canvas: it re-fits the whole
+ * graph as it changes until a person pans or zooms (`follow` false), and a change a person makes
+ * (collapse, expand, a group opened, a focus, Fit) fits it again; `target` is a directory the
+ * find asked to show, fitted instead of the whole graph once it is laid out.
+ */
+interface ViewportFollow {
+  follow: boolean;
+  target: string | null;
+}
+
+const FIT = { maxZoom: 1.2 } as const;
+
 export function DagView() {
   const t = useT();
+  const viewport = useRef<ViewportFollow>({ follow: true, target: null });
   const root = useDag(shownRoot);
   const loadStored = useDag((s) => s.loadStored);
   const storedList = useDag((s) => s.storedList);
@@ -54,9 +72,9 @@ export function DagView() {
       ) : (
         <ReactFlowProvider>
           <Totals root={root} />
-          <DagToolbar root={root} />
+          <DagToolbar root={root} viewport={viewport.current} />
           <div className="dag-body">
-            <DagCanvas root={root} />
+            <DagCanvas root={root} viewport={viewport.current} />
             <SelectedPanel />
           </div>
         </ReactFlowProvider>
@@ -104,24 +122,28 @@ function Totals({ root }: { root: string }) {
   if (!run) return null;
   const { counts } = run;
   const share = counts.dirs_total === 0 ? 0 : counts.dirs_done / counts.dirs_total;
-  const items: [string, string][] = [
-    [t('dag.dirs'), `${formatCount(counts.dirs_done, locale)} / ${formatCount(counts.dirs_total, locale)}`],
-    [t('dag.files'), `${formatCount(counts.files_done, locale)} / ${formatCount(counts.files_total, locale)}`],
-    [t('dag.llm'), formatCount(counts.llm_calls, locale)],
+  // Named as Home and the CLI name them: a split document is one file, its parts are sections.
+  const kinds = treeCounts(counts);
+  const tally = ({ done, total }: Tally) => `${formatCount(done, locale)} / ${formatCount(total, locale)}`;
+  const items: [string, string, string][] = [
+    [t('counts.directories'), tally(kinds.directories), t('counts.directoriesTip')],
+    [t('counts.files'), tally(kinds.files), t('counts.filesTip')],
+    ...(kinds.sections.total > 0 ? [[t('counts.sections'), tally(kinds.sections), t('counts.sectionsTip')] as [string, string, string]] : []),
+    [t('dag.llm'), formatCount(counts.llm_calls, locale), t('dag.llm')],
   ];
   return (
     <div className="dag-totals panel" data-testid="dag-totals" data-status={run.status}>
       <span className={`run-status run-${run.status}`}>{t(`dag.state.${run.status}`)}</span>
       <code className="uri">{root}</code>
       <dl className="stats inline">
-        {items.map(([label, value]) => (
-          <div key={label} className="stat">
+        {items.map(([label, value, tip]) => (
+          <div key={label} className="stat" title={tip}>
             <dt>{label}</dt>
             <dd>{value}</dd>
           </div>
         ))}
       </dl>
-      <progress max={1} value={run.status === 'finished' ? 1 : share} aria-label={t('dag.dirs')} />
+      <progress max={1} value={run.status === 'finished' ? 1 : share} aria-label={t('counts.directories')} />
       {run.status === 'stored' && (
         <span className="muted stored-note">
           {loading === 'loading' ? t('dag.loading') : t('dag.stored')}
@@ -136,7 +158,7 @@ function Totals({ root }: { root: string }) {
   );
 }
 
-function DagToolbar({ root }: { root: string }) {
+function DagToolbar({ root, viewport }: { root: string; viewport: ViewportFollow }) {
   const t = useT();
   const query = useDag((s) => s.query);
   const setQuery = useDag((s) => s.setQuery);
@@ -156,9 +178,15 @@ function DagToolbar({ root }: { root: string }) {
     const next = (matchIndex + step + matches.length) % matches.length;
     setMatchIndex(next);
     const uri = matches[next]!;
+    viewport.target = uri;
     reveal(uri);
-    // The node exists once the graph re-renders with its ancestors expanded.
-    requestAnimationFrame(() => void flow.fitView({ nodes: [{ id: uri }], duration: 250, maxZoom: 1.2 }));
+    // When revealing changed the layout, the canvas fits the node once it is laid out; else here.
+    requestAnimationFrame(() => {
+      if (viewport.target !== uri) return;
+      viewport.target = null;
+      viewport.follow = false;
+      void flow.fitView({ ...FIT, nodes: [{ id: uri }], duration: 250 });
+    });
   };
 
   return (
@@ -193,7 +221,14 @@ function DagToolbar({ root }: { root: string }) {
       <button type="button" disabled={focus === null} onClick={() => setFocus(null)} data-testid="dag-unfocus">
         {t('dag.unfocus')}
       </button>
-      <button type="button" onClick={() => void flow.fitView({ duration: 200, maxZoom: 1.2 })} data-testid="dag-fit">
+      <button
+        type="button"
+        onClick={() => {
+          viewport.follow = true;
+          void flow.fitView({ ...FIT, duration: 200 });
+        }}
+        data-testid="dag-fit"
+      >
         {t('dag.fit')}
       </button>
       <button type="button" onClick={collapseAll} data-testid="dag-collapse-all">
@@ -228,7 +263,7 @@ function Legend() {
 /** What the graph's shape depends on; progress ticks leave all of it unchanged. */
 const shapeOf = (s: DagState) => ({ topology: s.topology, children: s.children, collapsed: s.collapsed, focus: s.focus, openGroups: s.openGroups });
 
-function DagCanvas({ root }: { root: string }) {
+function DagCanvas({ root, viewport }: { root: string; viewport: ViewportFollow }) {
   const t = useT();
   const stores = useStores();
   const theme = useResolvedTheme();
@@ -239,19 +274,18 @@ function DagCanvas({ root }: { root: string }) {
   const setFocus = useDag((s) => s.setFocus);
   const openGroup = useDag((s) => s.openGroup);
   const flow = useReactFlow();
-  const fitted = useRef<string | null>(null);
 
   const graph = useMemo(() => {
     const state = stores.dag.getState();
     // Only what is on show is laid out: collapsed subtrees and grouped children cost nothing.
     const view = viewGraph({ dirs: state.dirs, children: shape.children, collapsed: shape.collapsed, focus: shape.focus }, root, shape.openGroups);
-    const layout = layoutDag(view.nodes, view.edges, { direction: DIRECTION });
+    const layout = layoutDag(view.nodes, view.edges, { direction: DIRECTION, wrapLeavesAfter: WRAP_LEAVES_AFTER });
     const nodes: DagFlowNode[] = view.nodes.map((node) => ({
       id: node.id,
       position: layout.positions.get(node.id) ?? { x: 0, y: 0 },
       ...(node.kind === 'dir'
         ? { type: 'dir' as const, data: { uri: node.id, hidden: view.hidden[node.id] ?? 0, collapsed: view.collapsed.has(node.id), direction: DIRECTION } }
-        : { type: 'group' as const, data: { parent: node.parent, members: node.members, direction: DIRECTION } }),
+        : { type: 'dirGroup' as const, data: { parent: node.parent, members: node.members, direction: DIRECTION } }),
       width: DEFAULT_LAYOUT.nodeWidth,
       height: DEFAULT_LAYOUT.nodeHeight,
       // Known size and handles: React Flow otherwise mounts every new node once, off screen too,
@@ -270,28 +304,30 @@ function DagCanvas({ root }: { root: string }) {
     [graph],
   );
 
-  // Fit the whole graph when a run first shows, and again when a person changes what is laid out
-  // (collapse, expand, a group opened, a focus); not when a run adds directories (that would
-  // fight a person panning around a live run).
-  const layoutKey = `${root}|${shape.focus}`;
+  // Re-fit as the layout changes (a live run adds directories, a person collapses one) unless a
+  // person moved the view since; what a person changes is fitted in any case.
+  const lastLayout = useRef({ root, focus: shape.focus, collapsed: shape.collapsed, openGroups: shape.openGroups });
   useEffect(() => {
-    if (graph.nodes.length === 0 || fitted.current === layoutKey) return;
-    fitted.current = layoutKey;
-    requestAnimationFrame(() => void flow.fitView({ duration: 200, maxZoom: 1.2 }));
-  }, [graph.nodes.length, layoutKey, flow]);
-  const firstLayout = useRef(true);
-  useEffect(() => {
-    if (firstLayout.current) {
-      firstLayout.current = false;
+    if (graph.nodes.length === 0) return;
+    const last = lastLayout.current;
+    const byPerson = last.root !== root || last.focus !== shape.focus || last.collapsed !== shape.collapsed || last.openGroups !== shape.openGroups;
+    lastLayout.current = { root, focus: shape.focus, collapsed: shape.collapsed, openGroups: shape.openGroups };
+    const target = viewport.target;
+    if (target !== null) {
+      viewport.target = null;
+      viewport.follow = false;
+      requestAnimationFrame(() => void flow.fitView({ ...FIT, nodes: [{ id: target }], duration: 250 }));
       return;
     }
-    requestAnimationFrame(() => void flow.fitView({ duration: 200, maxZoom: 1.2 }));
-  }, [shape.collapsed, shape.openGroups, flow]);
+    if (byPerson) viewport.follow = true;
+    if (!viewport.follow) return;
+    requestAnimationFrame(() => void flow.fitView({ ...FIT, duration: byPerson ? 200 : 0 }));
+  }, [graph, root, shape.focus, shape.collapsed, shape.openGroups, viewport, flow]);
 
   /** Collapses or expands what the view shows, whether a person or the default collapsed it. */
   const toggle = (uri: string) => toggleCollapsed(uri, !graph.view.collapsed.has(uri));
 
-  const onNodeClick: NodeMouseHandler<DagFlowNode> = (_event, node) => (node.type === 'group' ? openGroup(node.data.parent) : select(node.id));
+  const onNodeClick: NodeMouseHandler<DagFlowNode> = (_event, node) => (node.type === 'dirGroup' ? openGroup(node.data.parent) : select(node.id));
   const onNodeDoubleClick: NodeMouseHandler<DagFlowNode> = (_event, node) => {
     if (!isGroupId(node.id)) toggle(node.id);
   };
@@ -374,6 +410,10 @@ function DagCanvas({ root }: { root: string }) {
         minZoom={0.05}
         maxZoom={2}
         onlyRenderVisibleElements
+        // A gesture (not a fit) stops the view following the layout until Fit or a layout change.
+        onMoveStart={(event) => {
+          if (event) viewport.follow = false;
+        }}
         proOptions={{ hideAttribution: true }}
       >
         <Background />
@@ -388,6 +428,8 @@ function SelectedPanel() {
   const t = useT();
   const selected = useDag((s) => s.selected);
   const dir = useDag((s) => (s.selected ? s.dirs[s.selected] : undefined));
+  // Child directories that are split documents count as files, as everywhere else.
+  const documents = useDag((s) => (s.selected ? (s.children[s.selected] ?? []).filter((kid) => s.dirs[kid]?.document).length : 0));
   // As the graph shows it: a big tree's deeper directories start collapsed (view-graph.ts).
   const collapsed = useFlowStore((s) => Boolean(selected && (s.nodeLookup.get(selected)?.data as { collapsed?: boolean } | undefined)?.collapsed));
   const toggleCollapsed = useDag((s) => s.toggleCollapsed);
@@ -404,14 +446,23 @@ function SelectedPanel() {
             <span className={`status-pill state-${dir.state}`}>{t(`dag.node.${dir.state}`)}</span>
           </dd>
         </div>
-        <div className="meta-row">
-          <dt>{t('dag.dirs')}</dt>
-          <dd>{dir.dirs}</dd>
-        </div>
-        <div className="meta-row">
-          <dt>{t('dag.files')}</dt>
-          <dd>{dir.files}</dd>
-        </div>
+        {dir.document ? (
+          <div className="meta-row" title={t('counts.sectionsTip')}>
+            <dt>{t('counts.sections')}</dt>
+            <dd>{dir.files}</dd>
+          </div>
+        ) : (
+          <>
+            <div className="meta-row" title={t('counts.directoriesTip')}>
+              <dt>{t('counts.directories')}</dt>
+              <dd>{dir.dirs - documents}</dd>
+            </div>
+            <div className="meta-row" title={t('counts.filesTip')}>
+              <dt>{t('counts.files')}</dt>
+              <dd>{dir.files + documents}</dd>
+            </div>
+          </>
+        )}
         <div className="meta-row">
           <dt>{t('dag.pending', { count: '' }).trim()}</dt>
           <dd>

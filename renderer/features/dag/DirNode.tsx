@@ -14,7 +14,7 @@ import { groupCounts } from './view-graph';
 export type DirNodeData = { uri: string; hidden: number; collapsed: boolean; direction: 'LR' | 'TB' };
 export type DirFlowNode = Node<DirNodeData, 'dir'>;
 export type GroupNodeData = { parent: string; members: readonly string[]; direction: 'LR' | 'TB' };
-export type GroupFlowNode = Node<GroupNodeData, 'group'>;
+export type GroupFlowNode = Node<GroupNodeData, 'dirGroup'>;
 export type DagFlowNode = DirFlowNode | GroupFlowNode;
 
 export function ProgressRing({ value, size = 30 }: { value: number; size?: number }) {

@@ -129,7 +129,7 @@ describe('viewGraph', () => {
     const view = viewGraph(store.getState(), root, {});
     const { positions } = layoutDag(view.nodes, view.edges, { direction: 'LR' });
     // Generous: the suite runs on a loaded 2-core machine; the node count below is the real check.
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(2000);
     expect(positions.size).toBe(43);
   });
 });
