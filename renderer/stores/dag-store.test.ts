@@ -334,6 +334,22 @@ describe('the DAG store rebuilt from the workspace', () => {
     expect(s.runs[R]).toMatchObject({ status: 'finished', counts: { dirs_done: 4 } });
   });
 
+  it('shows the final state of every directory after a run whose progress events were lost', async () => {
+    // The page saw the dispatches and nothing after (events dropped, a reconnect): all waiting.
+    const { client } = workspaceClient({ [R]: storedTree() }, {});
+    const store = createDagStore(client);
+    store.getState().applyEvents(run().filter((event) => event.type === 'dag/started' || event.type === 'dag/dir-dispatched'));
+    expect(Object.values(store.getState().dirs).map((dir) => dir.state)).toEqual(['waiting', 'waiting', 'waiting', 'waiting']);
+    store.getState().applyEvents([{ type: 'dag/run-failed', root: R, messageId: 'm1', error: { code: 'LLM_FAILED', message: 'the model went away' } }]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const s = store.getState();
+    // What the workspace holds: the summaries written before the failure.
+    expect(Object.fromEntries(Object.values(s.dirs).map((dir) => [dir.uri, dir.state]))).toEqual(
+      Object.fromEntries(dirsOfTree(R, storedTree()).dirs.map((dir) => [dir.uri, dir.state])),
+    );
+    expect(s.runs[R]).toMatchObject({ status: 'failed' });
+  });
+
   it('drops a tree read before the run ended when the reconciling read answers first', async () => {
     const answers: ((tree: TreeNode) => void)[] = [];
     const client = { call: () => new Promise((resolve) => answers.push((tree) => resolve({ root: tree }))) } as unknown as Pick<CairnClient, 'call'>;
