@@ -3,12 +3,14 @@
  * sections) and a deep tree (Go's src: ~800 directories). Fixtures of those shapes are generated,
  * so the spec runs anywhere; `node scripts/screenshots.mjs --shapes` draws the real folders.
  */
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ingestThroughUi, useAppSession } from './harness';
+import { ingestThroughUi, ROOT, SAMPLE, useAppSession } from './harness';
 
 const app = useAppSession();
 // Ingesting and summarizing 485 files takes a while on a loaded machine.
@@ -127,5 +129,33 @@ describe('the live DAG at real shapes', () => {
     await expect(page.locator('[data-testid="dag-node"][data-uri="ctx://resources/src/net/net/net/"]').textContent()).resolves.toContain('+4 hidden');
     expect((await drawnStates(page)).every((state) => state === 'done')).toBe(true);
     await shot('dag-deep-expanded');
+  }, SLOW);
+
+  it('counts the same things under the same names on Home, in the DAG and in the CLI', async () => {
+    const { page } = await app.start();
+    await ingestThroughUi(page, SAMPLE);
+    const stat = async (scope: string, label: string) => {
+      const text = await page.getByTestId(scope).locator('.stat', { hasText: label }).first().textContent();
+      return { text, tip: await page.getByTestId(scope).locator('.stat', { hasText: label }).first().getAttribute('title') };
+    };
+    const homeFiles = await stat('ingest-result', 'Files');
+    expect(homeFiles.tip).toMatch(/split into sections counts as one file/);
+    const files = Number(homeFiles.text!.replace(/\D/g, ''));
+
+    await page.keyboard.press('Alt+3');
+    await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 90_000 });
+    const dag = await page.getByTestId('dag-totals').textContent();
+    const [, directories] = /Directories\s*(\d+) \/ \1/.exec(dag!) ?? [];
+    const [, sections] = /Sections\s*(\d+) \/ \1/.exec(dag!) ?? [];
+    expect(dag).toContain(`Files${files} / ${files}`);
+    expect((await stat('dag-totals', 'Sections')).tip).toMatch(/Parts that long documents were split into/);
+    expect((await stat('dag-totals', 'Directories')).tip).toMatch(/Folders of the source/);
+
+    // The CLI, on a workspace of its own, says the same numbers under the same names.
+    const workspace = await mkdtemp(join(tmpdir(), 'cairn-e2e-cli-'));
+    app.removeAfter(workspace);
+    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'dist-main', 'cli.js'), 'ingest', SAMPLE, '--workspace', workspace], { cwd: ROOT });
+    expect(stdout).toContain(`  ${files} files, `);
+    expect(stdout).toContain(`Summaries: ${directories} directories, ${files} files, ${sections} sections (`);
   }, SLOW);
 });

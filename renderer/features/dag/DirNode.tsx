@@ -52,6 +52,7 @@ function DirNodeView({ data }: NodeProps<DirFlowNode>) {
       data-uri={dir.uri}
       data-state={dir.state}
       data-pending={dir.pending}
+      data-document={dir.document}
       title={dir.reason ?? dir.abstract ?? dir.uri}
     >
       <Handle type="target" position={target} isConnectable={false} />
