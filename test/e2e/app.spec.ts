@@ -93,7 +93,7 @@ describe('Cairn in a browser', () => {
     const total = await nodeCount();
     expect(total).toBeGreaterThanOrEqual(5);
     await nodes.first().waitFor();
-    // A split document (docs/architecture.md) is drawn as a node and counted as a file, as on Home.
+    // A split document (the sample's architecture notes) is drawn as a node and counted as a file, as on Home.
     const documents = await page.locator('[data-testid="dag-node"][data-document="true"]').count();
     expect(documents).toBeGreaterThanOrEqual(1);
     expect(await totals.textContent()).toMatch(new RegExp(`Directories\\s*${total - documents} / ${total - documents}`));
