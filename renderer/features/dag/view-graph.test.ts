@@ -121,6 +121,29 @@ describe('viewGraph', () => {
     expect(view.nodes).toHaveLength(7);
   });
 
+  it('opens a big tree with a wide top level on that level only, as Go\'s src', () => {
+    // 48 top-level directories with 16 each (817): showing two levels would draw 817.
+    const root = 'ctx://resources/go/';
+    const tree: TreeNode = {
+      uri: root,
+      name: 'go',
+      kind: 'dir',
+      summary_status: 'done',
+      children: Array.from({ length: 48 }, (_, i) => ({
+        uri: `${root}p${i}/`,
+        name: `p${i}`,
+        kind: 'dir' as const,
+        summary_status: 'done' as const,
+        children: Array.from({ length: 16 }, (_, j) => ({ uri: `${root}p${i}/q${j}/`, name: `q${j}`, kind: 'dir' as const, summary_status: 'done' as const })),
+      })),
+    };
+    const view = viewGraph(storeWith(root, tree).getState(), root, {});
+    // The root, its first 24 children (each collapsed, hiding 16) and a group of the other 24.
+    expect(view.nodes.filter((node) => node.kind === 'dir')).toHaveLength(25);
+    expect(view.nodes.filter((node) => node.kind === 'group')).toHaveLength(1);
+    expect(view.hidden[`${root}p0/`]).toBe(16);
+  });
+
   it('lays out only what is on show: 43 of 9,331 directories, well within a frame budget on a quiet machine', () => {
     const root = 'ctx://resources/src/';
     const store = storeWith(root, deepTree(5, 6));

@@ -4,8 +4,10 @@
  *
  * - a wide folder shows its first `groupAfter` children; the rest become one group node that says
  *   how many it holds and where they stand ("61 more files: 58 done, 3 waiting"), until expanded;
- * - in a big tree (more than `autoCollapseAbove` directories) directories from `autoCollapseDepth`
- *   down start collapsed, unless a person expanded them (`collapsed[uri] === false`).
+ * - in a big tree (more than `autoCollapseAbove` directories) the directories from the shallowest
+ *   depth that would take the view past `visibleBudget` directories start collapsed, unless a
+ *   person expanded them (`collapsed[uri] === false`): Go's src (798 directories, 48 at the top)
+ *   opens on its top level, a tree 4 wide opens 3 levels deep.
  *
  * @example
  * const view = viewGraph(store.getState(), root, store.getState().openGroups);
@@ -30,10 +32,10 @@ export interface ViewGraph {
 export interface ViewOptions {
   groupAfter: number;
   autoCollapseAbove: number;
-  autoCollapseDepth: number;
+  visibleBudget: number;
 }
 
-export const VIEW_DEFAULTS: ViewOptions = { groupAfter: 24, autoCollapseAbove: 300, autoCollapseDepth: 2 };
+export const VIEW_DEFAULTS: ViewOptions = { groupAfter: 24, autoCollapseAbove: 300, visibleBudget: 80 };
 
 const GROUP_PREFIX = 'group:';
 export const groupId = (parent: string) => `${GROUP_PREFIX}${parent}`;
@@ -43,7 +45,7 @@ export const isGroupId = (id: string) => id.startsWith(GROUP_PREFIX);
 export function effectiveCollapsed(
   state: Pick<DagState, 'dirs' | 'children' | 'collapsed'>,
   start: string,
-  options: Pick<ViewOptions, 'autoCollapseAbove' | 'autoCollapseDepth'> = VIEW_DEFAULTS,
+  options: Pick<ViewOptions, 'autoCollapseAbove' | 'visibleBudget'> = VIEW_DEFAULTS,
 ): Record<string, boolean> {
   const result: Record<string, boolean> = {};
   const depths: [string, number][] = [[start, 0]];
@@ -53,12 +55,25 @@ export function effectiveCollapsed(
     order.push([uri, depth]);
     for (const kid of state.children[uri] ?? []) if (state.dirs[kid]) depths.push([kid, depth + 1]);
   }
-  const big = order.length > options.autoCollapseAbove;
+  // The depth from which a big tree starts collapsed: the directories above it fit the budget.
+  let fromDepth = Number.POSITIVE_INFINITY;
+  if (order.length > options.autoCollapseAbove) {
+    const perDepth: number[] = [];
+    for (const [, depth] of order) perDepth[depth] = (perDepth[depth] ?? 0) + 1;
+    let shown = 0;
+    for (let depth = 0; depth < perDepth.length; depth += 1) {
+      shown += perDepth[depth] ?? 0;
+      if (shown > options.visibleBudget) {
+        fromDepth = Math.max(1, depth - 1);
+        break;
+      }
+    }
+  }
   for (const [uri, depth] of order) {
     const chosen = state.collapsed[uri];
     const hasKids = (state.children[uri]?.length ?? 0) > 0;
     if (!hasKids) continue;
-    if (chosen === true || (chosen === undefined && big && depth >= options.autoCollapseDepth)) result[uri] = true;
+    if (chosen === true || (chosen === undefined && depth >= fromDepth)) result[uri] = true;
   }
   return result;
 }
