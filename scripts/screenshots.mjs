@@ -19,6 +19,11 @@
  * captures of the same build differ by a few dozen pixels at most, at the corners of rounded
  * boxes and on scrollbars (antialiasing): compare exits with 1 only when a picture differs by
  * more than NOISE_PIXELS, or is missing. Look at the diff pictures either way.
+ *
+ *   node scripts/screenshots.mjs --shapes shots/shapes /usr/share/doc/git/RelNotes /usr/share/go-1.19/src
+ *
+ * Shapes draws the Live DAG of real folders (one fresh workspace each) once their run finished:
+ * `dag-shape-<name>.png`, and `dag-shape-<name>-open.png` with the root's group opened.
  */
 /* global document, NodeFilter, Image -- the functions given to page.evaluate run in Chromium */
 import { spawn } from 'node:child_process';
@@ -365,12 +370,58 @@ async function diffInPage({ a, b }) {
   return { pixels, box: pixels ? `x ${x0}..${x1}, y ${y0}..${y1}` : null, png: right.canvas.toDataURL().split(',')[1] };
 }
 
+/** The Live DAG of each folder once summarized, as a person first sees it, and with its root's group opened. */
+async function captureShapes(outDir, folders) {
+  await mkdir(outDir, { recursive: true });
+  const browser = await launch();
+  try {
+    for (const folder of folders) {
+      const temp = await mkdtemp(join(tmpdir(), 'cairn-shapes-'));
+      const served = await serve(join(temp, 'workspace'));
+      try {
+        const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+        const page = await context.newPage();
+        page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+        await page.goto(served.url);
+        await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
+        await page.getByTestId('ingest-path').fill(folder);
+        await page.getByTestId('ingest-start').click();
+        await page.getByTestId('ingest-result').waitFor({ timeout: 30 * 60_000 });
+        await page.keyboard.press('Alt+3');
+        await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 30 * 60_000 });
+        const name = folder.replace(/\/+$/, '').split('/').pop();
+        const shot = async (suffix) => {
+          await page.waitForTimeout(800);
+          const path = join(outDir, `dag-shape-${name}${suffix}.png`);
+          await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
+          const count = await page.getByTestId('dag-canvas').getAttribute('data-node-count');
+          console.log(`${path}: ${count} directories drawn`);
+        };
+        await shot('');
+        const group = page.locator('[data-testid="dag-group"]').first();
+        if ((await group.count()) > 0) {
+          await group.click();
+          await shot('-open');
+        }
+        await context.close();
+      } finally {
+        await served.stop();
+        await rm(temp, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 const args = process.argv.slice(2);
-if (args[0] === '--compare' && args.length === 3) {
+if (args[0] === '--shapes' && args.length >= 3) {
+  await captureShapes(resolve(args[1]), args.slice(2));
+} else if (args[0] === '--compare' && args.length === 3) {
   process.exitCode = (await compare(resolve(args[1]), resolve(args[2]))) ? 0 : 1;
 } else if (args.length === 1 && !args[0].startsWith('-')) {
   await capture(resolve(args[0]));
 } else {
-  console.error('Usage: node scripts/screenshots.mjs <out-dir> | --compare <dir-a> <dir-b>');
+  console.error('Usage: node scripts/screenshots.mjs <out-dir> | --compare <dir-a> <dir-b> | --shapes <out-dir> <folder>...');
   process.exitCode = 2;
 }

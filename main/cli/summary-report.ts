@@ -6,6 +6,7 @@
 import type { DagRunResult, SummaryEstimate } from '../../shared/contracts/api.js';
 import { formatFallbacks } from '../../shared/fallback-causes.js';
 import { formatCount, formatMs, formatUsd } from '../../shared/format.js';
+import { treeCounts } from '../../shared/tree-counts.js';
 import { estimateCostUsd } from '../engine/llm/prices.js';
 
 /** `--estimate`: the DAG's LLM calls and tokens for a tree, priced for the model when its price is known. */
@@ -44,9 +45,12 @@ export function formatEstimate(e: EstimateReport, next: string): string[] {
 
 /** A summary run's lines: what was summarized, then its fallbacks and their causes when it had any. */
 export function runSummaryLines(s: DagRunResult): string[] {
+  // Named as Home and the Live DAG name them (shared/tree-counts.ts): a split document is one file.
+  const { directories, files, sections } = treeCounts(s);
+  const counted = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
   const lines = [
-    `  Summaries: ${formatCount(s.dirsSummarized)} directories and ${formatCount(s.filesSummarized)} files summarized, ` +
-      `${formatCount(s.dirsReused)} directories unchanged, ${formatCount(s.llm_calls)} LLM calls, ${formatMs(s.ms)}`,
+    `  Summaries: ${counted(directories.total, 'directory', 'directories')}, ${counted(files.total, 'file', 'files')}, ${counted(sections.total, 'section', 'sections')} ` +
+      `(${formatCount(s.dirsSummarized + s.filesSummarized)} summaries written, ${formatCount(s.dirsReused)} unchanged), ${formatCount(s.llm_calls)} LLM calls, ${formatMs(s.ms)}`,
   ];
   lines.push(`  ${formatFallbacks(s.fallbacks, s.fallback_causes)}`);
   return lines;

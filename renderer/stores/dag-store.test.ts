@@ -156,7 +156,8 @@ describe('the DAG store', () => {
     expect(findDirs(store.getState(), R, 'ZH')).toEqual([A1]);
     store.getState().reveal(A1);
     const s = store.getState();
-    expect(s.collapsed[A]).toBeUndefined();
+    // Expanded on purpose (false), so a big tree's collapsed-by-default does not hide it again.
+    expect(s.collapsed[A]).toBe(false);
     expect(s.focus).toBeNull();
     expect(s.selected).toBe(A1);
     expect(visibleGraph(s, R).nodes).toContain(A1);
@@ -331,6 +332,22 @@ describe('the DAG store rebuilt from the workspace', () => {
     expect(s.dirs[R]).toMatchObject({ state: 'done', abstract: 'all' });
     // The run's own record stays: it finished, with its counts.
     expect(s.runs[R]).toMatchObject({ status: 'finished', counts: { dirs_done: 4 } });
+  });
+
+  it('shows the final state of every directory after a run whose progress events were lost', async () => {
+    // The page saw the dispatches and nothing after (events dropped, a reconnect): all waiting.
+    const { client } = workspaceClient({ [R]: storedTree() }, {});
+    const store = createDagStore(client);
+    store.getState().applyEvents(run().filter((event) => event.type === 'dag/started' || event.type === 'dag/dir-dispatched'));
+    expect(Object.values(store.getState().dirs).map((dir) => dir.state)).toEqual(['waiting', 'waiting', 'waiting', 'waiting']);
+    store.getState().applyEvents([{ type: 'dag/run-failed', root: R, messageId: 'm1', error: { code: 'LLM_FAILED', message: 'the model went away' } }]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const s = store.getState();
+    // What the workspace holds: the summaries written before the failure.
+    expect(Object.fromEntries(Object.values(s.dirs).map((dir) => [dir.uri, dir.state]))).toEqual(
+      Object.fromEntries(dirsOfTree(R, storedTree()).dirs.map((dir) => [dir.uri, dir.state])),
+    );
+    expect(s.runs[R]).toMatchObject({ status: 'failed' });
   });
 
   it('drops a tree read before the run ended when the reconciling read answers first', async () => {

@@ -32,6 +32,8 @@ export interface DirProgress {
   total: number;
   dirs: number;
   files: number;
+  /** A split document (a file of the source whose sections are its children), not a folder. */
+  document: boolean;
   /** Whether an earlier run's summary was still current. */
   reused: boolean;
   abstract?: string;
@@ -87,12 +89,16 @@ export interface DagViewSlice {
   /** The run shown; the latest one when null. */
   activeRoot: string | null;
   collapsed: Record<string, boolean>;
+  /** Directories whose children beyond the first few a person asked to see (not grouped). */
+  openGroups: Record<string, boolean>;
   /** The subtree shown alone, or null for the whole run. */
   focus: string | null;
   selected: string | null;
   query: string;
   setActiveRoot(root: string | null): void;
   toggleCollapsed(uri: string, collapsed?: boolean): void;
+  /** Shows all children of `uri` (`open`), or groups those beyond the first few again. */
+  openGroup(uri: string, open?: boolean): void;
   collapseAll(): void;
   expandAll(): void;
   setFocus(uri: string | null): void;
@@ -107,7 +113,7 @@ export type DagState = DagProgressSlice & DagStoredSlice & DagViewSlice;
 const zeroCounts: DagCounts = { dirs_total: 0, dirs_done: 0, files_total: 0, files_done: 0, llm_calls: 0 };
 
 function newDir(uri: string, parent: string | null, root: string): DirProgress {
-  return { uri, name: uriName(uri), parent, root, state: 'dispatched', pending: 0, total: 0, dirs: 0, files: 0, reused: false, failedFiles: 0 };
+  return { uri, name: uriName(uri), parent, root, state: 'dispatched', pending: 0, total: 0, dirs: 0, files: 0, document: false, reused: false, failedFiles: 0 };
 }
 
 export const createDagProgressSlice: StateCreator<DagState, [], [], DagProgressSlice> = (set, get) => ({
@@ -187,10 +193,19 @@ export const createDagProgressSlice: StateCreator<DagState, [], [], DagProgressS
           break;
         case 'dag/run-failed':
           patchRun(event.root, { status: 'failed', error: event.error });
+          // What did finish before the failure is in the workspace: show it as it is.
+          finished.push(event.root);
           break;
         case 'dag/dir-dispatched': {
           const dir = dirs[event.uri] ?? addDir(event.uri, event.parent, event.root);
-          patchDir(dir, { state: event.pending === 0 ? 'dispatched' : 'waiting', pending: event.pending, total: event.pending, dirs: event.dirs, files: event.files });
+          patchDir(dir, {
+            state: event.pending === 0 ? 'dispatched' : 'waiting',
+            pending: event.pending,
+            total: event.pending,
+            dirs: event.dirs,
+            files: event.files,
+            document: event.document ?? dir.document,
+          });
           patchRun(event.root, { counts: event.counts });
           break;
         }
@@ -249,19 +264,24 @@ export const createDagProgressSlice: StateCreator<DagState, [], [], DagProgressS
 export const createDagViewSlice: StateCreator<DagState, [], [], DagViewSlice> = (set, get) => ({
   activeRoot: null,
   collapsed: {},
+  openGroups: {},
   focus: null,
   selected: null,
   query: '',
   setActiveRoot(root) {
-    set({ activeRoot: root, focus: null, selected: null, collapsed: {} });
+    set({ activeRoot: root, focus: null, selected: null, collapsed: {}, openGroups: {} });
     if (root !== null && get().runs[root]?.status === 'stored') void get().loadStoredTree(root);
   },
   toggleCollapsed(uri, collapsed) {
-    const next = collapsed ?? !get().collapsed[uri];
-    const map = { ...get().collapsed };
-    if (next) map[uri] = true;
+    // `false` is kept: a person's expand wins over a big tree's collapsed-by-default
+    // (renderer/features/dag/view-graph.ts), so the view passes what it shows.
+    set({ collapsed: { ...get().collapsed, [uri]: collapsed ?? !get().collapsed[uri] } });
+  },
+  openGroup(uri, open = true) {
+    const map = { ...get().openGroups };
+    if (open) map[uri] = true;
     else delete map[uri];
-    set({ collapsed: map });
+    set({ openGroups: map });
   },
   collapseAll() {
     const { dirs, children } = get();
@@ -270,21 +290,29 @@ export const createDagViewSlice: StateCreator<DagState, [], [], DagViewSlice> = 
     for (const uri of Object.keys(children)) {
       if (uri !== root && (children[uri]?.length ?? 0) > 0 && dirs[uri]?.root === root) map[uri] = true;
     }
+    set({ collapsed: map, openGroups: {} });
+  },
+  expandAll() {
+    const { dirs, children } = get();
+    const root = shownRoot(get());
+    const map: Record<string, boolean> = {};
+    for (const uri of Object.keys(children)) if ((children[uri]?.length ?? 0) > 0 && dirs[uri]?.root === root) map[uri] = false;
     set({ collapsed: map });
   },
-  expandAll: () => set({ collapsed: {} }),
   setFocus: (uri) => set({ focus: uri }),
   select: (uri) => set({ selected: uri }),
   setQuery: (query) => set({ query }),
   reveal(uri) {
-    const { dirs, collapsed, focus } = get();
+    const { dirs, collapsed, openGroups, focus } = get();
     const map = { ...collapsed };
+    const groups = { ...openGroups };
     let parent = dirs[uri]?.parent ?? null;
     while (parent !== null) {
-      delete map[parent];
+      map[parent] = false;
+      groups[parent] = true;
       parent = dirs[parent]?.parent ?? null;
     }
-    set({ collapsed: map, selected: uri, focus: focus !== null && !isWithinUri(focus, uri) ? null : focus });
+    set({ collapsed: map, openGroups: groups, selected: uri, focus: focus !== null && !isWithinUri(focus, uri) ? null : focus });
   },
 });
 
@@ -332,6 +360,7 @@ export function dirsOfTree(root: string, tree: TreeNode): { dirs: DirProgress[];
       dirs: kidDirs.length,
       files: kidFiles.length,
       reused: false,
+      document: node.document === true,
       failedFiles: kidFiles.filter((kid) => kid.summary_status === 'failed').length,
     };
     if (node.abstract) dir.abstract = node.abstract;
@@ -340,7 +369,14 @@ export function dirsOfTree(root: string, tree: TreeNode): { dirs: DirProgress[];
     counts.dirs_total += 1;
     if (state === 'done' || state === 'fallback') counts.dirs_done += 1;
     counts.files_total += kidFiles.length;
-    counts.files_done += kidFiles.filter((kid) => fileFinished(kid.summary_status)).length;
+    const filesDone = kidFiles.filter((kid) => fileFinished(kid.summary_status)).length;
+    counts.files_done += filesDone;
+    if (node.document) {
+      counts.documents_total = (counts.documents_total ?? 0) + 1;
+      if (state === 'done' || state === 'fallback') counts.documents_done = (counts.documents_done ?? 0) + 1;
+      counts.sections_total = (counts.sections_total ?? 0) + kidFiles.length;
+      counts.sections_done = (counts.sections_done ?? 0) + filesDone;
+    }
     if (kidDirs.length > 0) children[node.uri] = kidDirs.map((kid) => kid.uri);
     for (let i = kidDirs.length - 1; i >= 0; i -= 1) stack.push({ node: kidDirs[i]!, parent: node.uri });
   }

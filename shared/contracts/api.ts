@@ -23,12 +23,20 @@ export { DEFAULT_LLM_MODEL, LLM_LIMITS };
 const Uri = z.string().min(6).max(4096);
 const Level = z.union([z.literal(0), z.literal(1), z.literal(2)]);
 
-/** Counts every DAG event carries, so a view can draw totals without keeping its own. */
+/**
+ * Counts every DAG event carries, so a view can draw totals without keeping its own. `dirs_*` and
+ * `files_*` count nodes; split documents (directory nodes) and their sections (file nodes) are
+ * also counted apart, so views name them as a person does (shared/tree-counts.ts).
+ */
 export const DagCounts = z.object({
   dirs_total: z.number(),
   dirs_done: z.number(),
   files_total: z.number(),
   files_done: z.number(),
+  documents_total: z.number().optional(),
+  documents_done: z.number().optional(),
+  sections_total: z.number().optional(),
+  sections_done: z.number().optional(),
   llm_calls: z.number(),
 });
 export type DagCounts = z.infer<typeof DagCounts>;
@@ -735,7 +743,14 @@ export const EngineEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('dag/started'), root: z.string(), messageId: z.string() }),
   z.object({ type: z.literal('dag/finished'), root: z.string(), messageId: z.string(), result: DagRunResult }),
   z.object({ type: z.literal('dag/run-failed'), root: z.string(), messageId: z.string(), error: z.object({ code: z.string(), message: z.string() }) }),
-  dagEvent('dag/dir-dispatched', { parent: z.string().nullable(), pending: z.number(), dirs: z.number(), files: z.number() }),
+  dagEvent('dag/dir-dispatched', {
+    parent: z.string().nullable(),
+    pending: z.number(),
+    dirs: z.number(),
+    files: z.number(),
+    /** A split document (its children are the document's sections), not a folder of the source. */
+    document: z.boolean().optional(),
+  }),
   dagEvent('dag/pending-changed', { pending: z.number() }),
   dagEvent('dag/summary-started', { children: z.number() }),
   dagEvent('dag/summary-done', { reused: z.boolean(), abstract: z.string(), status: z.enum(['done', 'fallback']).optional() }),

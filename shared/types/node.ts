@@ -126,6 +126,8 @@ export interface TreeNode {
   /** Where the node's summary stands (from its meta), so a view can draw a tree's states in one call. */
   summary_status?: SummaryStatus;
   summary_reason?: string;
+  /** A split document (its children are the document's sections), not a folder of the source. */
+  document?: boolean;
   children?: TreeNode[];
   /** Children left out because of the depth or width limit. */
   truncated?: number;
@@ -139,6 +141,7 @@ export const TreeNode: z.ZodType<TreeNode> = z.lazy(() =>
     tokens: z.number().optional(),
     summary_status: SummaryStatus.optional(),
     summary_reason: z.string().optional(),
+    document: z.boolean().optional(),
     children: z.array(TreeNode).optional(),
     truncated: z.number().optional(),
   }),

@@ -71,7 +71,7 @@ describe('cairn summarize', () => {
     const again = await cairn(['summarize', '--upgrade', ...llm]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('Upgraded ctx://resources/station/');
-    expect(again.stdout).toContain('0 directories and 0 files summarized, 1 directories unchanged, 0 LLM calls');
+    expect(again.stdout).toContain('(0 summaries written, 1 unchanged), 0 LLM calls');
     expect(server.chatRequests).toHaveLength(3);
 
     server.handle(() => reply.serverError(500, { message: 'injected fault' }));

@@ -14,6 +14,7 @@ import { addLockOptions, lockWaitFromFlags, printWaits, type LockFlags } from '.
 import { formatBytes, formatCount, formatMs } from '../../../shared/format.js';
 import { costed, formatEstimate, runSummaryLines, type EstimateReport } from '../summary-report.js';
 import { printJson, reportError, stderrLogger } from '../output.js';
+import { treeCounts } from '../../../shared/tree-counts.js';
 
 interface IngestFlags extends LlmFlags, IndexFlags, LockFlags {
   workspace?: string;
@@ -152,7 +153,8 @@ function progressBar() {
     update(event: EngineEvent) {
       if (event.type.startsWith('dag/') && 'counts' in event) {
         const c = event.counts;
-        const payload = { phase: 'summary ', bytes: `${formatCount(c.files_done)}/${formatCount(c.files_total)} files`, current: event.uri.slice(-40) };
+        const { files } = treeCounts(c);
+        const payload = { phase: 'summary ', bytes: `${formatCount(files.done)}/${formatCount(files.total)} files`, current: event.uri.slice(-40) };
         if (phase !== 'dag') {
           if (started) bar.stop();
           bar.start(Math.max(c.dirs_total, 1), c.dirs_done, payload);

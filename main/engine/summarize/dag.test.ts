@@ -48,6 +48,27 @@ function handler(summarizer: NodeSummarizer, events: EngineEvent[] = []) {
 }
 
 describe('DAG summarizer', () => {
+  it('counts split documents and their sections apart, and says which directories are documents', async () => {
+    const base = 'ctx://resources/notes/';
+    const doc = `${base}guide.md/`;
+    await fs.writeFile(`${base}readme.md`, 'Readme', fileMeta(`${base}readme.md`, 'The readme', 'docs'));
+    await fs.writeFile(`${base}sub/a.md`, 'A', fileMeta(`${base}sub/a.md`, 'Note a', 'docs'));
+    for (const part of ['01-intro.md', '02-usage.md']) await fs.writeFile(`${doc}${part}`, part, fileMeta(`${doc}${part}`, `Part ${part}`, 'docs'));
+    await fs.writeMeta(doc, { uri: doc, kind: 'dir', context_type: 'resource', document: true, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' });
+    const events: EngineEvent[] = [];
+    const result = await handler(counting(50).summarizer, events).processDirectoryEvent(base);
+    // Nodes: 3 directories (one a document) and 4 files (two of them its sections).
+    expect(result).toMatchObject({ dirs_total: 3, dirs_done: 3, files_total: 4, files_done: 4, documents_total: 1, documents_done: 1, sections_total: 2, sections_done: 2 });
+    const dispatched = events.filter((e) => e.type === 'dag/dir-dispatched');
+    expect(dispatched.map((e) => [e.uri, e.document === true])).toEqual(
+      expect.arrayContaining([
+        [base, false],
+        [doc, true],
+        [`${base}sub/`, false],
+      ]),
+    );
+  });
+
   it('summarizes a large directory in batches of max_children, then merges', async () => {
     for (let i = 0; i < 7; i++) {
       const uri = `ctx://user/memories/preference/p${i}.md`;

@@ -62,11 +62,16 @@ export interface DagDeps {
   redo?: (meta: NodeMeta) => boolean;
 }
 
+/** Directory and file nodes; of those, split documents (dirs) and their sections (files): shared/tree-counts.ts names them. */
 export interface DagCounts {
   dirs_total: number;
   dirs_done: number;
   files_total: number;
   files_done: number;
+  documents_total: number;
+  documents_done: number;
+  sections_total: number;
+  sections_done: number;
   llm_calls: number;
 }
 
@@ -125,7 +130,17 @@ const DEFAULT_CATEGORY: Record<string, string> = { code: 'code', markdown: 'docu
 export class DirectoryEventHandler {
   private readonly nodes = new Map<string, DirNode>();
   private readonly limit: PriorityLimit;
-  private readonly counts: DagCounts = { dirs_total: 0, dirs_done: 0, files_total: 0, files_done: 0, llm_calls: 0 };
+  private readonly counts: DagCounts = {
+    dirs_total: 0,
+    dirs_done: 0,
+    files_total: 0,
+    files_done: 0,
+    documents_total: 0,
+    documents_done: 0,
+    sections_total: 0,
+    sections_done: 0,
+    llm_calls: 0,
+  };
   private stats = { dirsSummarized: 0, dirsReused: 0, filesSummarized: 0, fallbacks: 0, fallback_causes: {} as Record<string, number>, failed: 0, tokens: 0 };
   private rootUri = '';
   private rootDone!: { resolve(summary: ChildSummary | null): void; reject(error: unknown): void };
@@ -181,6 +196,7 @@ export class DirectoryEventHandler {
     this.checkCancelled();
     this.counts.dirs_total += 1;
     const meta = listed ? listed.meta : await this.deps.fs.readMeta(uri).catch(() => null);
+    if (meta?.document) this.counts.documents_total += 1;
     // An upgrade looks below current directories too: what a weaker summarizer wrote may be anywhere.
     if (!this.deps.redo && isCurrent(meta) && (await this.reuse(uri, parent, meta, listed?.abstract))) return;
 
@@ -213,7 +229,16 @@ export class DirectoryEventHandler {
     node.children_summaries = node.children_dirs.map(() => null);
     this.nodes.set(uri, node);
     this.counts.files_total += node.file_children.length;
-    this.emit({ type: 'dag/dir-dispatched', uri, parent, pending: node.pending, dirs: node.children_dirs.length, files: node.file_children.length });
+    if (meta?.document) this.counts.sections_total += node.file_children.length;
+    this.emit({
+      type: 'dag/dir-dispatched',
+      uri,
+      parent,
+      pending: node.pending,
+      dirs: node.children_dirs.length,
+      files: node.file_children.length,
+      ...(meta?.document ? { document: true } : {}),
+    });
 
     if (node.pending === 0) {
       this.scheduleSummary(uri);
@@ -232,6 +257,7 @@ export class DirectoryEventHandler {
     const abstract = listedAbstract ?? (await this.deps.fs.read(uri, 0).catch(() => null));
     if (abstract === null) return false;
     this.counts.dirs_done += 1;
+    if (meta?.document) this.counts.documents_done += 1;
     this.stats.dirsReused += 1;
     this.emit({ type: 'dag/summary-done', uri, reused: true, abstract });
     this.childDone(parent, uri, { uri, name: uriName(uri), abstract, category: meta?.category ?? 'directory', is_directory: true, has_abstract: true }, false);
@@ -264,6 +290,7 @@ export class DirectoryEventHandler {
       this.emit({ type: 'dag/failed', uri, reason: errorMessage(error) });
     }
     this.counts.files_done += 1;
+    if (parent.meta?.document) this.counts.sections_done += 1;
     this.onFileDone(parent.uri, uri);
   }
 
@@ -360,6 +387,7 @@ export class DirectoryEventHandler {
     const dirs = node.children_summaries.filter((s): s is ChildSummary => s !== null);
     const children = [...dirs, ...files];
     this.counts.dirs_done += 1;
+    if (node.meta?.document) this.counts.documents_done += 1;
 
     // The seed's last error rules: an empty directory, or one whose children all failed, gets no summary.
     if (children.length === 0) {

@@ -300,6 +300,7 @@ export class ContextFS {
     const meta = await this.readMeta(canonical);
     if (meta?.tokens !== undefined) node.tokens = meta.tokens;
     Object.assign(node, summaryOf(meta));
+    if (meta?.document) node.document = true;
     if (depth <= 0) return node;
     const entries = await this.ls(canonical);
     const shown = entries.slice(0, maxChildren);

@@ -1,18 +1,23 @@
-import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
+import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCount } from '../../../shared/format';
-import { DIR_STATES, findDirs, shownRoot, visibleGraph, type DagState } from '../../stores/dag-store';
+import { treeCounts, type Tally } from '../../../shared/tree-counts';
+import { DIR_STATES, findDirs, shownRoot, type DagState } from '../../stores/dag-store';
 import { useApp, useDag, useDagShallow, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
 import { DagMiniMap } from './DagMiniMap';
-import { DirNode, type DirFlowNode } from './DirNode';
+import { DirNode, GroupNode, type DagFlowNode } from './DirNode';
 import { DEFAULT_LAYOUT, layoutDag } from './layout';
+import { isGroupId, viewGraph } from './view-graph';
 import './dag.css';
 
 // Module scope, so React Flow sees the same object on every render.
-const nodeTypes = { dir: DirNode };
+// Not `group`: React Flow styles a node type of that name as a frame around other nodes.
+const nodeTypes = { dir: DirNode, dirGroup: GroupNode };
 const DIRECTION = 'LR' as const;
+/** An opened folder of 85 documents is a block of 5 columns, not one line 85 nodes long. */
+const WRAP_LEAVES_AFTER = 12;
 /** Where DirNode's handles sit (React Flow's 6 px handles, centred on the left and right edges). */
 const HANDLE_SIZE = 6;
 const HANDLES: NodeHandle[] = [
@@ -20,8 +25,22 @@ const HANDLES: NodeHandle[] = [
   { type: 'source', position: Position.Right, x: DEFAULT_LAYOUT.nodeWidth - HANDLE_SIZE / 2, y: DEFAULT_LAYOUT.nodeHeight / 2 - HANDLE_SIZE / 2, width: HANDLE_SIZE, height: HANDLE_SIZE },
 ];
 
+/**
+ * How the canvas follows the layout, shared by the toolbar and the canvas: it re-fits the whole
+ * graph as it changes until a person pans or zooms (`follow` false), and a change a person makes
+ * (collapse, expand, a group opened, a focus, Fit) fits it again; `target` is a directory the
+ * find asked to show, fitted instead of the whole graph once it is laid out.
+ */
+interface ViewportFollow {
+  follow: boolean;
+  target: string | null;
+}
+
+const FIT = { maxZoom: 1.2 } as const;
+
 export function DagView() {
   const t = useT();
+  const viewport = useRef<ViewportFollow>({ follow: true, target: null });
   const root = useDag(shownRoot);
   const loadStored = useDag((s) => s.loadStored);
   const storedList = useDag((s) => s.storedList);
@@ -53,9 +72,9 @@ export function DagView() {
       ) : (
         <ReactFlowProvider>
           <Totals root={root} />
-          <DagToolbar root={root} />
+          <DagToolbar root={root} viewport={viewport.current} />
           <div className="dag-body">
-            <DagCanvas root={root} />
+            <DagCanvas root={root} viewport={viewport.current} />
             <SelectedPanel />
           </div>
         </ReactFlowProvider>
@@ -103,24 +122,28 @@ function Totals({ root }: { root: string }) {
   if (!run) return null;
   const { counts } = run;
   const share = counts.dirs_total === 0 ? 0 : counts.dirs_done / counts.dirs_total;
-  const items: [string, string][] = [
-    [t('dag.dirs'), `${formatCount(counts.dirs_done, locale)} / ${formatCount(counts.dirs_total, locale)}`],
-    [t('dag.files'), `${formatCount(counts.files_done, locale)} / ${formatCount(counts.files_total, locale)}`],
-    [t('dag.llm'), formatCount(counts.llm_calls, locale)],
+  // Named as Home and the CLI name them: a split document is one file, its parts are sections.
+  const kinds = treeCounts(counts);
+  const tally = ({ done, total }: Tally) => `${formatCount(done, locale)} / ${formatCount(total, locale)}`;
+  const items: [string, string, string][] = [
+    [t('counts.directories'), tally(kinds.directories), t('counts.directoriesTip')],
+    [t('counts.files'), tally(kinds.files), t('counts.filesTip')],
+    ...(kinds.sections.total > 0 ? [[t('counts.sections'), tally(kinds.sections), t('counts.sectionsTip')] as [string, string, string]] : []),
+    [t('dag.llm'), formatCount(counts.llm_calls, locale), t('dag.llm')],
   ];
   return (
     <div className="dag-totals panel" data-testid="dag-totals" data-status={run.status}>
       <span className={`run-status run-${run.status}`}>{t(`dag.state.${run.status}`)}</span>
       <code className="uri">{root}</code>
       <dl className="stats inline">
-        {items.map(([label, value]) => (
-          <div key={label} className="stat">
+        {items.map(([label, value, tip]) => (
+          <div key={label} className="stat" title={tip}>
             <dt>{label}</dt>
             <dd>{value}</dd>
           </div>
         ))}
       </dl>
-      <progress max={1} value={run.status === 'finished' ? 1 : share} aria-label={t('dag.dirs')} />
+      <progress max={1} value={run.status === 'finished' ? 1 : share} aria-label={t('counts.directories')} />
       {run.status === 'stored' && (
         <span className="muted stored-note">
           {loading === 'loading' ? t('dag.loading') : t('dag.stored')}
@@ -135,7 +158,7 @@ function Totals({ root }: { root: string }) {
   );
 }
 
-function DagToolbar({ root }: { root: string }) {
+function DagToolbar({ root, viewport }: { root: string; viewport: ViewportFollow }) {
   const t = useT();
   const query = useDag((s) => s.query);
   const setQuery = useDag((s) => s.setQuery);
@@ -155,9 +178,15 @@ function DagToolbar({ root }: { root: string }) {
     const next = (matchIndex + step + matches.length) % matches.length;
     setMatchIndex(next);
     const uri = matches[next]!;
+    viewport.target = uri;
     reveal(uri);
-    // The node exists once the graph re-renders with its ancestors expanded.
-    requestAnimationFrame(() => void flow.fitView({ nodes: [{ id: uri }], duration: 250, maxZoom: 1.2 }));
+    // When revealing changed the layout, the canvas fits the node once it is laid out; else here.
+    requestAnimationFrame(() => {
+      if (viewport.target !== uri) return;
+      viewport.target = null;
+      viewport.follow = false;
+      void flow.fitView({ ...FIT, nodes: [{ id: uri }], duration: 250 });
+    });
   };
 
   return (
@@ -192,10 +221,20 @@ function DagToolbar({ root }: { root: string }) {
       <button type="button" disabled={focus === null} onClick={() => setFocus(null)} data-testid="dag-unfocus">
         {t('dag.unfocus')}
       </button>
-      <button type="button" onClick={collapseAll}>
+      <button
+        type="button"
+        onClick={() => {
+          viewport.follow = true;
+          void flow.fitView({ ...FIT, duration: 200 });
+        }}
+        data-testid="dag-fit"
+      >
+        {t('dag.fit')}
+      </button>
+      <button type="button" onClick={collapseAll} data-testid="dag-collapse-all">
         {t('dag.collapseAll')}
       </button>
-      <button type="button" onClick={expandAll}>
+      <button type="button" onClick={expandAll} data-testid="dag-expand-all">
         {t('dag.expandAll')}
       </button>
       <button type="button" disabled={!selected} onClick={() => selected && openInExplorer(selected)}>
@@ -222,9 +261,9 @@ function Legend() {
 }
 
 /** What the graph's shape depends on; progress ticks leave all of it unchanged. */
-const shapeOf = (s: DagState) => ({ topology: s.topology, children: s.children, collapsed: s.collapsed, focus: s.focus });
+const shapeOf = (s: DagState) => ({ topology: s.topology, children: s.children, collapsed: s.collapsed, focus: s.focus, openGroups: s.openGroups });
 
-function DagCanvas({ root }: { root: string }) {
+function DagCanvas({ root, viewport }: { root: string; viewport: ViewportFollow }) {
   const t = useT();
   const stores = useStores();
   const theme = useResolvedTheme();
@@ -233,22 +272,20 @@ function DagCanvas({ root }: { root: string }) {
   const toggleCollapsed = useDag((s) => s.toggleCollapsed);
   const selected = useDag((s) => s.selected);
   const setFocus = useDag((s) => s.setFocus);
+  const openGroup = useDag((s) => s.openGroup);
   const flow = useReactFlow();
-  const fitted = useRef<string | null>(null);
 
   const graph = useMemo(() => {
     const state = stores.dag.getState();
-    const visible = visibleGraph({ dirs: state.dirs, children: shape.children, collapsed: shape.collapsed, focus: shape.focus }, root);
-    const layout = layoutDag(
-      visible.nodes.map((id) => ({ id })),
-      visible.edges,
-      { direction: DIRECTION },
-    );
-    const nodes: DirFlowNode[] = visible.nodes.map((id) => ({
-      id,
-      type: 'dir',
-      position: layout.positions.get(id) ?? { x: 0, y: 0 },
-      data: { uri: id, hidden: visible.hidden[id] ?? 0, direction: DIRECTION },
+    // Only what is on show is laid out: collapsed subtrees and grouped children cost nothing.
+    const view = viewGraph({ dirs: state.dirs, children: shape.children, collapsed: shape.collapsed, focus: shape.focus }, root, shape.openGroups);
+    const layout = layoutDag(view.nodes, view.edges, { direction: DIRECTION, wrapLeavesAfter: WRAP_LEAVES_AFTER });
+    const nodes: DagFlowNode[] = view.nodes.map((node) => ({
+      id: node.id,
+      position: layout.positions.get(node.id) ?? { x: 0, y: 0 },
+      ...(node.kind === 'dir'
+        ? { type: 'dir' as const, data: { uri: node.id, hidden: view.hidden[node.id] ?? 0, collapsed: view.collapsed.has(node.id), direction: DIRECTION } }
+        : { type: 'dirGroup' as const, data: { parent: node.parent, members: node.members, direction: DIRECTION } }),
       width: DEFAULT_LAYOUT.nodeWidth,
       height: DEFAULT_LAYOUT.nodeHeight,
       // Known size and handles: React Flow otherwise mounts every new node once, off screen too,
@@ -257,24 +294,43 @@ function DagCanvas({ root }: { root: string }) {
       handles: HANDLES,
       draggable: false,
       connectable: false,
-    }));
-    const edges: Edge[] = visible.edges.map((edge) => ({ id: `${edge.source}->${edge.target}`, source: edge.source, target: edge.target, type: 'smoothstep' }));
-    return { nodes, edges, visible, positions: layout.positions };
+    })) as DagFlowNode[];
+    const edges: Edge[] = view.edges.map((edge) => ({ id: `${edge.source}->${edge.target}`, source: edge.source, target: edge.target, type: 'smoothstep' }));
+    const dirIds = view.nodes.filter((node) => node.kind === 'dir').map((node) => node.id);
+    return { nodes, edges, view, dirIds, groups: view.nodes.length - dirIds.length, positions: layout.positions };
   }, [stores, root, shape]);
   const miniGraph = useMemo(
-    () => ({ ids: graph.visible.nodes, positions: graph.positions, nodeWidth: DEFAULT_LAYOUT.nodeWidth, nodeHeight: DEFAULT_LAYOUT.nodeHeight }),
+    () => ({ ids: graph.dirIds, positions: graph.positions, nodeWidth: DEFAULT_LAYOUT.nodeWidth, nodeHeight: DEFAULT_LAYOUT.nodeHeight }),
     [graph],
   );
 
-  // Fit the whole graph when a run first shows, not on every change (that would fight the user).
+  // Re-fit as the layout changes (a live run adds directories, a person collapses one) unless a
+  // person moved the view since; what a person changes is fitted in any case.
+  const lastLayout = useRef({ root, focus: shape.focus, collapsed: shape.collapsed, openGroups: shape.openGroups });
   useEffect(() => {
-    if (graph.nodes.length === 0 || fitted.current === `${root}|${shape.focus}`) return;
-    fitted.current = `${root}|${shape.focus}`;
-    requestAnimationFrame(() => void flow.fitView({ duration: 200, maxZoom: 1.2 }));
-  }, [graph.nodes.length, root, shape.focus, flow]);
+    if (graph.nodes.length === 0) return;
+    const last = lastLayout.current;
+    const byPerson = last.root !== root || last.focus !== shape.focus || last.collapsed !== shape.collapsed || last.openGroups !== shape.openGroups;
+    lastLayout.current = { root, focus: shape.focus, collapsed: shape.collapsed, openGroups: shape.openGroups };
+    const target = viewport.target;
+    if (target !== null) {
+      viewport.target = null;
+      viewport.follow = false;
+      requestAnimationFrame(() => void flow.fitView({ ...FIT, nodes: [{ id: target }], duration: 250 }));
+      return;
+    }
+    if (byPerson) viewport.follow = true;
+    if (!viewport.follow) return;
+    requestAnimationFrame(() => void flow.fitView({ ...FIT, duration: byPerson ? 200 : 0 }));
+  }, [graph, root, shape.focus, shape.collapsed, shape.openGroups, viewport, flow]);
 
-  const onNodeClick: NodeMouseHandler<DirFlowNode> = (_event, node) => select(node.id);
-  const onNodeDoubleClick: NodeMouseHandler<DirFlowNode> = (_event, node) => toggleCollapsed(node.id);
+  /** Collapses or expands what the view shows, whether a person or the default collapsed it. */
+  const toggle = (uri: string) => toggleCollapsed(uri, !graph.view.collapsed.has(uri));
+
+  const onNodeClick: NodeMouseHandler<DagFlowNode> = (_event, node) => (node.type === 'dirGroup' ? openGroup(node.data.parent) : select(node.id));
+  const onNodeDoubleClick: NodeMouseHandler<DagFlowNode> = (_event, node) => {
+    if (!isGroupId(node.id)) toggle(node.id);
+  };
 
   const centerOn = (uri: string) => {
     const position = graph.positions.get(uri);
@@ -284,7 +340,7 @@ function DagCanvas({ root }: { root: string }) {
 
   const onKeyDown = (event: KeyboardEvent) => {
     if ((event.target as HTMLElement).closest('input, select, textarea')) return;
-    const { visible } = graph;
+    const visible = { nodes: graph.dirIds, edges: graph.view.edges.filter((edge) => !isGroupId(edge.target)) };
     const current = selected && visible.nodes.includes(selected) ? selected : null;
     const parentOf = (uri: string) => visible.edges.find((edge) => edge.target === uri)?.source ?? null;
     const kidsOf = (uri: string) => visible.edges.filter((edge) => edge.source === uri).map((edge) => edge.target);
@@ -309,7 +365,7 @@ function DagCanvas({ root }: { root: string }) {
         break;
       }
       case 'Enter':
-        if (current) toggleCollapsed(current);
+        if (current) toggle(current);
         event.preventDefault();
         return;
       case 'f':
@@ -337,10 +393,11 @@ function DagCanvas({ root }: { root: string }) {
       onKeyDown={onKeyDown}
       aria-label={`${t('dag.title')}. ${t('dag.keys')}`}
       data-testid="dag-canvas"
-      // React Flow draws only the nodes in view; this is how many the graph has.
-      data-node-count={graph.nodes.length}
+      // React Flow draws only the nodes in view; this is how many directories the graph has.
+      data-node-count={graph.dirIds.length}
+      data-group-count={graph.groups}
     >
-      <ReactFlow<DirFlowNode>
+      <ReactFlow<DagFlowNode>
         nodes={graph.nodes}
         edges={graph.edges}
         nodeTypes={nodeTypes}
@@ -353,6 +410,10 @@ function DagCanvas({ root }: { root: string }) {
         minZoom={0.05}
         maxZoom={2}
         onlyRenderVisibleElements
+        // A gesture (not a fit) stops the view following the layout until Fit or a layout change.
+        onMoveStart={(event) => {
+          if (event) viewport.follow = false;
+        }}
         proOptions={{ hideAttribution: true }}
       >
         <Background />
@@ -367,7 +428,10 @@ function SelectedPanel() {
   const t = useT();
   const selected = useDag((s) => s.selected);
   const dir = useDag((s) => (s.selected ? s.dirs[s.selected] : undefined));
-  const collapsed = useDag((s) => (s.selected ? Boolean(s.collapsed[s.selected]) : false));
+  // Child directories that are split documents count as files, as everywhere else.
+  const documents = useDag((s) => (s.selected ? (s.children[s.selected] ?? []).filter((kid) => s.dirs[kid]?.document).length : 0));
+  // As the graph shows it: a big tree's deeper directories start collapsed (view-graph.ts).
+  const collapsed = useFlowStore((s) => Boolean(selected && (s.nodeLookup.get(selected)?.data as { collapsed?: boolean } | undefined)?.collapsed));
   const toggleCollapsed = useDag((s) => s.toggleCollapsed);
   const openInExplorer = useApp((s) => s.openInExplorer);
   if (!selected || !dir) return null;
@@ -382,14 +446,23 @@ function SelectedPanel() {
             <span className={`status-pill state-${dir.state}`}>{t(`dag.node.${dir.state}`)}</span>
           </dd>
         </div>
-        <div className="meta-row">
-          <dt>{t('dag.dirs')}</dt>
-          <dd>{dir.dirs}</dd>
-        </div>
-        <div className="meta-row">
-          <dt>{t('dag.files')}</dt>
-          <dd>{dir.files}</dd>
-        </div>
+        {dir.document ? (
+          <div className="meta-row" title={t('counts.sectionsTip')}>
+            <dt>{t('counts.sections')}</dt>
+            <dd>{dir.files}</dd>
+          </div>
+        ) : (
+          <>
+            <div className="meta-row" title={t('counts.directoriesTip')}>
+              <dt>{t('counts.directories')}</dt>
+              <dd>{dir.dirs - documents}</dd>
+            </div>
+            <div className="meta-row" title={t('counts.filesTip')}>
+              <dt>{t('counts.files')}</dt>
+              <dd>{dir.files + documents}</dd>
+            </div>
+          </>
+        )}
         <div className="meta-row">
           <dt>{t('dag.pending', { count: '' }).trim()}</dt>
           <dd>
@@ -405,7 +478,7 @@ function SelectedPanel() {
       </dl>
       {dir.abstract && <p className="abstract">{dir.abstract}</p>}
       <div className="form-actions">
-        <button type="button" onClick={() => toggleCollapsed(dir.uri)} data-testid="dag-toggle">
+        <button type="button" onClick={() => toggleCollapsed(dir.uri, !collapsed)} data-testid="dag-toggle">
           {collapsed ? t('dag.expand') : t('dag.collapse')}
         </button>
         <button type="button" onClick={() => openInExplorer(dir.uri)}>

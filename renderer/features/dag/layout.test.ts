@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { layoutDag } from './layout';
 
 const opts = { direction: 'TB', nodeWidth: 100, nodeHeight: 40, rankGap: 20, siblingGap: 10 } as const;
+const lr = { ...opts, direction: 'LR' } as const;
 
 describe('layoutDag', () => {
   it('lays out nothing', () => {
@@ -69,5 +70,28 @@ describe('layoutDag', () => {
     const { positions } = layoutDag(nodes, edges, opts);
     expect(performance.now() - started).toBeLessThan(500);
     expect(positions.size).toBe(5000);
+  });
+
+  it('lays many leaf children out in columns, a block about as wide as tall, and centres the parent on it', () => {
+    const kids = Array.from({ length: 85 }, (_, i) => ({ id: `k${i}` }));
+    const nodes = [{ id: 'r' }, ...kids, { id: 'x' }, { id: 'x1' }];
+    const edges = [...kids.map((kid) => ({ source: 'r', target: kid.id })), { source: 'r', target: 'x' }, { source: 'x', target: 'x1' }];
+    // x has a child of its own, so r's children are not all leaves: one line, as before.
+    expect(new Set([...layoutDag(nodes, edges, { ...lr, wrapLeavesAfter: 12 }).positions.values()].map((p) => p.x)).size).toBe(3);
+
+    const { positions, bounds } = layoutDag([{ id: 'r' }, ...kids], kids.map((kid) => ({ source: 'r', target: kid.id })), { ...lr, wrapLeavesAfter: 12 });
+    // 85 leaves of 50 px slots and 120 px ranks: 15 rows (√(85 × 120 / 50) ≈ 14.3), so 6 columns.
+    const xs = [...new Set(kids.map((kid) => positions.get(kid.id)!.x))].sort((a, b) => a - b);
+    expect(xs).toEqual([120, 240, 360, 480, 600, 720]);
+    expect(positions.get('k0')).toEqual({ x: 120, y: 0 });
+    expect(positions.get('k14')).toEqual({ x: 120, y: 14 * 50 });
+    expect(positions.get('k15')).toEqual({ x: 240, y: 0 });
+    expect(positions.get('r')).toEqual({ x: 0, y: 7 * 50 });
+    expect(bounds).toEqual({ width: 7 * 120 - 20, height: 15 * 50 - 10 });
+    const seen = new Set([...positions.values()].map(({ x, y }) => `${x},${y}`));
+    expect(seen.size).toBe(86);
+    // A short list stays one column.
+    const few = layoutDag([{ id: 'r' }, ...kids.slice(0, 12)], kids.slice(0, 12).map((kid) => ({ source: 'r', target: kid.id })), { ...lr, wrapLeavesAfter: 12 });
+    expect(new Set(kids.slice(0, 12).map((kid) => few.positions.get(kid.id)!.x)).size).toBe(1);
   });
 });

@@ -28,6 +28,11 @@ export interface LayoutOptions {
   rankGap?: number;
   /** Space between neighbours in the same rank. */
   siblingGap?: number;
+  /**
+   * More leaf children than this (children with none of their own) are laid out in columns, a
+   * block about as wide as it is tall, instead of one line hundreds of nodes long. 0: never.
+   */
+  wrapLeavesAfter?: number;
 }
 
 export interface LayoutResult {
@@ -38,10 +43,10 @@ export interface LayoutResult {
   bounds: { width: number; height: number };
 }
 
-export const DEFAULT_LAYOUT = { direction: 'LR', nodeWidth: 200, nodeHeight: 64, rankGap: 60, siblingGap: 16 } as const;
+export const DEFAULT_LAYOUT = { direction: 'LR', nodeWidth: 200, nodeHeight: 64, rankGap: 60, siblingGap: 16, wrapLeavesAfter: 0 } as const;
 
 export function layoutDag(nodes: readonly LayoutNode[], edges: readonly LayoutEdge[], options: LayoutOptions = {}): LayoutResult {
-  const { direction, nodeWidth, nodeHeight, rankGap, siblingGap } = { ...DEFAULT_LAYOUT, ...options };
+  const { direction, nodeWidth, nodeHeight, rankGap, siblingGap, wrapLeavesAfter } = { ...DEFAULT_LAYOUT, ...options };
   const ids = new Set(nodes.map((node) => node.id));
   const children = new Map<string, string[]>();
   const hasParent = new Set<string>();
@@ -57,7 +62,13 @@ export function layoutDag(nodes: readonly LayoutNode[], edges: readonly LayoutEd
   // Slot along the breadth axis (in node units) and depth along the rank axis.
   const slot = new Map<string, number>();
   const depths = new Map<string, number>();
+  /** Extra ranks of a leaf laid out in a later column of its parent's block. */
+  const columns = new Map<string, number>();
+  /** First and last slot of a parent's block of wrapped leaves. */
+  const blocks = new Map<string, [number, number]>();
   let nextLeaf = 0;
+  const breadthStep = (direction === 'LR' ? nodeHeight : nodeWidth) + siblingGap;
+  const rankStep = (direction === 'LR' ? nodeWidth : nodeHeight) + rankGap;
   let maxDepth = 0;
   const placed = new Set<string>();
 
@@ -82,13 +93,30 @@ export function layoutDag(nodes: readonly LayoutNode[], edges: readonly LayoutEd
         depths.set(frame.id, frame.depth);
         maxDepth = Math.max(maxDepth, frame.depth);
         frame.kids = (children.get(frame.id) ?? []).filter((kid) => !placed.has(kid) && !onPath.has(kid));
+        const leaves = frame.kids.every((kid) => !(children.get(kid)?.length));
+        if (wrapLeavesAfter > 0 && leaves && frame.kids.length > wrapLeavesAfter) {
+          // Rows so the block's width (columns × rank step) about equals its height (rows × slot).
+          const rows = Math.min(frame.kids.length, Math.max(wrapLeavesAfter, Math.ceil(Math.sqrt((frame.kids.length * rankStep) / breadthStep))));
+          frame.kids.forEach((kid, i) => {
+            slot.set(kid, nextLeaf + (i % rows));
+            columns.set(kid, Math.floor(i / rows));
+            depths.set(kid, frame.depth + 1);
+            maxDepth = Math.max(maxDepth, frame.depth + 1 + Math.floor(i / rows));
+            placed.add(kid);
+          });
+          blocks.set(frame.id, [nextLeaf, nextLeaf + rows - 1]);
+          nextLeaf += rows;
+          continue;
+        }
         for (let i = frame.kids.length - 1; i >= 0; i -= 1) stack.push({ id: frame.kids[i]!, depth: frame.depth + 1, expanded: false, kids: [] });
         continue;
       }
       stack.pop();
       onPath.delete(frame.id);
       const placedKids = frame.kids.filter((kid) => slot.has(kid) && depths.get(kid) === frame.depth + 1);
-      if (placedKids.length === 0) {
+      const block = blocks.get(frame.id);
+      if (block) slot.set(frame.id, (block[0] + block[1]) / 2);
+      else if (placedKids.length === 0) {
         slot.set(frame.id, nextLeaf);
         nextLeaf += 1;
       } else {
@@ -100,12 +128,10 @@ export function layoutDag(nodes: readonly LayoutNode[], edges: readonly LayoutEd
     }
   }
 
-  const breadthStep = (direction === 'LR' ? nodeHeight : nodeWidth) + siblingGap;
-  const rankStep = (direction === 'LR' ? nodeWidth : nodeHeight) + rankGap;
   const positions = new Map<string, { x: number; y: number }>();
   for (const node of nodes) {
     const across = (slot.get(node.id) ?? 0) * breadthStep;
-    const along = (depths.get(node.id) ?? 0) * rankStep;
+    const along = ((depths.get(node.id) ?? 0) + (columns.get(node.id) ?? 0)) * rankStep;
     positions.set(node.id, direction === 'LR' ? { x: along, y: across } : { x: across, y: along });
   }
   const breadth = nextLeaf === 0 ? 0 : nextLeaf * breadthStep - siblingGap;

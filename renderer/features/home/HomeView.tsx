@@ -273,6 +273,8 @@ function IngestResultPanel() {
   const locale = useApp((s) => s.locale);
   const openInExplorer = useApp((s) => s.openInExplorer);
   const setView = useApp((s) => s.setView);
+  // Files and nodes as the Live DAG and the CLI count them (shared/tree-counts.ts); the tip says what.
+  const tips: Record<string, string> = { [t('home.files')]: t('counts.filesTip'), [t('home.nodes')]: t('counts.nodesTip') };
   const stats: [string, string][] = [
     [t('home.files'), formatCount(result.files, locale)],
     [t('home.nodes'), formatCount(result.nodes, locale)],
@@ -292,7 +294,7 @@ function IngestResultPanel() {
       <SummaryBadge root={result.root} />
       <dl className="stats">
         {stats.map(([label, value]) => (
-          <div key={label} className="stat">
+          <div key={label} className="stat" title={tips[label]}>
             <dt>{label}</dt>
             <dd>{value}</dd>
           </div>
