@@ -44,6 +44,8 @@ describe('cairn ingest <git URL>', () => {
     const text = cairn('ingest', `file://${repo}`, '--workspace', join(dir, 'ws'), '--workers', '0', '--no-summarize', '--no-progress');
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`Ingested file://${repo} at trunk (${head.slice(0, 12)}) → ctx://resources/tide-log/`);
+    const stat = cairn('stat', 'ctx://resources/tide-log/', '--workspace', join(dir, 'ws'));
+    expect(stat.stdout).toMatch(new RegExp(`^git +file://${repo} at trunk \\(${head.slice(0, 12)}\\)$`, 'm'));
     const json = cairn('ingest', repo, '--ref', 'v1', '--workspace', join(dir, 'ws'), '--workers', '0', '--no-summarize', '--json');
     expect(json.code, json.stderr).toBe(0);
     const result = JSON.parse(json.stdout) as { root: string; files: number; git: { remote: string; ref: string; commit: string } };
@@ -63,10 +65,10 @@ describe('cairn ingest <git URL>', () => {
     const missing = cairn('ingest', `file://${dir}/gone`, '--workspace', join(dir, 'ws'), '--workers', '0', '--no-summarize');
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim().split('\n')).toEqual([
-      `cairn: NOT_FOUND: Cannot clone file://${dir}/gone: '${dir}/gone' does not appear to be a git repository. Check the name, path or ctx:// URI.`,
+      `cairn: NOT_FOUND: Cannot clone file://${dir}/gone: '${dir}/gone' does not appear to be a git repository. Check the URL, and that \`git clone\` can reach it from this machine.`,
     ]);
     const ref = cairn('ingest', `file://${repo}`, '--ref', 'v9', '--workspace', join(dir, 'ws'), '--workers', '0', '--no-summarize');
     expect(ref.code).toBe(1);
-    expect(ref.stderr.trim().split('\n')).toEqual([`cairn: NOT_FOUND: Cannot ingest file://${repo}: it has no branch, tag or commit "v9". Check the name, path or ctx:// URI.`]);
+    expect(ref.stderr.trim().split('\n')).toEqual([`cairn: NOT_FOUND: Cannot ingest file://${repo}: it has no branch, tag or commit "v9". List its branches and tags with \`git ls-remote URL\`.`]);
   });
 });

@@ -104,6 +104,7 @@ export function registerBrowse(program: Command): void {
           ['kind', stat.kind + (meta?.document ? ' (a split document)' : '')],
           ['source', meta?.source_path],
           ['reason', meta?.reason],
+          ['git', meta?.git && `${meta.git.remote} at ${meta.git.ref} (${meta.git.commit.slice(0, 12)})`],
           ['format', meta?.source_format && `${meta.source_format} (parser ${meta.parser})`],
           ['language', meta?.language],
           ['size', stat.kind === 'file' ? formatBytes(stat.bytes) : `${formatCount(stat.children ?? 0)} children`],

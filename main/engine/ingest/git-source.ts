@@ -126,12 +126,12 @@ export function parseLsRemote(text: string): { names: Set<string>; headBranch: s
 }
 
 function unknownRef(remote: string, ref: string): CairnError {
-  return new CairnError('NOT_FOUND', `Cannot ingest ${remote}: it has no branch, tag or commit "${ref}"`);
+  return new CairnError('NOT_FOUND', `Cannot ingest ${remote}: it has no branch, tag or commit "${ref}"`, { details: { advice: 'List its branches and tags with `git ls-remote URL`' } });
 }
 
 function cloneFailed(remote: string, error: unknown): CairnError {
   if (CairnError.is(error)) return error;
-  return new CairnError('NOT_FOUND', `Cannot clone ${remote}: ${String((error as Error).message ?? error)}`, { cause: error });
+  return new CairnError('NOT_FOUND', `Cannot clone ${remote}: ${String((error as Error).message ?? error)}`, { cause: error, details: { advice: 'Check the URL, and that `git clone` can reach it from this machine' } });
 }
 
 /** Runs git with no prompts and returns its stdout; a failure throws git's first stderr line (without "fatal: "). */
