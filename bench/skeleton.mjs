@@ -8,23 +8,17 @@
 // peak RSS is its own: the main thread lists the .go files and hands batches of paths to one
 // worker thread per core; each worker loads the runtime and the Go grammar once, reads, extracts
 // and renders each file. repomix runs with `--include "**/*.go"` so both handle the same files.
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { bundlePath, bundleTs } from './lib/bundle.mjs';
+import { goTree, repomixBin } from './lib/repomix.mjs';
+import { timed } from './lib/measure.mjs';
 
 const BUNDLE = bundlePath('bench-skeleton');
 const BATCH = 32;
-
-function goTree() {
-  if (process.env.CAIRN_BENCH_GO_TREE) return process.env.CAIRN_BENCH_GO_TREE;
-  const shared = existsSync('/usr/share') ? readdirSync('/usr/share').filter((d) => /^go-\d/.test(d)).sort() : [];
-  for (const dir of [...shared.reverse().map((d) => `/usr/share/${d}/src`), '/usr/lib/go/src', '/usr/share/go/src']) if (existsSync(dir)) return dir;
-  return null;
-}
 
 function listGoFiles(dir, out = []) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -88,49 +82,6 @@ async function pass(tree, threads) {
     }),
   );
   process.stdout.write(`${JSON.stringify({ ...totals, threads, ms: Math.round(performance.now() - started) })}\n`);
-}
-
-/** Runs a command under GNU time (peak RSS of the process tree) or, without it, polls /proc. */
-function timed(command, args) {
-  return new Promise((resolve, reject) => {
-    const gnuTime = existsSync('/usr/bin/time');
-    const started = performance.now();
-    const child = gnuTime ? spawn('/usr/bin/time', ['-v', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let polled = 0;
-    const poll = gnuTime
-      ? null
-      : setInterval(() => {
-          try {
-            polled = Math.max(polled, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0));
-          } catch {
-            // the process has exited
-          }
-        }, 20);
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (poll) clearInterval(poll);
-      const ms = performance.now() - started;
-      const kb = gnuTime ? Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? 0) : polled;
-      resolve({ code, ms: Math.round(ms), peakRssMb: Math.round(kb / 1024), stdout, stderr });
-    });
-  });
-}
-
-/** repomix's CLI script, installed once through npx (not timed), run with node like our pass. */
-function repomixBin() {
-  const warm = spawnSync('npx', ['-y', 'repomix@latest', '--version'], { encoding: 'utf8' });
-  if (warm.status !== 0) return null;
-  const npx = join(process.env.HOME ?? '/root', '.npm/_npx');
-  if (!existsSync(npx)) return null;
-  for (const dir of readdirSync(npx)) {
-    const bin = join(npx, dir, 'node_modules/repomix/bin/repomix.cjs');
-    if (existsSync(bin)) return { bin, version: warm.stdout.trim() };
-  }
-  return null;
 }
 
 export default async function run(treeArg) {

@@ -43,6 +43,15 @@ describe('terms', () => {
     expect(searchTerms('parseCtxUri')).toEqual(['parsectxuri', 'pars', 'ctx', 'uri']);
   });
 
+  it('gives a word the same terms every time it is seen (analysed once, then looked up)', () => {
+    const expected = ['parsectxuri', 'pars', 'ctx', 'uri', 'httpserv', 'http', 'serv', 'pars'];
+    expect(searchTerms('parseCtxUri the HTTPServer parsers')).toEqual(expected);
+    const first = searchTerms('parseCtxUri the HTTPServer parsers');
+    first.push('changed by a caller');
+    expect(searchTerms('parseCtxUri, the HTTPServer; parsers!')).toEqual(expected);
+    expect(ftsDocument('HTTPServer parsers')).toBe('httpserv http serv pars');
+  });
+
   it('folds full-width forms and case', () => {
     expect(searchTerms('ＬａｎｃｅＤＢ ２０２４')).toEqual(searchTerms('LanceDB 2024'));
   });

@@ -231,9 +231,32 @@ export function searchTerms(text: string): string[] {
   scanRuns(text, (kind, start, end) => {
     const run = text.slice(start, end);
     if (kind === 'cjk') visitCjkTerms(run, (term) => out.push(term));
-    else visitWordTerms(run, (term) => out.push(term));
+    else for (const term of wordRunTerms(run)) out.push(term);
   });
   return out;
+}
+
+// Word runs already analysed by searchTerms, by their text: every record of an ingest goes
+// through it for the full-text column, and a corpus' vocabulary is Zipfian, so most runs are a
+// lookup. Long runs (hashes, base64) rarely repeat and are not kept; the map starts again when
+// full (a few MB).
+const MAX_CACHED_RUN = 48;
+const RUN_CACHE_SIZE = 50_000;
+const runTerms = new Map<string, readonly string[]>();
+
+/** The terms of one word run, as visitWordTerms emits them (stop words left out). */
+function wordRunTerms(run: string): readonly string[] {
+  let terms = runTerms.get(run);
+  if (terms === undefined) {
+    const found: string[] = [];
+    visitWordTerms(run, (term) => found.push(term));
+    terms = found;
+    if (run.length <= MAX_CACHED_RUN) {
+      if (runTerms.size >= RUN_CACHE_SIZE) runTerms.clear();
+      runTerms.set(run, terms);
+    }
+  }
+  return terms;
 }
 
 /** Terms longer than this are dropped from the full-text column (LanceDB's own limit is 40 bytes). */

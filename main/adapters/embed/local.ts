@@ -195,7 +195,7 @@ function linkWeight(link: LexiconLink): number {
   return link.kind === 'hypernym' ? W_HYPERNYM * HYPERNYM_DECAY ** link.rank : W_DERIVATION;
 }
 
-function addLexiconLinks(word: string, lexicon: Lexicon, features: FeatureCounts, scale: number): void {
+function addLexiconLinks(word: string, lexicon: Lexicon, features: FeatureSink, scale: number): void {
   const links = lexicon.lookup(word);
   if (links.length === 0) return;
   // A word with many senses must not outweigh one with few: the links of a word together weigh
@@ -209,7 +209,114 @@ function addLexiconLinks(word: string, lexicon: Lexicon, features: FeatureCounts
   }
 }
 
-function collectFeatures(text: string, features: FeatureCounts, lexicon: Lexicon | null): void {
+/**
+ * The features of one word run (`parseCtxUri`, `the`), in the order they are added, with what
+ * the bigram to the previous run's last content word needs. Kept per run text: a word's terms,
+ * stems, trigrams and WordNet links are the same wherever it occurs, and a corpus' vocabulary is
+ * Zipfian, so most runs are looked up instead of analysed.
+ */
+interface RunFeatures {
+  readonly weights: Float64Array;
+  readonly hashes: Uint32Array;
+  /** Index of the run's first content word in the lists (the bigram to the previous run comes right after it); -1 when it has none. */
+  readonly firstAt: number;
+  readonly first: number;
+  readonly firstWeight: number;
+  readonly last: number;
+  readonly lastWeight: number;
+}
+
+/** Records features in order instead of counting them (see runFeatures). */
+class FeatureList {
+  weights: number[] = [];
+  hashes: number[] = [];
+  add(weight: number, hash: number): void {
+    this.weights.push(weight);
+    this.hashes.push(hash);
+  }
+}
+
+type FeatureSink = Pick<FeatureCounts, 'add'>;
+
+// Runs longer than this (hashes, base64) rarely repeat: analysed each time, never kept.
+const MAX_CACHED_RUN = 48;
+// Distinct runs kept per embedder before the cache starts again: a few MB, and a corpus' common
+// words are back in it after a few documents.
+const RUN_CACHE_SIZE = 50_000;
+
+/** Word runs already analysed, by their text (case matters: it decides camelCase parts). */
+class RunCache {
+  private readonly runs = new Map<string, RunFeatures>();
+  constructor(private readonly lexicon: Lexicon | null) {}
+
+  get(run: string): RunFeatures {
+    let features = this.runs.get(run);
+    if (features === undefined) {
+      features = runFeatures(run, this.lexicon);
+      if (run.length <= MAX_CACHED_RUN) {
+        if (this.runs.size >= RUN_CACHE_SIZE) this.runs.clear();
+        this.runs.set(run, features);
+      }
+    }
+    return features;
+  }
+}
+
+const runCaches = new Map<Lexicon | null, RunCache>();
+
+/** The run cache of `embedText` calls that bring none (tests, benchmarks): one per lexicon. */
+function runCacheFor(lexicon: Lexicon | null): RunCache {
+  let runs = runCaches.get(lexicon);
+  if (runs === undefined) {
+    runs = new RunCache(lexicon);
+    runCaches.set(lexicon, runs);
+  }
+  return runs;
+}
+
+/** Analyses one word run: its terms' features, with bigrams between its own content words. */
+function runFeatures(run: string, lexicon: Lexicon | null): RunFeatures {
+  const list = new FeatureList();
+  let firstAt = -1;
+  let first = -1;
+  let firstWeight = 1;
+  let previousWord = -1;
+  let previousWeight = 1;
+  visitWordTerms(
+    run,
+    (term, normalized, stop) => {
+      if (stop) {
+        list.add(W_STOP, hashString(term, SEED_STOP));
+        return;
+      }
+      const word = hashString(term, SEED_WORD);
+      const weight = lexicon ? IDF_FLOOR + (1 - IDF_FLOOR) * lexicon.informativeness(normalized) ** IDF_POWER : 1;
+      list.add(W_WORD * weight, word);
+      if (previousWord !== -1) list.add(W_WORD_BIGRAM * Math.min(weight, previousWeight), hashPair(previousWord, word, SEED_WORD_BIGRAM));
+      else {
+        firstAt = list.hashes.length - 1;
+        first = word;
+        firstWeight = weight;
+      }
+      previousWord = word;
+      previousWeight = weight;
+      addTrigrams(normalized, list, W_TRIGRAM * weight);
+      if (lexicon) addLexiconLinks(normalized, lexicon, list, weight);
+    },
+    true,
+  );
+  return {
+    weights: Float64Array.from(list.weights),
+    hashes: Uint32Array.from(list.hashes),
+    firstAt,
+    first,
+    firstWeight,
+    last: previousWord,
+    lastWeight: previousWeight,
+  };
+}
+
+function collectFeatures(text: string, features: FeatureCounts, runs: RunCache): void {
   let previousWord = -1;
   let previousWeight = 1;
   scanRuns(text, (kind, start, end) => {
@@ -229,28 +336,24 @@ function collectFeatures(text: string, features: FeatureCounts, lexicon: Lexicon
       }
       return;
     }
-    visitWordTerms(
-      run,
-      (term, normalized, stop) => {
-        if (stop) {
-          features.add(W_STOP, hashString(term, SEED_STOP));
-          return;
-        }
-        const word = hashString(term, SEED_WORD);
-        const weight = lexicon ? IDF_FLOOR + (1 - IDF_FLOOR) * lexicon.informativeness(normalized) ** IDF_POWER : 1;
-        features.add(W_WORD * weight, word);
-        if (previousWord !== -1) features.add(W_WORD_BIGRAM * Math.min(weight, previousWeight), hashPair(previousWord, word, SEED_WORD_BIGRAM));
-        previousWord = word;
-        previousWeight = weight;
-        addTrigrams(normalized, features, W_TRIGRAM * weight);
-        if (lexicon) addLexiconLinks(normalized, lexicon, features, weight);
-      },
-      true,
-    );
+    // A feature's weight is that of its first occurrence (FeatureCounts), so the cached features
+    // are replayed in the order the analysis added them, the bigram to the previous run included.
+    const cached = runs.get(run);
+    const { weights, hashes, firstAt } = cached;
+    for (let i = 0; i < hashes.length; i += 1) {
+      features.add(weights[i] as number, hashes[i] as number);
+      if (i === firstAt && previousWord !== -1) {
+        features.add(W_WORD_BIGRAM * Math.min(cached.firstWeight, previousWeight), hashPair(previousWord, cached.first, SEED_WORD_BIGRAM));
+      }
+    }
+    if (firstAt !== -1) {
+      previousWord = cached.last;
+      previousWeight = cached.lastWeight;
+    }
   });
 }
 
-function addTrigrams(word: string, features: FeatureCounts, weight: number): void {
+function addTrigrams(word: string, features: FeatureSink, weight: number): void {
   const n = word.length;
   if (n < 3 || /^[0-9]+$/.test(word)) return;
   // Trigrams of "#word#": the boundary marks make prefixes and suffixes their own features.
@@ -265,9 +368,15 @@ function addTrigrams(word: string, features: FeatureCounts, weight: number): voi
 }
 
 /** The vector of one text; exported for tests and benchmarks. */
-export function embedText(text: string, dimensions: number, features = new FeatureCounts(), lexicon: Lexicon | null = loadLexicon()): Float32Array {
+export function embedText(
+  text: string,
+  dimensions: number,
+  features = new FeatureCounts(),
+  lexicon: Lexicon | null = loadLexicon(),
+  runs: RunCache = runCacheFor(lexicon),
+): Float32Array {
   features.clear();
-  collectFeatures(text, features, lexicon);
+  collectFeatures(text, features, runs);
   const vector = new Float32Array(dimensions);
   const powerOfTwo = (dimensions & (dimensions - 1)) === 0;
   features.forEach((hash, weight, count) => {
@@ -310,6 +419,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embeddi
   const features = new FeatureCounts();
   const useLexicon = options.lexicon ?? true;
   let lexicon: Lexicon | null | undefined;
+  let runs: RunCache | undefined;
   return {
     provider: 'cairn-local',
     // The analyzer version is part of the id: a tokenizer change changes vectors as surely as a new hash.
@@ -321,7 +431,8 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embeddi
       for (const text of texts) {
         if (signal?.aborted) throw new CairnError('CANCELLED', 'Embedding cancelled', { cause: signal.reason });
         lexicon ??= useLexicon ? loadLexicon() : null;
-        vectors.push(embedText(text, dimensions, features, lexicon));
+        runs ??= new RunCache(lexicon);
+        vectors.push(embedText(text, dimensions, features, lexicon, runs));
       }
       return { vectors };
     },

@@ -157,6 +157,7 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     logger: deps.logger,
     now: deps.clock.now().toISOString(),
     rootUri: job.rootUri,
+    stagingRoot,
     sourceIsFile,
     source,
     contextType,

@@ -38,6 +38,8 @@ export interface BuildInput {
   logger: Logger;
   now: string;
   rootUri: string;
+  /** Where the parse staged this job's trees (`ctx://temp/{job}/`), laid out as under the root. */
+  stagingRoot: string;
   sourceIsFile: boolean;
   source: string;
   contextType: ContextType;
@@ -67,11 +69,20 @@ export async function buildTree(input: BuildInput): Promise<BuildResult> {
   let done = 0;
   const total = input.files.length;
 
+  // A first ingest (no root yet, everything staged): the staging tree is the whole new tree, so
+  // one rename puts it in place instead of a rename (and its checks) per file and sidecar. A kill
+  // after it is resumed like any kill after a move: the files are found in place, parsed by this
+  // job, and handed to the index again.
+  const whole = !input.sourceIsFile && (await movedWhole(input));
+
   for (const dir of input.dirs) await fs.mkdir(dir.uri);
 
   for (const file of input.files) {
     if (input.signal.aborted) throw new CairnError('CANCELLED', `Ingest of ${input.source} was cancelled; run it again to resume`);
-    if (file.state === 'staged') {
+    if (whole) {
+      await indexSubtree(fs, index, withKind(file.target, file.kind));
+      changed += 1;
+    } else if (file.state === 'staged') {
       const kind = await fs.kindOf(file.target);
       if (kind) {
         // The index first: a run that dies between the two still finds the old node on resume
@@ -106,6 +117,18 @@ export async function buildTree(input: BuildInput): Promise<BuildResult> {
     removed,
     needsSummary: changed > 0 || removed > 0 || dirResult.changedDirs > 0 || dirResult.rootUnsummarized,
   };
+}
+
+/**
+ * Moves the staging tree to the root in one rename when the root does not exist yet and every
+ * file was staged by this job; false (nothing done) otherwise. A staged file whose source has gone
+ * since a killed run moves with it, and removeVanished takes it out like any other stray node.
+ */
+async function movedWhole(input: BuildInput): Promise<boolean> {
+  if (input.files.length === 0 || input.files.some((file) => file.state !== 'staged')) return false;
+  if ((await input.fs.kindOf(input.rootUri)) !== null || (await input.fs.kindOf(input.stagingRoot)) !== 'dir') return false;
+  await input.fs.mv(input.stagingRoot, input.rootUri);
+  return true;
 }
 
 /** Removes nodes under the root that no longer stand for an included source file or folder. */
