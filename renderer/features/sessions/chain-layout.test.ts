@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BucketChainLink, ExtractedChain, TopicCluster } from '../../../shared/types/memory';
-import { COLUMN_GAP, headKey, layoutChains, STEP_GAP, STEP_HEIGHT, STEP_WIDTH } from './chain-layout';
+import { CLUSTER_HEIGHT, COLUMN_GAP, headKey, layoutChains, STEP_GAP, STEP_HEIGHT, STEP_WIDTH } from './chain-layout';
 
 const chain = (id: string, type: ExtractedChain['chain_type'], roles: string[], confidence = 0.9) =>
   ({
@@ -21,7 +21,7 @@ const link = (clusterId: string, chainId: string) => ({ cluster_id: clusterId, c
 
 type Box = { x: number; y: number; w: number; h: number };
 const boxes = (layout: ReturnType<typeof layoutChains>) =>
-  layout.nodes.map((n) => ({ id: n.id, type: n.type, x: n.position.x, y: n.position.y, w: n.type === 'group' ? layout.width : STEP_WIDTH, h: n.type === 'step' ? STEP_HEIGHT : 30 }));
+  layout.nodes.map((n) => ({ id: n.id, type: n.type, x: n.position.x, y: n.position.y, w: n.type === 'group' ? n.data.width : STEP_WIDTH, h: n.type === 'step' ? STEP_HEIGHT : n.type === 'cluster' ? CLUSTER_HEIGHT : 30 }));
 const overlap = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 describe('the chain layout', () => {
@@ -62,6 +62,26 @@ describe('the chain layout', () => {
     const all = boxes(layout);
     for (const [i, a] of all.entries()) for (const b of all.slice(i + 1)) expect(overlap(a, b), `${a.id} overlaps ${b.id}`).toBe(false);
     for (const b of all) expect(b.x + b.w <= layout.width && b.y + b.h <= layout.height).toBe(true);
+  });
+
+  it('puts small groups side by side on one shelf and starts a new shelf for a group that does not fit', () => {
+    const chains = [
+      chain('c1', 'CAUSAL', ['problem', 'solution']),
+      chain('l1', 'LOGIC', ['premise', 'conclusion']),
+      chain('l2', 'LOGIC', ['premise', 'inference', 'conclusion']),
+      chain('o1', 'OPERATION', ['action', 'result']),
+      chain('o2', 'OPERATION', ['action', 'result']),
+    ];
+    const layout = layoutChains(chains, { columns: 4 });
+    const at = (id: string) => layout.nodes.find((n) => n.id === id)!.position;
+    expect(at('group:CAUSAL')).toEqual({ x: 0, y: 0 });
+    expect(at('group:LOGIC')).toEqual({ x: STEP_WIDTH + COLUMN_GAP, y: 0 });
+    // OPERATION (2 chains) does not fit in the one column left: the next shelf, below LOGIC's longest chain.
+    expect(at('group:OPERATION').x).toBe(0);
+    expect(at('group:OPERATION').y).toBeGreaterThan(at('l2/n2').y + STEP_HEIGHT);
+    expect(at(headKey('o2')).x).toBe(STEP_WIDTH + COLUMN_GAP);
+    const all = boxes(layout);
+    for (const [i, a] of all.entries()) for (const b of all.slice(i + 1)) expect(overlap(a, b), `${a.id} overlaps ${b.id}`).toBe(false);
   });
 
   it('draws fusion links only when asked, from a band of the linked clusters above the chains to each chain head', () => {

@@ -2,7 +2,8 @@
  * The chain graph's layout, so each chain reads whole: the chains grouped by type (in the seed's
  * order, docs/SPEC.md#track-b-chains), each group under its own header; inside a group every chain
  * is a vertical stack of its steps (a head with its confidence, then the steps top to bottom), the
- * stacks side by side and wrapped into rows of `columns`. A row is as tall as its longest chain.
+ * stacks side by side and wrapped into rows of `columns`; a row is as tall as its longest chain, and
+ * small groups share a shelf side by side.
  * With `links`, the topic clusters a chain is linked to (fusion) sit in a band above the groups,
  * each link an edge from the cluster to the chain's head. A pure transform into React Flow nodes
  * and edges, tested without React; `width` and `height` let the view size its frame before fitting.
@@ -62,9 +63,7 @@ export function layoutChains(chains: readonly ExtractedChain[], options: ChainLa
   const nodes: ChainFlowNode[] = [];
   const edges: Edge[] = [];
   const groups = CHAIN_TYPES.filter((type) => chains.some((c) => c.chain_type === type));
-  const widest = Math.min(columns, Math.max(1, ...groups.map((type) => chains.filter((c) => c.chain_type === type).length)));
-  const width = widest * STEP_WIDTH + (widest - 1) * COLUMN_GAP;
-
+  
   const chainIds = new Set(chains.map((c) => c.chain_id));
   const clusterById = new Map((options.clusters ?? []).map((c) => [c.cluster_id, c]));
   const links = (options.links ?? []).filter((l) => chainIds.has(l.chain_id) && clusterById.has(l.cluster_id));
@@ -84,18 +83,30 @@ export function layoutChains(chains: readonly ExtractedChain[], options: ChainLa
   });
   if (linked.length > 0) y = Math.ceil(linked.length / columns) * (CLUSTER_HEIGHT + ROW_GAP) + GROUP_GAP;
 
+  // Groups fill shelves left to right: a group that fits beside the ones before it joins their
+  // shelf, a wider one starts a new shelf (and one wider than `columns` wraps into rows there).
+  const columnWidth = STEP_WIDTH + COLUMN_GAP;
+  let used = 0;
+  let shelfHeight = 0;
   for (const type of groups) {
     const ofType = chains.filter((c) => c.chain_type === type);
-    nodes.push({ id: `group:${type}`, type: 'group', position: { x: 0, y }, data: { chainType: type, chains: ofType.length, width }, selectable: false });
-    y += GROUP_HEADER;
+    const span = Math.min(columns, ofType.length);
+    if (used > 0 && used + span > columns) {
+      y += shelfHeight + GROUP_GAP;
+      used = 0;
+      shelfHeight = 0;
+    }
+    const left = used * columnWidth;
+    nodes.push({ id: `group:${type}`, type: 'group', position: { x: left, y }, data: { chainType: type, chains: ofType.length, width: span * columnWidth - COLUMN_GAP }, selectable: false });
+    let top = y + GROUP_HEADER;
     for (let start = 0; start < ofType.length; start += columns) {
       const row = ofType.slice(start, start + columns);
       row.forEach((chain, column) => {
-        const x = column * (STEP_WIDTH + COLUMN_GAP);
+        const x = left + column * columnWidth;
         nodes.push({
           id: headKey(chain.chain_id),
           type: 'head',
-          position: { x, y },
+          position: { x, y: top },
           data: { chainId: chain.chain_id, chainType: type, steps: chain.nodes.length, confidence: chain.extraction_confidence, summary: chain.summary },
           selectable: false,
         });
@@ -104,7 +115,7 @@ export function layoutChains(chains: readonly ExtractedChain[], options: ChainLa
           nodes.push({
             id: key,
             type: 'step',
-            position: { x, y: y + HEAD_HEIGHT + STEP_GAP + index * (STEP_HEIGHT + STEP_GAP) },
+            position: { x, y: top + HEAD_HEIGHT + STEP_GAP + index * (STEP_HEIGHT + STEP_GAP) },
             data: { key, chainId: chain.chain_id, chainType: type, role: node.role, text: node.text, index, confidence: chain.extraction_confidence },
           });
           const previous = chain.nodes[index - 1];
@@ -112,10 +123,12 @@ export function layoutChains(chains: readonly ExtractedChain[], options: ChainLa
           edges.push({ id: `${from}->${key}`, source: from, target: key });
         });
       });
-      y += Math.max(...row.map(chainHeight)) + ROW_GAP;
+      top += Math.max(...row.map(chainHeight)) + ROW_GAP;
     }
-    y += GROUP_GAP - ROW_GAP;
+    shelfHeight = Math.max(shelfHeight, top - ROW_GAP - y);
+    used += span;
   }
+  if (groups.length > 0) y += shelfHeight;
   for (const link of links) {
     edges.push({
       id: `link:${link.cluster_id}->${link.chain_id}`,
@@ -126,5 +139,5 @@ export function layoutChains(chains: readonly ExtractedChain[], options: ChainLa
     });
   }
   const steps = chains.reduce((n, c) => n + c.nodes.length, 0);
-  return { nodes, edges, groups, steps, links: links.length, width: Math.max(width, linked.length > 0 ? Math.min(columns, linked.length) * (STEP_WIDTH + COLUMN_GAP) - COLUMN_GAP : 0), height: Math.max(0, y - GROUP_GAP) };
+  return { nodes, edges, groups, steps, links: links.length, width: Math.max(...nodes.map((n) => n.position.x + STEP_WIDTH), 0), height: y };
 }
