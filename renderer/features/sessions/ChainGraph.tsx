@@ -5,19 +5,34 @@
  * beside the graph; a toggle draws the fusion links between topic clusters and chains.
  */
 import { Background, Controls, Handle, Position, ReactFlow, type NodeMouseHandler, type NodeProps } from '@xyflow/react';
-import { memo, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { allMessages, findNode } from '../../stores/sessions-store';
 import { useSessions } from '../../stores/stores-context';
 import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
-import { layoutChains, type ChainFlowNode, type ClusterNode, type GroupNode, type HeadNode, type StepNode } from './chain-layout';
+import { layoutChains, type ChainFlowNode, type ClusterNode, type TypeGroupNode, type HeadNode, type StepNode } from './chain-layout';
 import { MessageItem } from './parts';
 
-/** The zoom the frame is sized for; fitView then fits the whole layout into it. */
-const FRAME_ZOOM = 0.7;
+/** The frame takes the layout's shape at the width it has (no larger than life), so fitView fills its width and the page scrolls. */
+const MAX_ZOOM = 1;
 /** A very long conversation is fitted smaller rather than given an endless frame. */
-const MAX_FRAME = 2000;
+const MAX_FRAME = 3600;
+/** Chains side by side: four stay readable beside the messages panel. */
+const COLUMNS = 4;
+
+/** The element's width, in steps of 40px so a resize does not re-fit at every pixel. */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.round((entry?.contentRect.width ?? 0) / 40) * 40));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 const StepView = memo(function StepView({ data }: NodeProps<StepNode>) {
@@ -52,7 +67,7 @@ const HeadView = memo(function HeadView({ data }: NodeProps<HeadNode>) {
   );
 });
 
-const GroupView = memo(function GroupView({ data }: NodeProps<GroupNode>) {
+const GroupView = memo(function GroupView({ data }: NodeProps<TypeGroupNode>) {
   const t = useT();
   return (
     <div className={`chain-group chain-${data.chainType}`} style={{ width: data.width }} data-testid="chain-lane" data-type={data.chainType}>
@@ -71,7 +86,8 @@ const ClusterView = memo(function ClusterView({ data }: NodeProps<ClusterNode>) 
   );
 });
 
-const nodeTypes = { step: StepView, head: HeadView, group: GroupView, cluster: ClusterView };
+// Not `group`: React Flow has a built-in node type of that name.
+const nodeTypes = { step: StepView, head: HeadView, typeGroup: GroupView, cluster: ClusterView };
 
 export function ChainGraph() {
   const t = useT();
@@ -79,9 +95,11 @@ export function ChainGraph() {
   const analysis = useSessions((s) => s.analysis);
   const chooseNode = useSessions((s) => s.chooseNode);
   const [showLinks, setShowLinks] = useState(false);
+  const frame = useRef<HTMLDivElement>(null);
+  const width = useWidth(frame);
   const chains = analysis?.chains;
   const graph = useMemo(
-    () => layoutChains(chains ?? [], showLinks ? { links: analysis?.links, clusters: analysis?.clusters } : {}),
+    () => layoutChains(chains ?? [], { columns: COLUMNS, ...(showLinks ? { links: analysis?.links, clusters: analysis?.clusters } : {}) }),
     [chains, showLinks, analysis?.links, analysis?.clusters],
   );
   if (!chains) return <p className="muted">{t('sessions.analyzing')}</p>;
@@ -90,6 +108,8 @@ export function ChainGraph() {
     if (node.type === 'step') chooseNode(node.id);
   };
   const hasLinks = (analysis?.links.length ?? 0) > 0;
+  const zoom = Math.min(MAX_ZOOM, (width || 800) / (graph.width * 1.08));
+  const height = Math.max(200, Math.min(MAX_FRAME, Math.round(graph.height * zoom * 1.08)));
   return (
     <div className="chain-graph-wrap">
       <div className="chain-graph-main">
@@ -102,10 +122,12 @@ export function ChainGraph() {
           data-testid="chain-graph"
           data-node-count={graph.steps}
           data-link-count={graph.links}
-          style={{ height: Math.min(MAX_FRAME, Math.round(graph.height * FRAME_ZOOM + 60)) }}
+          ref={frame}
+          style={{ height }}
         >
+          {/* Remounted when the layout or the frame changes, so fitView fits what is on show. */}
           <ReactFlow<ChainFlowNode>
-            key={showLinks ? 'links' : 'chains'}
+            key={`${showLinks ? 'links' : 'chains'}-${width}-${height}`}
             nodes={graph.nodes}
             edges={graph.edges}
             nodeTypes={nodeTypes}
@@ -114,7 +136,7 @@ export function ChainGraph() {
             nodesConnectable={false}
             colorMode={theme}
             fitView
-            fitViewOptions={{ padding: 0.04, maxZoom: 1 }}
+            fitViewOptions={{ padding: 0.03, maxZoom: MAX_ZOOM }}
             preventScrolling={false}
             minZoom={0.05}
             maxZoom={2}

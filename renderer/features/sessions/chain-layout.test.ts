@@ -21,7 +21,7 @@ const link = (clusterId: string, chainId: string) => ({ cluster_id: clusterId, c
 
 type Box = { x: number; y: number; w: number; h: number };
 const boxes = (layout: ReturnType<typeof layoutChains>) =>
-  layout.nodes.map((n) => ({ id: n.id, type: n.type, x: n.position.x, y: n.position.y, w: n.type === 'group' ? n.data.width : STEP_WIDTH, h: n.type === 'step' ? STEP_HEIGHT : n.type === 'cluster' ? CLUSTER_HEIGHT : 30 }));
+  layout.nodes.map((n) => ({ id: n.id, type: n.type, x: n.position.x, y: n.position.y, w: n.type === 'typeGroup' ? n.data.width : STEP_WIDTH, h: n.type === 'step' ? STEP_HEIGHT : n.type === 'cluster' ? CLUSTER_HEIGHT : 30 }));
 const overlap = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 describe('the chain layout', () => {

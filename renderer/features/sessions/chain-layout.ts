@@ -31,9 +31,9 @@ export type GroupData = { chainType: ChainType; chains: number; width: number };
 export type ClusterData = { clusterId: string; label: string; links: number };
 export type StepNode = Node<StepData, 'step'>;
 export type HeadNode = Node<HeadData, 'head'>;
-export type GroupNode = Node<GroupData, 'group'>;
+export type TypeGroupNode = Node<GroupData, 'typeGroup'>;
 export type ClusterNode = Node<ClusterData, 'cluster'>;
-export type ChainFlowNode = StepNode | HeadNode | GroupNode | ClusterNode;
+export type ChainFlowNode = StepNode | HeadNode | TypeGroupNode | ClusterNode;
 
 export interface ChainLayout {
   nodes: ChainFlowNode[];
@@ -97,7 +97,7 @@ export function layoutChains(chains: readonly ExtractedChain[], options: ChainLa
       shelfHeight = 0;
     }
     const left = used * columnWidth;
-    nodes.push({ id: `group:${type}`, type: 'group', position: { x: left, y }, data: { chainType: type, chains: ofType.length, width: span * columnWidth - COLUMN_GAP }, selectable: false });
+    nodes.push({ id: `group:${type}`, type: 'typeGroup', position: { x: left, y }, data: { chainType: type, chains: ofType.length, width: span * columnWidth - COLUMN_GAP }, selectable: false });
     let top = y + GROUP_HEADER;
     for (let start = 0; start < ofType.length; start += columns) {
       const row = ofType.slice(start, start + columns);
