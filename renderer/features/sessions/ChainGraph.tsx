@@ -17,7 +17,7 @@ import { MessageItem } from './parts';
 /** The frame takes the layout's shape at the width it has (no larger than life), so fitView fills its width and the page scrolls. */
 const MAX_ZOOM = 1;
 /** A very long conversation is fitted smaller rather than given an endless frame. */
-const MAX_FRAME = 3600;
+const MAX_FRAME = 8000;
 /** Chains side by side: four stay readable beside the messages panel. */
 const COLUMNS = 4;
 
