@@ -198,6 +198,12 @@ async function capture(outDir) {
         await testId('commit-result').waitFor({ timeout: 60_000 });
       }
       await shot(`sessions-${tab}`);
+      if (tab === 'chains' && (await testId('chain-links-toggle').isEnabled())) {
+        await testId('chain-links-toggle').check();
+        await testId('chain-cluster').first().waitFor();
+        await shot('sessions-chains-links');
+        await testId('chain-links-toggle').uncheck();
+      }
     }
 
     await go('memories');

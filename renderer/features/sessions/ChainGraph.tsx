@@ -1,84 +1,151 @@
 /**
- * The reasoning chains as a graph: one horizontal lane per chain type, each chain's nodes in order
- * with their role, an edge between consecutive nodes. Clicking a node shows the messages it was
- * read from, below the graph.
+ * The reasoning chains as a graph a person can read whole: chains grouped by type, each chain a
+ * vertical stack of its steps (role and confidence on each), wrapped into rows (chain-layout.ts),
+ * fitted into a frame sized from the layout. Clicking a step shows the messages it was read from
+ * beside the graph; a toggle draws the fusion links between topic clusters and chains.
  */
 import { Background, Controls, Handle, Position, ReactFlow, type NodeMouseHandler, type NodeProps } from '@xyflow/react';
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { allMessages, findNode } from '../../stores/sessions-store';
 import { useSessions } from '../../stores/stores-context';
 import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
-import { LANE_HEIGHT, layoutChains, type ChainFlowNode, type LaneNode, type StepNode } from './chain-lanes';
-
-/** Readable text on open; the graph is panned sideways (or fitted with the controls) to see long lanes. */
-const ZOOM = 0.85;
+import { layoutChains, type ChainFlowNode, type ClusterNode, type TypeGroupNode, type HeadNode, type StepNode } from './chain-layout';
 import { MessageItem } from './parts';
+
+/** The frame takes the layout's shape at the width it has (no larger than life), so fitView fills its width and the page scrolls. */
+const MAX_ZOOM = 1;
+/** A very long conversation is fitted smaller rather than given an endless frame. */
+const MAX_FRAME = 8000;
+/** Chains side by side: four stay readable beside the messages panel. */
+const COLUMNS = 4;
+
+/** The element's width, in steps of 40px so a resize does not re-fit at every pixel. */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.round((entry?.contentRect.width ?? 0) / 40) * 40));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 const StepView = memo(function StepView({ data }: NodeProps<StepNode>) {
   const chosen = useSessions((s) => s.chosenNode === data.key);
   const t = useT();
   return (
-    <div className={`chain-step chain-${data.chainType}${chosen ? ' chosen' : ''}`} data-testid="chain-node" data-key={data.key} data-role={data.role}>
-      <Handle type="target" position={Position.Left} isConnectable={false} />
+    <div className={`chain-step chain-${data.chainType}${chosen ? ' chosen' : ''}`} data-testid="chain-node" data-key={data.key} data-role={data.role} title={data.text}>
+      <Handle type="target" position={Position.Top} isConnectable={false} />
       <div className="chain-role">
-        {data.index + 1}. {labelOf(t, 'chainRole', data.role)}
+        <span>
+          {data.index + 1}. {labelOf(t, 'chainRole', data.role)}
+        </span>
+        <span className="chain-confidence" data-testid="chain-node-confidence" title={t('sessions.chainConfidence')}>
+          {percent(data.confidence)}
+        </span>
       </div>
       <div className="chain-text">{data.text}</div>
-      <Handle type="source" position={Position.Right} isConnectable={false} />
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   );
 });
 
-const LaneView = memo(function LaneView({ data }: NodeProps<LaneNode>) {
+const HeadView = memo(function HeadView({ data }: NodeProps<HeadNode>) {
   const t = useT();
   return (
-    <div className={`chain-lane chain-${data.chainType}`} data-testid="chain-lane" data-type={data.chainType}>
-      <strong>{t(`chain.${data.chainType}`)}</strong>
-      <span className="muted small">{t('sessions.chainCount', { count: data.chains })}</span>
+    <div className={`chain-head chain-${data.chainType}`} data-testid="chain-head" data-chain={data.chainId} title={data.summary}>
+      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <span>{t('sessions.chainSteps', { count: data.steps })}</span>
+      <span className="chain-confidence">{percent(data.confidence)}</span>
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   );
 });
 
-const nodeTypes = { step: StepView, lane: LaneView };
+const GroupView = memo(function GroupView({ data }: NodeProps<TypeGroupNode>) {
+  const t = useT();
+  return (
+    <div className={`chain-group chain-${data.chainType}`} style={{ width: data.width }} data-testid="chain-lane" data-type={data.chainType}>
+      <strong>{t(`chain.${data.chainType}`)}</strong> <span className="muted small">{t('sessions.chainCount', { count: data.chains })}</span>
+    </div>
+  );
+});
+
+const ClusterView = memo(function ClusterView({ data }: NodeProps<ClusterNode>) {
+  const t = useT();
+  return (
+    <div className="chain-cluster" data-testid="chain-cluster" data-cluster={data.clusterId} title={data.label}>
+      <span className="muted small">{t('sessions.cluster')}</span> {data.label}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </div>
+  );
+});
+
+// Not `group`: React Flow has a built-in node type of that name.
+const nodeTypes = { step: StepView, head: HeadView, typeGroup: GroupView, cluster: ClusterView };
 
 export function ChainGraph() {
   const t = useT();
   const theme = useResolvedTheme();
-  const chains = useSessions((s) => s.analysis?.chains);
+  const analysis = useSessions((s) => s.analysis);
   const chooseNode = useSessions((s) => s.chooseNode);
-  const graph = useMemo(() => layoutChains(chains ?? []), [chains]);
+  const [showLinks, setShowLinks] = useState(false);
+  const frame = useRef<HTMLDivElement>(null);
+  const width = useWidth(frame);
+  const chains = analysis?.chains;
+  const graph = useMemo(
+    () => layoutChains(chains ?? [], { columns: COLUMNS, ...(showLinks ? { links: analysis?.links, clusters: analysis?.clusters } : {}) }),
+    [chains, showLinks, analysis?.links, analysis?.clusters],
+  );
   if (!chains) return <p className="muted">{t('sessions.analyzing')}</p>;
   if (chains.length === 0) return <p className="muted">{t('sessions.noChains')}</p>;
   const onNodeClick: NodeMouseHandler<ChainFlowNode> = (_event, node) => {
     if (node.type === 'step') chooseNode(node.id);
   };
+  const hasLinks = (analysis?.links.length ?? 0) > 0;
+  const zoom = Math.min(MAX_ZOOM, (width || 800) / (graph.width * 1.08));
+  const height = Math.max(200, Math.min(MAX_FRAME, Math.round(graph.height * zoom * 1.08)));
   return (
     <div className="chain-graph-wrap">
-      <div
-        className="panel chain-graph"
-        data-testid="chain-graph"
-        data-node-count={graph.nodes.length - graph.lanes.length}
-        style={{ height: Math.round(graph.lanes.length * LANE_HEIGHT * ZOOM + 70) }}
-      >
-        <ReactFlow<ChainFlowNode>
-          nodes={graph.nodes}
-          edges={graph.edges}
-          nodeTypes={nodeTypes}
-          onNodeClick={onNodeClick}
-          nodesDraggable={false}
-          nodesConnectable={false}
-          colorMode={theme}
-          defaultViewport={{ x: 12, y: 20, zoom: ZOOM }}
-          panOnScroll
-          minZoom={0.1}
-          maxZoom={2}
-          proOptions={{ hideAttribution: true }}
+      <div className="chain-graph-main">
+        <label className="chain-links-toggle">
+          <input type="checkbox" checked={showLinks} disabled={!hasLinks} onChange={(e) => setShowLinks(e.target.checked)} data-testid="chain-links-toggle" />{' '}
+          {hasLinks ? t('sessions.showLinks', { count: analysis!.links.length }) : t('sessions.noLinks')}
+        </label>
+        <div
+          className="panel chain-graph"
+          data-testid="chain-graph"
+          data-node-count={graph.steps}
+          data-link-count={graph.links}
+          ref={frame}
+          style={{ height }}
         >
-          <Background />
-          <Controls showInteractive={false} />
-        </ReactFlow>
+          {/* Remounted when the layout or the frame changes, so fitView fits what is on show. */}
+          <ReactFlow<ChainFlowNode>
+            key={`${showLinks ? 'links' : 'chains'}-${width}-${height}`}
+            nodes={graph.nodes}
+            edges={graph.edges}
+            nodeTypes={nodeTypes}
+            onNodeClick={onNodeClick}
+            nodesDraggable={false}
+            nodesConnectable={false}
+            colorMode={theme}
+            fitView
+            fitViewOptions={{ padding: 0.03, maxZoom: MAX_ZOOM }}
+            preventScrolling={false}
+            minZoom={0.05}
+            maxZoom={2}
+            proOptions={{ hideAttribution: true }}
+          >
+            <Background />
+            <Controls showInteractive={false} />
+          </ReactFlow>
+        </div>
       </div>
       <ChosenNode />
     </div>
@@ -91,7 +158,7 @@ function ChosenNode() {
   const chosen = useSessions((s) => s.chosenNode);
   const conversation = useSessions((s) => s.conversation);
   const found = findNode(analysis, chosen);
-  if (!found) return <p className="muted">{t('sessions.clickNode')}</p>;
+  if (!found) return <p className="muted chosen-node">{t('sessions.clickNode')}</p>;
   const ids = new Set(found.node.message_ids);
   const messages = allMessages(conversation).filter((m) => ids.has(m.id));
   return (
