@@ -60,7 +60,7 @@ describe('cairn sessions stats', () => {
     expect(stats.buffer.conversations.map((c) => [c.conversation_id, c.chains])).toEqual([['deploy-staging-failing', analysis.chains.length]]);
   }, 120_000);
 
-  it('analyzes without chains where the workspace switched track B off (the setting is the CLI's default)', async () => {
+  it('analyzes without chains where the workspace switched track B off (the setting is the default of the CLI)', async () => {
     const workspace = join(dir, 'ws-no-b');
     await mkdir(join(workspace, '.cairn'), { recursive: true });
     await writeFile(join(workspace, '.cairn/settings.json'), JSON.stringify({ version: 1, memory: { trackA: true, trackB: false } }));
