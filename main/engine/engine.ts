@@ -211,7 +211,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     // LLM settings and the LLM monitor (settings:*, llm:stats).
     ...settingsHandlers({ store: settings, runtime: llm }),
     // Sessions (sessions:*): the dual-track analysis, committed through memories:commit.
-    ...sessionHandlers({ fs, index, logger, clock, tracks: deps.trackRunner, lifetime: lifetime.signal, commit: memories['memories:commit'] }),
+    ...sessionHandlers({ fs, index, logger, clock, tracks: deps.trackRunner, lifetime: lifetime.signal, commit: memories['memories:commit'], memorySettings: () => settings.memory() }),
   };
 
   return {

@@ -51,6 +51,7 @@ export const bridge: CairnBridge = {
   'sessions:analyze': invoke('sessions:analyze'),
   'sessions:commit': invoke('sessions:commit'),
   'sessions:propose': invoke('sessions:propose'), 'sessions:accept': invoke('sessions:accept'), 'sessions:reject': invoke('sessions:reject'),
+  'sessions:stats': invoke('sessions:stats'),
   'export:run': invoke('export:run'),
   'import:run': invoke('import:run'),
   'settings:get': invoke('settings:get'),

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmStatsView, SettingsView } from '../../shared/contracts/api';
-import { DEFAULT_LLM_SETTINGS } from '../../shared/contracts/api';
+import { DEFAULT_LLM_SETTINGS, DEFAULT_MEMORY_SETTINGS } from '../../shared/contracts/api';
 import { CairnError } from '../../shared/errors';
 import { createMonitorStore } from './monitor-store';
 import { createSettingsStore, formOf, parseBudget, validateForm } from './settings-store';
 import { pendingClient } from './view-stores.fixtures';
 
-const view = (patch: Partial<SettingsView> = {}): SettingsView => ({ llm: { ...DEFAULT_LLM_SETTINGS }, apiKey: { set: false, last4: null, storage: 'memory' }, summarizer: 'extractive', ...patch });
+const view = (patch: Partial<SettingsView> = {}): SettingsView => ({ llm: { ...DEFAULT_LLM_SETTINGS }, memory: { ...DEFAULT_MEMORY_SETTINGS }, apiKey: { set: false, last4: null, storage: 'memory' }, summarizer: 'extractive', ...patch });
 
 describe('the settings form', () => {
   it('names each field that does not pass, and builds the settings when all do', () => {

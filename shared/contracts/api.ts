@@ -250,6 +250,51 @@ export type SessionProposal = z.infer<typeof SessionProposal>;
 export const SessionAnalysisResult = SessionAnalysisSchema.extend({ cached: z.boolean(), uri: z.string().nullable() });
 export type SessionAnalysisResult = z.infer<typeof SessionAnalysisResult>;
 
+//#region sessions:stats: the memory processor's monitoring report and chain buffer (main/engine/memory/processor/stats.ts)
+const HealthStatusSchema = z.enum(['healthy', 'degraded', 'failed']);
+const StageStatsSchema = z.object({ count: z.number().int(), total_ms: z.number(), mean_ms: z.number(), min_ms: z.number(), max_ms: z.number(), last_ms: z.number() });
+export const SessionStats = z.object({
+  generated_at: z.string(),
+  /** How the next analysis runs: both tracks at once on workers, or one after the other in the engine's thread. */
+  mode: z.enum(['parallel', 'sequential']),
+  degraded: z.boolean(),
+  runner: z.string(),
+  /** The worst component status. */
+  overall: HealthStatusSchema,
+  /** Timings per stage (track_a, track_b, fusion stages, total…) over every analysis in this workspace. */
+  stages: z.record(z.string(), StageStatsSchema),
+  /** The analysis cache: hits count analyses served from memory or from the copy stored with the conversation. */
+  cache: z.object({
+    size: z.number().int(),
+    max_entries: z.number().int(),
+    ttl_ms: z.number(),
+    hits: z.number().int(),
+    misses: z.number().int(),
+    evictions: z.number().int(),
+    expirations: z.number().int(),
+    hit_rate: z.number(),
+  }),
+  health: z.record(z.string(), z.object({ status: HealthStatusSchema, detail: z.string(), since: z.string() })),
+  counters: z.record(z.string(), z.number()),
+  /** Chains waiting in the ChainBuffer (per conversation, until committed or expired). */
+  buffer: z.object({
+    ttl_ms: z.number(),
+    chains: z.number().int(),
+    conversations: z.array(
+      z.object({
+        conversation_id: z.string(),
+        chains: z.number().int(),
+        by_type: z.record(z.string(), z.number().int()),
+        /** The first few chains' one-line summaries. */
+        summaries: z.array(z.string()),
+        expires_at: z.string(),
+      }),
+    ),
+  }),
+});
+export type SessionStats = z.infer<typeof SessionStats>;
+//#endregion
+
 /**
  * Formats of `export:run` (docs/ARCHITECTURE.md#export-and-import); `import:run` detects which one
  * it is given.
@@ -329,9 +374,16 @@ export const DEFAULT_LLM_SETTINGS: LlmSettings = {
 };
 export type LlmSettings = z.infer<typeof LlmSettings>;
 
+/** The memory tracks the app's analyses run (docs/SPEC.md#dual-track-memory: each can be switched off on its own). */
+export const MemorySettings = z.object({ trackA: z.boolean(), trackB: z.boolean() });
+export const MemorySettingsPatch = MemorySettings.partial().strict();
+export const DEFAULT_MEMORY_SETTINGS: MemorySettings = { trackA: true, trackB: true };
+export type MemorySettings = z.infer<typeof MemorySettings>;
+
 /** What settings:get shows: the settings, and about the key only whether one is set. */
 export const SettingsView = z.object({
   llm: LlmSettings,
+  memory: MemorySettings,
   apiKey: z.object({
     set: z.boolean(),
     /** The key's last 4 characters, when it is long enough to keep the rest secret. */
@@ -623,8 +675,9 @@ export const commands = {
         path: z.string().min(1).max(4096).optional(),
         /** Which conversation of a file that holds several. */
         conversation: z.string().min(1).max(4096).optional(),
-        trackA: z.boolean().default(true),
-        trackB: z.boolean().default(true),
+        /** Run track A / track B; absent: the workspace's settings (Settings → memory tracks). */
+        trackA: z.boolean().optional(),
+        trackB: z.boolean().optional(),
         /** Ignore cached analyses. */
         refresh: z.boolean().default(false),
       })
@@ -654,6 +707,11 @@ export const commands = {
     request: z.object({ id: z.string().min(1).max(4096), candidates: z.array(z.string().min(1).max(200)).min(1).max(10_000) }),
     response: z.object({ rejected: z.number().int() }),
   },
+  'sessions:stats': {
+    /** The monitoring report of the workspace's memory processor, after a health check. */
+    request: z.object({}),
+    response: SessionStats,
+  },
   //#endregion
   //#region Export and import (main/engine/portability)
   'export:run': {
@@ -681,6 +739,7 @@ export const commands = {
     request: z
       .object({
         llm: LlmSettingsPatch.optional(),
+        memory: MemorySettingsPatch.optional(),
         /** A new API key (kept out of every file and log), or null to forget it. */
         apiKey: z.string().trim().min(1, 'must not be empty').max(1000).nullable().optional(),
       })

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import type { ProposedCandidate, SessionAnalysisResult, SessionCommitResult, SessionProposal } from '../../../shared/contracts/api.js';
+import type { ProposedCandidate, SessionAnalysisResult, SessionCommitResult, SessionProposal, SessionStats } from '../../../shared/contracts/api.js';
 import { CairnError } from '../../../shared/errors.js';
 import type { Engine } from '../../engine/engine.js';
 import { formatCount } from '../../../shared/format.js';
@@ -66,8 +66,8 @@ export function registerSessions(program: Command): void {
     .description('Analyze a conversation: semantic buckets and topics (track A), reasoning chains (track B), fusion and the memory trigger')
     .argument('<target>', 'a conversation file, a ctx://session/ URI or an imported conversation id')
     .option('-w, --workspace <dir>', 'workspace folder')
-    .option('--no-track-a', 'skip track A (buckets and topic clusters)')
-    .option('--no-track-b', 'skip track B (chains)')
+    .option('--no-track-a', 'skip track A (buckets and topic clusters); default: the workspace setting (on unless switched off in Settings)')
+    .option('--no-track-b', 'skip track B (chains); default: the workspace setting')
     .option('--conversation <id>', 'which conversation of a file that holds several')
     .option('--refresh', 'ignore a cached analysis')
     .option('--json', 'print one JSON document: {"buckets", "clusters", "chains", "links", "validations", "summary", "trigger", "tracks", "timings_ms", ...}')
@@ -79,8 +79,9 @@ export function registerSessions(program: Command): void {
         const result = await engine.call('sessions:analyze', {
           ...(isFile ? { path: resolve(target) } : { id: target }),
           ...(flags.conversation ? { conversation: flags.conversation } : {}),
-          trackA: flags.trackA !== false,
-          trackB: flags.trackB !== false,
+          // Only a flag given overrides the workspace's track settings.
+          ...(flags.trackA === false ? { trackA: false } : {}),
+          ...(flags.trackB === false ? { trackB: false } : {}),
           refresh: flags.refresh === true,
         });
         if (flags.json) return printJson(result);
@@ -133,6 +134,42 @@ export function registerSessions(program: Command): void {
         process.stdout.write(lines.length > 0 ? lines.join('\n') + '\n' : '(no conversations imported yet: cairn sessions import <file>)\n');
       }),
     );
+
+  sessions
+    .command('stats')
+    .description("The memory processor's monitoring report: timings per stage, the analysis cache's hit rate, each component's health, and the chains waiting in the chain buffer")
+    .option('-w, --workspace <dir>', 'workspace folder')
+    .option('--json', 'print one JSON document: {"mode", "overall", "stages", "cache", "health", "counters", "buffer", ...}')
+    .option('-v, --verbose', 'log progress to stderr')
+    .action((flags: SessionFlags) =>
+      withEngine(flags, async (engine) => {
+        const stats = await engine.call('sessions:stats', {});
+        if (flags.json) return printJson(stats);
+        process.stdout.write(statsText(stats).join('\n') + '\n');
+      }),
+    );
+}
+
+/** Stage times are often under a millisecond: two decimals. */
+const stageMs = (ms: number) => `${ms.toFixed(2)} ms`;
+
+function statsText(s: SessionStats): string[] {
+  const stages = Object.entries(s.stages);
+  const lookups = s.cache.hits + s.cache.misses;
+  const lines = [`Memory processor: ${s.overall}, ${s.mode}${s.degraded ? ' (degraded)' : ''}, tracks run ${s.runner}`, '', `Stages (${stages.length})`];
+  if (stages.length === 0) lines.push('  (no analysis yet: cairn sessions analyze <conversation>)');
+  for (const [name, t] of stages) lines.push(`  ${name.padEnd(18)} ${String(t.count).padStart(5)}×  mean ${stageMs(t.mean_ms)}, min ${stageMs(t.min_ms)}, max ${stageMs(t.max_ms)}`);
+  lines.push('', `Cache: hit rate ${(s.cache.hit_rate * 100).toFixed(1)}% (${s.cache.hits} of ${lookups} lookups), ${s.cache.size}/${s.cache.max_entries} entries in memory, ${s.cache.evictions} evicted, ${s.cache.expirations} expired`);
+  lines.push('', 'Health');
+  for (const [name, h] of Object.entries(s.health)) lines.push(`  ${name.padEnd(10)} ${h.status.padEnd(9)} ${h.detail}`);
+  lines.push('', `Chain buffer: ${s.buffer.chains} chain${s.buffer.chains === 1 ? '' : 's'} waiting in ${s.buffer.conversations.length} conversation${s.buffer.conversations.length === 1 ? '' : 's'}`);
+  for (const c of s.buffer.conversations) {
+    const types = Object.entries(c.by_type).map(([type, n]) => `${n} ${type}`).join(', ');
+    lines.push(`  ${c.conversation_id}: ${c.chains} (${types || 'none'}), until ${c.expires_at}`, ...c.summaries.map((summary) => `    ${oneLine(summary, 100)}`));
+  }
+  const counters = Object.entries(s.counters);
+  if (counters.length > 0) lines.push('', `Counters: ${counters.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  return lines;
 }
 
 /** Asks about each candidate on the terminal, then rejects and accepts what the person said. */

@@ -12,7 +12,8 @@ export function settingsHandlers(deps: { store: SettingsStore; runtime: LlmRunti
   return {
     'settings:get': async () => view(),
     'settings:set': async (request) => {
-      await store.update(request.llm ?? {}, request.apiKey);
+      if (request.memory === undefined || request.llm !== undefined || request.apiKey !== undefined) await store.update(request.llm ?? {}, request.apiKey);
+      if (request.memory !== undefined) await store.updateMemory(request.memory);
       runtime.apply(store.current(), store.apiKey());
       return view();
     },

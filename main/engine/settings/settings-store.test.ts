@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_LLM_SETTINGS, parseRequest } from '../../../shared/contracts/api.js';
+import { DEFAULT_LLM_SETTINGS, DEFAULT_MEMORY_SETTINGS, parseRequest } from '../../../shared/contracts/api.js';
 import { CairnError } from '../../../shared/errors.js';
 import type { Logger } from '../ports/logger.js';
 import { openSettingsStore, SETTINGS_FILE } from './settings-store.js';
@@ -32,7 +32,7 @@ describe('the settings store', () => {
 
     await store.update({ enabled: true, baseUrl: 'http://127.0.0.1:9/v1', model: 'local', maxConcurrent: 3, tokenBudget: 5000 }, KEY);
     const text = await readFile(join(dir, SETTINGS_FILE), 'utf8');
-    expect(JSON.parse(text)).toEqual({ version: 1, llm: { ...DEFAULT_LLM_SETTINGS, enabled: true, baseUrl: 'http://127.0.0.1:9/v1', model: 'local', maxConcurrent: 3, tokenBudget: 5000 } });
+    expect(JSON.parse(text)).toEqual({ version: 1, llm: { ...DEFAULT_LLM_SETTINGS, enabled: true, baseUrl: 'http://127.0.0.1:9/v1', model: 'local', maxConcurrent: 3, tokenBudget: 5000 }, memory: DEFAULT_MEMORY_SETTINGS });
     expect(text).not.toContain(KEY);
     expect(text).not.toContain('sk-');
     // The atomic write leaves no temporary file behind.
@@ -52,6 +52,17 @@ describe('the settings store', () => {
     expect(store.view('llm').apiKey.set).toBe(false);
     await store.update({}, 'short-key');
     expect(store.view('llm').apiKey).toEqual({ set: true, last4: null, storage: 'memory' });
+  });
+
+  it('keeps the memory track switches beside the LLM settings: neither kind of save loses the other', async () => {
+    const store = await openSettingsStore({ stateDir: dir, logger });
+    expect(store.memory()).toEqual({ trackA: true, trackB: true });
+    await store.updateMemory({ trackB: false });
+    await store.update({ model: 'local' });
+    const reopened = await openSettingsStore({ stateDir: dir, logger });
+    expect(reopened.memory()).toEqual({ trackA: true, trackB: false });
+    expect(reopened.current().model).toBe('local');
+    expect(reopened.view('extractive').memory).toEqual({ trackA: true, trackB: false });
   });
 
   it('refuses invalid settings with the field and the reason, and keeps the old ones', async () => {

@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_LLM_SETTINGS, LlmSettings, type SettingsView } from '../../../shared/contracts/api.js';
+import { DEFAULT_LLM_SETTINGS, DEFAULT_MEMORY_SETTINGS, LlmSettings, MemorySettings, type SettingsView } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { Logger } from '../ports/logger.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -45,6 +45,25 @@ export interface SettingsStore {
   view(summarizer: SettingsView['summarizer']): SettingsView;
   /** Validates the merged settings, writes them (atomically) and sets or forgets the key (`null`). */
   update(patch: Partial<LlmSettings>, apiKey?: string | null): Promise<void>;
+  /** The memory tracks the app's analyses run (the file's `memory`). */
+  memory(): MemorySettings;
+  updateMemory(patch: Partial<MemorySettings>): Promise<void>;
+}
+
+/** The file's `memory` settings, each invalid or missing field at its default. */
+async function loadMemory(file: string): Promise<MemorySettings> {
+  const raw = await readFile(file, 'utf8').then(
+    (text) => (JSON.parse(text) as { memory?: unknown } | null)?.memory,
+    () => undefined,
+  );
+  const settings = { ...DEFAULT_MEMORY_SETTINGS };
+  if (raw && typeof raw === 'object') {
+    for (const name of ['trackA', 'trackB'] as const) {
+      const value = (raw as Record<string, unknown>)[name];
+      if (typeof value === 'boolean') settings[name] = value;
+    }
+  }
+  return settings;
 }
 
 /** The settings file's settings, or the defaults (with a warning) when it is missing or unreadable. */
@@ -78,8 +97,16 @@ export async function openSettingsStore(options: SettingsStoreOptions): Promise<
   const file = join(options.stateDir, SETTINGS_FILE);
   const saved = options.workspaceSettings !== false;
   let settings: LlmSettings = { ...(saved ? await load(file, options.logger) : DEFAULT_LLM_SETTINGS), ...(options.overrides ?? {}) };
+  // A broken file was already reported by load(); the memory settings then fall back quietly.
+  let memory: MemorySettings = saved ? await loadMemory(file).catch(() => ({ ...DEFAULT_MEMORY_SETTINGS })) : { ...DEFAULT_MEMORY_SETTINGS };
   let apiKey: string | null = options.apiKey?.trim() ? options.apiKey.trim() : null;
   let writes: Promise<unknown> = Promise.resolve();
+  // Serialized, so two quick saves land in order; the file never holds the key.
+  const persist = async (llm: LlmSettings, mem: MemorySettings) => {
+    const write = writes.then(() => (saved ? writeFileAtomic(file, `${JSON.stringify({ version: 1, llm, memory: mem }, null, 2)}\n`) : undefined));
+    writes = write.catch(() => {});
+    await write;
+  };
 
   return {
     file,
@@ -87,6 +114,7 @@ export async function openSettingsStore(options: SettingsStoreOptions): Promise<
     apiKey: () => apiKey,
     view: (summarizer) => ({
       llm: { ...settings },
+      memory: { ...memory },
       // Short keys show nothing of themselves: 4 characters of an 8-character key would be half of it.
       apiKey: { set: apiKey !== null, last4: apiKey !== null && apiKey.length >= 16 ? apiKey.slice(-4) : null, storage: options.keyStorage ?? 'memory' },
       summarizer,
@@ -98,12 +126,15 @@ export async function openSettingsStore(options: SettingsStoreOptions): Promise<
         throw new CairnError('INVALID_INPUT', `Invalid settings: ${problems.join('; ')}`, { details: { problems } });
       }
       const next = merged.data;
-      // Serialized, so two quick saves land in order; the file never holds the key.
-      const write = writes.then(() => (saved ? writeFileAtomic(file, `${JSON.stringify({ version: 1, llm: next }, null, 2)}\n`) : undefined));
-      writes = write.catch(() => {});
-      await write;
+      await persist(next, memory);
       settings = next;
       if (newKey !== undefined) apiKey = newKey === null ? null : newKey.trim() || null;
+    },
+    memory: () => ({ ...memory }),
+    async updateMemory(patch) {
+      const next = MemorySettings.parse({ ...memory, ...patch });
+      await persist(settings, next);
+      memory = next;
     },
   };
 }

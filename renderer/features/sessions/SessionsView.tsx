@@ -17,6 +17,7 @@ import { ChainGraph } from './ChainGraph';
 import { ClusterMap } from './ClusterMap';
 import { BUCKETS } from './cluster-map';
 import { Bar, MessageItem } from './parts';
+import { StatsPanel } from './StatsPanel';
 import { TriggerPanel } from './TriggerPanel';
 import { localPathsOfFiles, pathsFromDrop } from '../upload/drop-path';
 import { entriesOfDrop, fallbackFolderName, filesAsFolder, hostPathsOf, walkEntries } from '../upload/upload';
@@ -49,6 +50,10 @@ export function SessionsView() {
         <ConversationList />
         <div className="sessions-detail">{openId ? <OpenConversation /> : <p className="muted pad">{t('sessions.pick')}</p>}</div>
       </div>
+      <details className="sessions-stats">
+        <summary>{t('sessions.stats.title')}</summary>
+        <StatsPanel />
+      </details>
     </section>
   );
 }

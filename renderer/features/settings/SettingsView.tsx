@@ -7,6 +7,7 @@ import { LLM_LIMITS } from '../../../shared/contracts/llm-limits';
 import type { FormField } from '../../stores/settings-store';
 import { useApp, useSettings } from '../../stores/stores-context';
 import { useT } from '../../use-t';
+import { MemoryTracksField } from './MemoryTracksField';
 import './settings.css';
 
 /** The bounds each numeric field's hint and error name ({min}, {max}): the contract's, never restated. */
@@ -124,6 +125,7 @@ export function SettingsView() {
           )}
         </div>
       </form>
+      <MemoryTracksField />
     </section>
   );
 }

@@ -19,6 +19,13 @@ export interface ChainBufferOptions {
   now?: () => number;
 }
 
+export interface BufferedChains {
+  conversation_id: string;
+  chains: ExtractedChain[];
+  /** Milliseconds (of `now`) when the slot expires. */
+  expires_at: number;
+}
+
 interface Slot {
   chains: ExtractedChain[];
   expiresAt: number;
@@ -64,6 +71,27 @@ export class ChainBuffer {
     const chains = this.get(conversationId);
     this.slots.delete(conversationId);
     return chains;
+  }
+
+  /** The live slots, oldest write first (what the stats show and what is saved between processes). */
+  entries(): BufferedChains[] {
+    this.sweep();
+    return [...this.slots].map(([conversation_id, slot]) => ({ conversation_id, chains: slot.chains, expires_at: slot.expiresAt }));
+  }
+
+  /** Puts back slots saved by an earlier process, keeping their expiry; expired ones are dropped. */
+  restore(saved: BufferedChains[]): void {
+    const now = this.now();
+    for (const entry of saved) {
+      if (entry.expires_at <= now) continue;
+      this.slots.delete(entry.conversation_id);
+      this.slots.set(entry.conversation_id, { chains: entry.chains, expiresAt: entry.expires_at });
+    }
+    while (this.slots.size > this.max) this.slots.delete(this.slots.keys().next().value as string);
+  }
+
+  get ttl(): number {
+    return this.ttlMs;
   }
 
   sweep(): number {

@@ -83,6 +83,19 @@ export class ChainCacheManager<T> {
     return entry.value;
   }
 
+  /** Counts a hit served by a copy of an entry kept elsewhere (the analysis stored in the workspace). */
+  noteHit(): void {
+    this.hits += 1;
+  }
+
+  /** Seeds the counts saved by an earlier process, so the hit rate covers the workspace, not one run. */
+  restoreCounts(saved: Pick<CacheStats, 'hits' | 'misses' | 'evictions' | 'expirations'>): void {
+    this.hits = saved.hits;
+    this.misses = saved.misses;
+    this.evictions = saved.evictions;
+    this.expirations = saved.expirations;
+  }
+
   /** Looks without counting a hit or a miss and without refreshing the entry's place. */
   peek(key: string): T | undefined {
     const entry = this.entries.get(key);

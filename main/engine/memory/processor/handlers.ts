@@ -6,13 +6,15 @@
  * (review.ts): `sessions:propose` shows each candidate and what it would do, the person accepts
  * (perhaps with their own text) or rejects; `sessions:commit` takes what the trigger's calibrated
  * gate would commit by itself. Rejected candidates are never proposed or committed again.
+ * `sessions:stats` shows the processor's monitoring report and chain buffer (stats.ts); which
+ * tracks run by default is the workspace's setting (`memory` in .cairn/settings.json).
  *
  * @example
  * const handlers = { ...sessionHandlers({ fs, index, logger, clock, lifetime, commit: (r, ctx) => handlers['memories:commit'](r, ctx) }) };
  * await handlers['sessions:import']({ path: '/data/chat.jsonl', commit: true }, ctx);
  */
 import { join } from 'node:path';
-import { parseRequest, type SessionCommitResult, type SessionProposal } from '../../../../shared/contracts/api.js';
+import { DEFAULT_MEMORY_SETTINGS, parseRequest, type MemorySettings, type SessionCommitResult, type SessionProposal } from '../../../../shared/contracts/api.js';
 import { CairnError } from '../../../../shared/errors.js';
 import type { Conversation, SessionAnalysis } from '../../../../shared/types/memory.js';
 import type { CommandHandlers } from '../../command-handlers.js';
@@ -27,9 +29,10 @@ import { proposeMemoryCandidates } from './candidates.js';
 import { analysisCacheKey, type AnalyzeOptions } from './dual-track-processor.js';
 import { DualTrackIntegrationAdapter } from './integration-adapter.js';
 import { Rejections, toProposals } from './review.js';
+import { processorState, sessionStats } from './stats.js';
 import type { TrackRunner } from './track-runner.js';
 
-export type SessionCommand = 'sessions:import' | 'sessions:list' | 'sessions:get' | 'sessions:analyze' | 'sessions:commit' | 'sessions:propose' | 'sessions:accept' | 'sessions:reject';
+export type SessionCommand = 'sessions:import' | 'sessions:list' | 'sessions:get' | 'sessions:analyze' | 'sessions:commit' | 'sessions:propose' | 'sessions:accept' | 'sessions:reject' | 'sessions:stats';
 type Ctx = Parameters<CommandHandlers['sessions:list']>[1];
 
 export interface SessionHandlerDeps {
@@ -43,26 +46,45 @@ export interface SessionHandlerDeps {
   commit: CommandHandlers['memories:commit'];
   /** Aborted when the engine is disposed: the track workers stop with it. */
   lifetime: AbortSignal;
+  /** The tracks an analysis runs when its request does not say (the workspace's settings). */
+  memorySettings?: () => MemorySettings;
 }
 
 export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers, SessionCommand> {
   const adapter = new DualTrackIntegrationAdapter({ ...(deps.tracks ? { runner: deps.tracks } : {}), logger: deps.logger, clock: deps.clock });
   deps.lifetime.addEventListener('abort', () => void adapter.dispose(), { once: true });
   const noIndex: ContextIndex = { upsert: async () => {}, removeUnder: async () => {} };
+  const stateDir = join(deps.fs.root, '.cairn');
+  const state = processorState(stateDir, adapter, deps.logger);
+  const tracks = () => deps.memorySettings?.() ?? DEFAULT_MEMORY_SETTINGS;
 
-  /** The stored analysis when it is current, else a new one (stored too). */
-  const analyzeStored = async (uri: string, conversation: Conversation, options: AnalyzeOptions): Promise<{ analysis: SessionAnalysis; cached: boolean }> => {
-    const key = analysisCacheKey(conversation, options);
-    if (!options.refresh) {
-      const stored = await readStoredAnalysis(deps.fs, uri, key);
-      if (stored) return { analysis: stored, cached: true };
-    }
-    const result = await adapter.analyze(conversation, options);
-    await writeStoredAnalysis(deps.fs, uri, result.analysis, key, deps.clock);
+  /** An analysis by the processor, its figures saved for the next process (stats.ts). */
+  const analyzeNow = async (conversation: Conversation, options: AnalyzeOptions) => {
+    await state.ready();
+    const result = await adapter.analyze(conversation, { trackA: tracks().trackA, trackB: tracks().trackB, ...stripUndefined(options) });
+    await state.save();
     return result;
   };
 
-  const stateDir = join(deps.fs.root, '.cairn');
+  /** The stored analysis when it is current, else a new one (stored too). */
+  const analyzeStored = async (uri: string, conversation: Conversation, requested: AnalyzeOptions): Promise<{ analysis: SessionAnalysis; cached: boolean }> => {
+    const options: AnalyzeOptions = { trackA: tracks().trackA, trackB: tracks().trackB, ...stripUndefined(requested) };
+    const key = analysisCacheKey(conversation, options);
+    if (!options.refresh) {
+      const stored = await readStoredAnalysis(deps.fs, uri, key);
+      if (stored) {
+        // The stored copy is the analysis cache's second level: a hit for the stats.
+        await state.ready();
+        adapter.processor.cache.noteHit();
+        adapter.processor.monitor.count('cache_hits');
+        await state.save();
+        return { analysis: stored, cached: true };
+      }
+    }
+    const result = await analyzeNow(conversation, options);
+    await writeStoredAnalysis(deps.fs, uri, result.analysis, key, deps.clock);
+    return result;
+  };
 
   /** The analysis' candidates, less the rejected ones, and the trigger's decision. */
   const candidatesOf = async (idOrUri: string, ctx: Ctx) => {
@@ -79,6 +101,10 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
     if (candidates.length === 0) return [];
     const { changes } = await deps.commit(parseRequest('memories:commit', { candidates }), ctx);
     deps.logger.info(`sessions: committed ${conversationId}`, { candidates: candidates.length, changes: changes.length });
+    // Committed: its chains stop waiting in the buffer.
+    await state.ready();
+    adapter.processor.buffer.take(conversationId);
+    await state.save();
     return changes;
   };
 
@@ -123,7 +149,7 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
         return { ...analysis, cached, uri };
       }
       const conversation = pick(await importConversations(request.path as string, { onWarning: (message) => deps.logger.warn(message) }), request.path as string, request.conversation);
-      const { analysis, cached } = await adapter.analyze(conversation, options);
+      const { analysis, cached } = await analyzeNow(conversation, options);
       return { ...analysis, cached, uri: null };
     },
     'sessions:commit': async (request, ctx) => commit(request.id, ctx),
@@ -149,7 +175,17 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
       );
       return { rejected: chosen.length };
     },
+    'sessions:stats': async () => {
+      await state.ready();
+      await adapter.healthCheck();
+      return sessionStats(adapter);
+    },
   };
+}
+
+/** The options given, so an absent one leaves the setting's value in place when spread. */
+function stripUndefined(options: AnalyzeOptions): AnalyzeOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as AnalyzeOptions;
 }
 
 function pick(conversations: Conversation[], path: string, id: string | undefined): Conversation {

@@ -88,6 +88,12 @@ export class MonitoringSystem {
     this.health.set(component, { status, detail, since: this.now().toISOString() });
   }
 
+  /** Seeds stages and counters saved by an earlier process (before anything is recorded here). */
+  restore(saved: Pick<MonitoringReport, 'stages' | 'counters'>): void {
+    for (const [name, stats] of Object.entries(saved.stages)) this.stages.set(name, { ...stats });
+    for (const [name, value] of Object.entries(saved.counters)) this.counters.set(name, value);
+  }
+
   healthOf(component: string): ComponentHealth | undefined {
     return this.health.get(component);
   }
