@@ -219,6 +219,17 @@ describe("a folder's Covers line (what its sub-folders hold)", () => {
       // anemometer.md is two folders down: the top folder's L1 lists only field/'s one-line L0 otherwise.
       expect(covers).toMatch(/anemometer/i);
       expect(covers).toMatch(/invoices|billing/i);
+      // A second run after a change in office/ reuses field/ as it is: the top still names what it covers.
+      await fs.writeFile(`${base}office/holidays.md`, 'Holidays', meta(`${base}office/holidays.md`, 'Public holidays when the office is closed.'));
+      // (As an ingest marks them: the changed folder and its parent are no longer current.)
+      for (const uri of [`${base}office/`, base]) await fs.writeMeta(uri, { ...((await fs.readMetaOf(uri, 'dir')) as NodeMeta), summary_status: 'pending' });
+      const events: string[] = [];
+      const again = new DirectoryEventHandler({ fs, summarizer: extractiveSummarizer(), fileFallback: extractiveSummarizer(), index: noopIndex, logger: memoryLogger(), clock: { now: () => new Date('2026-01-02T00:00:00Z') }, emit: (e) => { if (e.type === 'dag/summary-done' && e.reused) events.push(e.uri); } });
+      await again.processDirectoryEvent(base);
+      expect(events).toContain(`${base}field/`);
+      const after = (await fs.read(base, 1)).split('\n').find((l) => l.startsWith('**Covers:**')) ?? '';
+      expect(after).toMatch(/anemometer/i);
+      expect(after).toMatch(/holidays/i);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
