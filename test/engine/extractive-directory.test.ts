@@ -4,7 +4,15 @@
  * family of titles with its range, or from the subject its children share), never the count
  * template, and an overview that lists each child with its own L0, without doubled bullets.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DirectoryEventHandler } from '../../main/engine/summarize/dag.js';
+import { ContextFS } from '../../main/engine/tree/context-fs.js';
+import { noopIndex } from '../../main/engine/ports/context-index.js';
+import { memoryLogger } from '../../main/engine/ports/logger.js';
+import type { NodeMeta } from '../../shared/types/node.js';
 import { extractiveSummarizer } from '../../main/engine/summarize/extractive-summarizer.js';
 import type { ChildSummary } from '../../main/engine/summarize/types.js';
 
@@ -154,5 +162,76 @@ describe('overview bullets', () => {
     const bullets = overview.split('\n').filter((l) => l.startsWith('- '));
     expect(bullets).toHaveLength(3);
     for (const bullet of bullets) expect(bullet).toMatch(/^- \*\*[^*]+\*\*: [^-*+ ]/);
+  });
+});
+
+describe("a folder's Covers line (what its sub-folders hold)", () => {
+  const withOverview = (name: string, abstract: string, overview: string): ChildSummary => ({ ...child(name, abstract, true), overview });
+  const children = [
+    withOverview(
+      'examples',
+      'Sample scripts and functions for the shell.',
+      '# examples\n\n## Folders\n- **scripts/**: Small scripts: a calculator, a spinner, and setting the xterm title from the shell.\n- **shellmath/**: Floating-point arithmetic written in pure shell, with tests and timing data.\n\n**Key terms:** shell, scripts\n',
+    ),
+    withOverview('bash.html', 'BASH — GNU Bourne-Again SHell manual page.', '# bash.html\n\nThe shell manual page.\n\n## Files\n- **01-quoting.md**: Quoting removes the special meaning of characters to the shell.\n- **02-redirection.md**: Redirection of input and output of shell commands.\n'),
+    child('README', 'This is the documentation of the shell; the examples come from its source tree.'),
+  ];
+
+  it("names each sub-folder's distinctive terms from its L1, not the words every child shares", async () => {
+    const { overview } = await summarize('bash-doc', children);
+    const covers = overview.split('\n').find((l) => l.startsWith('**Covers:**'));
+    expect(covers).toBeDefined();
+    // From examples/'s L1 (two levels down) and from bash.html/'s L1.
+    for (const term of ['calculator', 'arithmetic', 'Quoting', 'manual']) expect(covers).toContain(term);
+    // "shell" is in every child: it sets none of them apart. Labels and file names are not terms.
+    expect(covers).not.toMatch(/\bshell\b|Key terms|Folders|scripts\//i);
+  });
+
+  it('keeps the L0 a sentence of its own (the Covers line is only in the L1)', async () => {
+    const { abstract } = await summarize('bash-doc', children);
+    expect(abstract).toBe('This is the documentation of the shell; the examples come from its source tree.');
+  });
+
+  it('is left out when no child is a folder with an L1', async () => {
+    const { overview } = await summarize('plain', [child('a.md', 'Tides at the harbour mouth.'), child('b.md', 'Wind speed at the pier.')]);
+    expect(overview).not.toContain('Covers');
+  });
+
+  it('carries a grandchild folder\'s terms to the top of a real tree summarized by the DAG', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-covers-'));
+    try {
+      const fs = await ContextFS.open(dir);
+      const meta = (uri: string, abstract: string): NodeMeta => ({ uri, kind: 'file', context_type: 'resource', category: 'document', abstract, overview: abstract, summary_status: 'done', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' });
+      const base = 'ctx://resources/handbook/';
+      const files: [string, string][] = [
+        [`${base}README.md`, 'The station handbook: how the weather network is run.'],
+        [`${base}field/sensors/anemometer.md`, 'Calibrating the anemometer against a reference mast.'],
+        [`${base}field/sensors/barometer.md`, 'Barometer drift and how often to replace its capsule.'],
+        [`${base}field/visits.md`, 'Planning visits to the remote stations.'],
+        [`${base}office/billing.md`, 'Invoices for the network and how they are paid.'],
+        [`${base}office/staff.md`, 'Who is on call for the network this month.'],
+      ];
+      for (const [uri, abstract] of files) await fs.writeFile(uri, abstract, meta(uri, abstract));
+      const handler = new DirectoryEventHandler({ fs, summarizer: extractiveSummarizer(), fileFallback: extractiveSummarizer(), index: noopIndex, logger: memoryLogger(), clock: { now: () => new Date('2026-01-01T00:00:00Z') }, emit: () => {} });
+      await handler.processDirectoryEvent(base);
+      const top = await fs.read(base, 1);
+      const covers = top.split('\n').find((l) => l.startsWith('**Covers:**')) ?? '';
+      // anemometer.md is two folders down: the top folder's L1 lists only field/'s one-line L0 otherwise.
+      expect(covers).toMatch(/anemometer/i);
+      expect(covers).toMatch(/invoices|billing/i);
+      // A second run after a change in office/ reuses field/ as it is: the top still names what it covers.
+      await fs.writeFile(`${base}office/holidays.md`, 'Holidays', meta(`${base}office/holidays.md`, 'Public holidays when the office is closed.'));
+      // (As an ingest marks them: the changed folder and its parent are no longer current.)
+      for (const uri of [`${base}office/`, base]) await fs.writeMeta(uri, { ...((await fs.readMetaOf(uri, 'dir')) as NodeMeta), summary_status: 'pending' });
+      const events: string[] = [];
+      const again = new DirectoryEventHandler({ fs, summarizer: extractiveSummarizer(), fileFallback: extractiveSummarizer(), index: noopIndex, logger: memoryLogger(), clock: { now: () => new Date('2026-01-02T00:00:00Z') }, emit: (e) => { if (e.type === 'dag/summary-done' && e.reused) events.push(e.uri); } });
+      await again.processDirectoryEvent(base);
+      expect(events).toContain(`${base}field/`);
+      const after = (await fs.read(base, 1)).split('\n').find((l) => l.startsWith('**Covers:**')) ?? '';
+      expect(after).toMatch(/anemometer/i);
+      expect(after).toMatch(/holidays/i);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -260,7 +260,9 @@ export class DirectoryEventHandler {
     if (meta?.document) this.counts.documents_done += 1;
     this.stats.dirsReused += 1;
     this.emit({ type: 'dag/summary-done', uri, reused: true, abstract });
-    this.childDone(parent, uri, { uri, name: uriName(uri), abstract, category: meta?.category ?? 'directory', is_directory: true, has_abstract: true }, false);
+    // Its L1 too: a parent summarized again names what each sub-folder covers from it, as on a first run.
+    const overview = parent === null ? undefined : await this.deps.fs.read(uri, 1).catch(() => undefined);
+    this.childDone(parent, uri, { uri, name: uriName(uri), abstract, category: meta?.category ?? 'directory', is_directory: true, has_abstract: true, overview }, false);
     return true;
   }
 
@@ -423,7 +425,7 @@ export class DirectoryEventHandler {
     await this.deps.fs.writeDirSummary(uri, { abstract: summary.abstract, overview: summary.overview }, updated);
     this.stats.dirsSummarized += 1;
     this.emit({ type: 'dag/summary-done', uri, reused: false, abstract: summary.abstract, status: summary.status });
-    this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true }, true);
+    this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true, overview: summary.overview }, true);
   }
 
   /**

@@ -21,6 +21,8 @@ export interface DirectoryChild {
   abstract: string;
   category: string;
   isDirectory: boolean;
+  /** A sub-folder's own L1, when the caller has it: the source of its distinctive terms. */
+  overview?: string;
 }
 
 export interface SummarizeDirectoryOptions {
@@ -38,6 +40,9 @@ const MAX_CHILD_LINE_CHARS = 160;
 /** A folder with more children than this lists families of similar titles as one line each. */
 const GROUP_FROM = 12;
 const MIN_FAMILY = 3;
+/** Distinctive terms taken from each sub-folder, and in all, for a folder's "Covers:" line. */
+const COVERS_PER_FOLDER = 8;
+const MAX_COVERS = 24;
 
 interface Described {
   child: DirectoryChild;
@@ -63,7 +68,8 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
   // Key terms over the children's L0s (each a paragraph of one document): the words a search for the folder would use.
   const corpus = content.map((d) => d.child.abstract.trim()).join('\n\n');
   const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language }).keyTerms : [];
-  const overview = fit(directoryOverview(options.dirName, synthesized ? '' : abstract, described, families, keyTerms, language, maxOverview), maxOverview);
+  const covers = subtreeCovers(content, language);
+  const overview = fit(directoryOverview(options.dirName, synthesized ? '' : abstract, described, families, keyTerms, covers, language, maxOverview), maxOverview);
   return { abstract, overview, keyTerms, language };
 }
 
@@ -117,12 +123,15 @@ function directoryOverview(
   described: Described[],
   families: Family[],
   keyTerms: string[],
+  covers: string[],
   language: ContentLanguage,
   max: number,
 ): string {
   const labels = LABELS[language];
   const head = [`# ${dirName}`];
   if (abstract) head.push(abstract);
+  // Right under the lead, so a long list of children never pushes it out of the budget.
+  if (covers.length > 0) head.push(`**${labels.covers}${labels.colon.trim()}** ${covers.join(labels.listSeparator)}`);
   const keyLine = keyTerms.length > 0 ? `**${labels.keyTerms}${labels.colon.trim()}** ${keyTerms.join(labels.listSeparator)}` : '';
   // Large folders: each family of similar titles is one line with its range.
   const grouped = described.length > GROUP_FROM ? families : [];
@@ -345,6 +354,64 @@ function mostCommon(forms: Map<string, number>): string {
   return lowered !== best && best.slice(1) === best.slice(1).toLowerCase() && forms.has(lowered) ? lowered : best;
 }
 
+
+/**
+ * What lies below the folder's sub-folders, in words: for each sub-folder, the terms of its own
+ * L1 that are most distinctive against its siblings (TF-IDF, the siblings' L1s or L0s as the
+ * documents), merged in turn. A sub-folder's L1 holds its own "Covers:" line, so the terms of a
+ * whole subtree reach the top, each level keeping only what sets a branch apart.
+ */
+function subtreeCovers(content: Described[], language: ContentLanguage): string[] {
+  const folders = content.filter((d) => d.child.isDirectory && d.child.overview?.trim());
+  if (folders.length === 0 || content.length < 2) return [];
+  const termsOf = (d: Described) => {
+    const tf = new Map<string, { n: number; surface: string }>();
+    for (const token of tokenize(overviewWords(d.child.overview ?? d.child.abstract), language)) {
+      if (/^\d/.test(token.surface) || charLength(token.surface) < 3) continue;
+      const seen = tf.get(token.key);
+      if (seen) seen.n += 1;
+      else tf.set(token.key, { n: 1, surface: token.surface });
+    }
+    return tf;
+  };
+  const docs = new Map(content.map((d) => [d, termsOf(d)]));
+  const df = new Map<string, number>();
+  for (const terms of docs.values()) for (const key of terms.keys()) df.set(key, (df.get(key) ?? 0) + 1);
+  const n = content.length;
+  const perFolder = folders.map((d) => {
+    const terms = docs.get(d) as Map<string, { n: number; surface: string }>;
+    // The folder's own name and a term every sibling uses say nothing that sets it apart.
+    return [...terms.entries()]
+      .filter(([key]) => (df.get(key) ?? 0) < n)
+      .map(([key, t]) => ({ key, surface: t.surface, score: (1 + Math.log(t.n)) * Math.log(n / (df.get(key) ?? 1)) }))
+      .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1))
+      .slice(0, COVERS_PER_FOLDER);
+  });
+  // Round-robin: every sub-folder gets its first terms in before any gets its last.
+  const out: string[] = [];
+  const used = new Set<string>();
+  for (let rank = 0; rank < COVERS_PER_FOLDER && out.length < MAX_COVERS; rank += 1) {
+    for (const terms of perFolder) {
+      const term = terms[rank];
+      if (!term || used.has(term.key)) continue;
+      used.add(term.key);
+      out.push(term.surface);
+      if (out.length >= MAX_COVERS) break;
+    }
+  }
+  return out;
+}
+
+/** An L1's words without its Markdown and its structural labels ("## Folders", "**Key terms:**"). */
+function overviewWords(overview: string): string {
+  return overview
+    .split('\n')
+    .filter((line) => !line.startsWith('#'))
+    .join('\n')
+    .replace(/\*\*[^*\n]{1,30}?[:：]\*\*/g, ' ')
+    .replace(/^- \*\*[^*\n]+\*\*/gm, ' ')
+    .replace(/[*_`]/g, ' ');
+}
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

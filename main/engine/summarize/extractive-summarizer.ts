@@ -20,7 +20,7 @@ export function extractiveSummarizer(): NodeSummarizer {
     },
     async summarizeDirectory(input: DirectorySummaryInput) {
       const { abstract, overview } = summarizeDirectory(
-        input.children.map((c) => ({ name: c.name, abstract: c.abstract, category: c.category, isDirectory: c.is_directory })),
+        input.children.map((c) => ({ name: c.name, abstract: c.abstract, category: c.category, isDirectory: c.is_directory, overview: c.overview })),
         { dirName: input.name },
       );
       return { abstract, overview, categories: categoriesOf(input.children), usage: NO_USAGE, llm: false };

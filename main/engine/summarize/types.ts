@@ -15,6 +15,8 @@ export interface ChildSummary {
   category: string;
   is_directory: boolean;
   has_abstract: boolean;
+  /** A sub-folder's L1: what lies below it, so the parent can name its subtree's distinctive terms. */
+  overview?: string;
 }
 
 /** The seed's DirectorySummary. */
