@@ -4,30 +4,13 @@
  * so they wait for an ingest that holds it, like `ingest` (--no-wait, --wait-timeout).
  */
 import type { Command } from 'commander';
-import type { Engine } from '../../engine/engine.js';
 import { formatCount } from '../../../shared/format.js';
-import { addLockOptions, lockWaitFromFlags, printWaits, type LockFlags } from '../lock-flags.js';
-import { printJson, reportError, stderrLogger } from '../output.js';
+import { addLockOptions } from '../lock-flags.js';
+import { printJson } from '../output.js';
+import { withWriterEngine, type WriterFlags } from '../writer-engine.js';
 
-interface ManageFlags extends LockFlags {
-  workspace?: string;
-  json?: boolean;
+interface ManageFlags extends WriterFlags {
   dryRun?: boolean;
-  verbose?: boolean;
-}
-
-async function withEngine(flags: ManageFlags, work: (engine: Engine) => Promise<void>): Promise<void> {
-  let engine: Engine | undefined;
-  try {
-    const { openEngine } = await import('../compose.js');
-    engine = await openEngine({ workspace: flags.workspace, workers: 0, logger: stderrLogger(flags.verbose === true), lockWaitMs: lockWaitFromFlags(flags) });
-    engine.subscribe(printWaits);
-    await work(engine);
-  } catch (error) {
-    reportError(error, flags);
-  } finally {
-    await engine?.dispose();
-  }
 }
 
 export function registerManage(program: Command): void {
@@ -41,7 +24,7 @@ export function registerManage(program: Command): void {
       .option('--json', 'print one JSON document')
       .option('-v, --verbose', 'log more on stderr'),
   ).action((uri: string, flags: ManageFlags) =>
-    withEngine(flags, async (engine) => {
+    withWriterEngine(flags, async (engine) => {
       const result = await engine.call('fs:rm', { uri, dryRun: flags.dryRun === true });
       if (flags.json) return printJson(result);
       const what = `${formatCount(result.files)} files, ${formatCount(result.sections)} sections (${formatCount(result.nodes)} nodes)`;
@@ -59,7 +42,7 @@ export function registerManage(program: Command): void {
       .option('--json', 'print one JSON document')
       .option('-v, --verbose', 'log more on stderr'),
   ).action((from: string, to: string, flags: ManageFlags) =>
-    withEngine(flags, async (engine) => {
+    withWriterEngine(flags, async (engine) => {
       const result = await engine.call('fs:mv', { from, to });
       if (flags.json) return printJson(result);
       process.stdout.write(`Moved ${result.from} → ${result.to} (${formatCount(result.nodes)} nodes, ${formatCount(result.records)} search records)\n`);

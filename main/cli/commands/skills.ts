@@ -5,33 +5,16 @@
  * on the skill's URI.
  */
 import type { Command } from 'commander';
-import type { Engine } from '../../engine/engine.js';
 import type { SkillSummary } from '../../../shared/types/skill.js';
 import { formatCount } from '../../../shared/format.js';
-import { addLockOptions, lockWaitFromFlags, printWaits, type LockFlags } from '../lock-flags.js';
-import { oneLine, printJson, reportError, stderrLogger } from '../output.js';
+import { addLockOptions } from '../lock-flags.js';
+import { oneLine, printJson } from '../output.js';
+import { withWriterEngine, type WriterFlags } from '../writer-engine.js';
 
-interface SkillFlags extends LockFlags {
-  workspace?: string;
+interface SkillFlags extends WriterFlags {
   name?: string;
   reason?: string;
   summarize?: boolean;
-  json?: boolean;
-  verbose?: boolean;
-}
-
-async function withEngine(flags: SkillFlags, work: (engine: Engine) => Promise<void>): Promise<void> {
-  let engine: Engine | undefined;
-  try {
-    const { openEngine } = await import('../compose.js');
-    engine = await openEngine({ workspace: flags.workspace, workers: 0, logger: stderrLogger(flags.verbose === true), lockWaitMs: lockWaitFromFlags(flags) });
-    engine.subscribe(printWaits);
-    await work(engine);
-  } catch (error) {
-    reportError(error, flags);
-  } finally {
-    await engine?.dispose();
-  }
 }
 
 const common = (command: Command) =>
@@ -51,7 +34,7 @@ export function registerSkills(program: Command): void {
         .option('--no-summarize', 'only build the tree; leave its L0/L1 summaries queued'),
     ),
   ).action((path: string, flags: SkillFlags) =>
-    withEngine(flags, async (engine) => {
+    withWriterEngine(flags, async (engine) => {
       const added = await engine.call('skills:add', {
         path,
         ...(flags.name !== undefined ? { name: flags.name } : {}),
@@ -69,7 +52,7 @@ export function registerSkills(program: Command): void {
   );
 
   common(skills.command('list').description('The skills, each with its one-line description')).action((flags: SkillFlags) =>
-    withEngine(flags, async (engine) => {
+    withWriterEngine(flags, async (engine) => {
       const { skills: list } = await engine.call('skills:list', {});
       if (flags.json) return printJson({ skills: list });
       if (list.length === 0) return void process.stdout.write('No skills yet (cairn skills add <folder or SKILL.md>).\n');
@@ -80,7 +63,7 @@ export function registerSkills(program: Command): void {
 
   common(skills.command('read').description("A skill's SKILL.md and the list of its files").argument('<name>', 'the skill, as `cairn skills list` names it')).action(
     (name: string, flags: SkillFlags) =>
-      withEngine(flags, async (engine) => {
+      withWriterEngine(flags, async (engine) => {
         const read = await engine.call('skills:read', { name });
         if (flags.json) return printJson(read);
         const files = read.files.map((f) => `  ${f.uri}`).join('\n');
@@ -90,7 +73,7 @@ export function registerSkills(program: Command): void {
 
   addLockOptions(common(skills.command('rm').description('Remove a skill: its files, summaries and search records').argument('<name>', 'the skill, as `cairn skills list` names it'))).action(
     (name: string, flags: SkillFlags) =>
-      withEngine(flags, async (engine) => {
+      withWriterEngine(flags, async (engine) => {
         const { skill } = await engine.call('skills:read', { name });
         const result = await engine.call('fs:rm', { uri: skill.uri });
         if (flags.json) return printJson(result);
