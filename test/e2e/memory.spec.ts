@@ -183,8 +183,8 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.locator('[data-testid="chain-node"][data-role="problem"]').first().click();
     await page.getByTestId('chain-node-messages').waitFor();
     // Chain roles, link types and check names come from the engine in English; the page shows them translated.
-    await expect(page.locator('[data-testid="chain-node"][data-role="problem"] .chain-role').first().textContent()).resolves.toMatch(/^\d+\. 问题$/);
-    await expect(page.locator('[data-testid="chain-node"][data-role="cause"] .chain-role').first().textContent()).resolves.toMatch(/^\d+\. 原因$/);
+    await expect(page.locator('[data-testid="chain-node"][data-role="problem"] .chain-role').first().textContent()).resolves.toMatch(/^\d+\. 问题\d+%$/);
+    await expect(page.locator('[data-testid="chain-node"][data-role="cause"] .chain-role').first().textContent()).resolves.toMatch(/^\d+\. 原因\d+%$/);
     await expect(page.getByTestId('chain-node-messages').locator('h3').textContent()).resolves.toMatch(/因果 · 问题/);
     await shot('sessions-chains-dark-zh');
     await page.getByTestId('session-tab-fusion').click();
