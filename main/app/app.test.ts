@@ -323,6 +323,8 @@ describe('the preload', () => {
 });
 
 describe('the main process', () => {
+  // The tests above clear the handlers before each test; the menu's language handler is kept for a later one.
+  let setLocale: (event: unknown, request: unknown) => Promise<unknown> = async () => undefined;
   it('opens one secure window on the app origin and registers the contract handlers', async () => {
     await import('./index.js');
     await vi.waitFor(() => expect(electron.windows).toHaveLength(1));
@@ -337,6 +339,7 @@ describe('the main process', () => {
     expect(electron.module.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([expect.objectContaining({ scheme: 'app' })]);
     expect(electron.module.session.defaultSession.setPermissionRequestHandler).toHaveBeenCalled();
     expect([...electron.handlers.keys()].sort()).toEqual([...COMMAND_NAMES, ...HOST_COMMAND_NAMES].map((name) => ipcChannel(name)).sort());
+    setLocale = electron.handlers.get('cairn:host:setLocale')!;
     expect(electron.appListeners.has('web-contents-created')).toBe(true);
     expect(electron.appListeners.has('before-quit')).toBe(true);
     // Without OS encryption no key is read or written, and the worker is told the key lives in memory.
@@ -365,6 +368,15 @@ describe('the main process', () => {
     menuItem('File', 'Recent', '/home/me/notes').click!();
     expect(send).toHaveBeenLastCalledWith('cairn:menu', { action: 'reingest', item: recentNotes });
     expect(electron.module.app.setAboutPanelOptions).toHaveBeenCalledWith(expect.objectContaining({ applicationName: 'Cairn', applicationVersion: '0.1.0' }));
+  });
+
+  it('relabels the menu in the page’s language, keeping File › Recent', async () => {
+    await vi.waitFor(() => expect(menuItem('File', 'Recent').submenu!.map((item) => item.label)).toEqual(['/home/me/notes']));
+    await expect(setLocale(fromApp, { locale: 'zh' })).resolves.toEqual({ ok: true, result: null });
+    expect(menuItem('文件', '最近').submenu!.map((item) => item.label)).toEqual(['/home/me/notes']);
+    expect(menuItem('视图', '搜索').accelerator).toBe('Alt+4');
+    await setLocale(fromApp, { locale: 'en' });
+    expect(menuItem('View', 'Search').accelerator).toBe('Alt+4');
   });
 
   it('ingests a folder dropped on the Dock icon (open-file), and leaves a file alone', async () => {

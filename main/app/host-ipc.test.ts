@@ -31,15 +31,20 @@ const parent = { id: 'main-window' };
 const call = (command: string, request: unknown, event: unknown = fromApp) => electron.handlers.get(`cairn:${command}`)!(event, request);
 
 let remove: () => void = () => {};
+const locales: string[] = [];
 beforeEach(() => {
   remove();
   electron.dialog.showOpenDialog.mockClear();
   electron.dialog.showSaveDialog.mockClear();
+  locales.length = 0;
   remove = registerHostHandlers(
-    nativePickers(
-      () => parent as never,
-      () => '/home/me/Documents',
-    ),
+    {
+      pickers: nativePickers(
+        () => parent as never,
+        () => '/home/me/Documents',
+      ),
+      setLocale: (locale) => void locales.push(locale),
+    },
     silentLogger,
   );
 });
@@ -92,6 +97,15 @@ describe('the host commands', () => {
     }
     expect(electron.dialog.showOpenDialog).not.toHaveBeenCalled();
     expect(electron.dialog.showSaveDialog).not.toHaveBeenCalled();
+  });
+
+  it('passes the page’s language to the menu, and refuses a language it does not have', async () => {
+    await expect(call('host:setLocale', { locale: 'zh' })).resolves.toEqual({ ok: true, result: null });
+    for (const request of [{ locale: 'fr' }, { locale: 'zh', extra: 1 }, {}, null]) {
+      await expect(call('host:setLocale', request)).resolves.toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    }
+    await expect(call('host:setLocale', { locale: 'zh' }, { senderFrame: { url: 'https://evil.example/' } })).resolves.toMatchObject({ ok: false });
+    expect(locales).toEqual(['zh']);
   });
 
   it('refuses calls from any page but the app', async () => {

@@ -1,12 +1,13 @@
 /**
- * The desktop host's own commands (shared/contracts/host.ts): its capabilities and the native
- * pickers, on `cairn:host:*` channels, guarded and answered like the engine's commands (ipc.ts).
+ * The desktop host's own commands (shared/contracts/host.ts): its capabilities, the native
+ * pickers and the menu's language, on `cairn:host:*` channels, guarded and answered like the engine's commands (ipc.ts).
  * The application menu opens the same pickers (menu.ts), so their dialog options live here once.
  */
 import { dialog, ipcMain, type BrowserWindow, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
 import { join } from 'node:path';
 import { HOST_COMMAND_NAMES, parseHostRequest, type HostCapabilities, type HostCommandName, type HostCommandResponse } from '../../shared/contracts/host.js';
 import { ipcChannel } from '../../shared/contracts/wire.js';
+import type { Locale } from '../../shared/locale.js';
 import type { Logger } from '../engine/ports/logger.js';
 import { appOnlyHandler } from './ipc.js';
 
@@ -48,7 +49,13 @@ export function nativePickers(window: () => BrowserWindow | null, startFolder: (
   };
 }
 
-async function answer(command: HostCommandName, request: unknown, pickers: Pickers): Promise<HostCommandResponse<HostCommandName>> {
+/** What the host commands reach: the pickers, and the menu's language. */
+export interface HostServices {
+  pickers: Pickers;
+  setLocale(locale: Locale): void;
+}
+
+async function answer(command: HostCommandName, request: unknown, { pickers, setLocale }: HostServices): Promise<HostCommandResponse<HostCommandName>> {
   switch (command) {
     case 'host:capabilities':
       parseHostRequest(command, request);
@@ -59,15 +66,18 @@ async function answer(command: HostCommandName, request: unknown, pickers: Picke
       return pickers.pickFile(parseHostRequest(command, request));
     case 'host:pickSavePath':
       return pickers.pickSavePath(parseHostRequest(command, request));
+    case 'host:setLocale':
+      setLocale(parseHostRequest(command, request).locale);
+      return null;
   }
 }
 
 /** Registers a handler per host command; returns the function that removes them. */
-export function registerHostHandlers(pickers: Pickers, logger: Logger): () => void {
+export function registerHostHandlers(services: HostServices, logger: Logger): () => void {
   for (const command of HOST_COMMAND_NAMES) {
     ipcMain.handle(
       ipcChannel(command),
-      appOnlyHandler(command, logger, (request) => answer(command, request, pickers)),
+      appOnlyHandler(command, logger, (request) => answer(command, request, services)),
     );
   }
   return () => {

@@ -23,6 +23,7 @@ import { findHelpDocs } from './help-docs.js';
 import { DEFAULT_APP_STATE, keepWindowState, loadAppState, saveAppState, windowToRestore, type AppState } from './app-state.js';
 import { IPC_MENU_CHANNEL, type MenuAction } from '../../shared/contracts/host.js';
 import type { RecentIngest } from '../../shared/contracts/api.js';
+import type { Locale } from '../../shared/locale.js';
 import { errorMessage } from '../../shared/errors.js';
 import { createKeyVault, withKeyVault } from './key-vault.js';
 import { APP_ORIGIN, hardenWebContents, mainWindowOptions } from './security.js';
@@ -113,15 +114,26 @@ function installMenu(engine: EngineConnection): () => void {
   const pickers = nativePickers(() => mainWindow, () => app.getPath('documents'));
   const docs = findHelpDocs([app.getAppPath(), ...(process.resourcesPath ? [join(process.resourcesPath, 'docs')] : [])]);
   const actions = menuActions({ pickers, send: (action) => sendToPage(engine, action), docs, openPath: (path) => shell.openPath(path), logger });
-  const install = (recent: readonly RecentIngest[]) => Menu.setApplicationMenu(buildMenu({ platform: process.platform, development, recent, docs, actions }));
+  // The menu is rebuilt with the last recent list when the page changes its language, and the other way round.
+  let locale: Locale = 'en';
+  let recent: readonly RecentIngest[] = [];
+  const install = () => Menu.setApplicationMenu(buildMenu({ platform: process.platform, development, locale, recent, docs, actions }));
   const refresh = () =>
     engine.call('ingest:recent', { limit: RECENT_IN_MENU }).then(
-      ({ items }) => install(items),
+      ({ items }) => {
+        recent = items;
+        install();
+      },
       (error: unknown) => logger.warn(`File › Recent is not up to date: ${errorMessage(error)}`),
     );
-  install([]);
+  install();
   void refresh();
-  const removeHostHandlers = registerHostHandlers(pickers, logger);
+  const setLocale = (next: Locale) => {
+    if (next === locale) return;
+    locale = next;
+    install();
+  };
+  const removeHostHandlers = registerHostHandlers({ pickers, setLocale }, logger);
   const unsubscribe = engine.subscribe((event) => {
     if (event.type === 'ingest/finished') void refresh();
   });

@@ -15,7 +15,8 @@ import { memoryLogger } from '../engine/ports/logger.js';
 import { findHelpDocs, openHelpDoc } from './help-docs.js';
 import type { Pickers } from './host-ipc.js';
 import { menuActions } from './menu-actions.js';
-import { menuTemplate, VIEW_MENU_LABELS, type MenuActions } from './menu.js';
+import { MENU_LABELS } from './menu-labels.js';
+import { menuTemplate, type MenuActions } from './menu.js';
 
 vi.mock('electron', () => ({ Menu: { buildFromTemplate: (template: unknown) => ({ template }) } }));
 
@@ -58,7 +59,7 @@ describe('the menu template', () => {
 
   it('File: Open Folder…, Import Conversation…, Export…, Recent and Quit, each click to its action', () => {
     const actions = spyActions();
-    const file = submenu(menuTemplate({ platform: 'linux', development: false, recent: [recent('/home/me/notes')], docs, actions }), 'File');
+    const file = submenu(menuTemplate({ platform: 'linux', development: false, locale: 'en', recent: [recent('/home/me/notes')], docs, actions }), 'File');
     expect(file.filter((item) => item.type !== 'separator').map((item) => item.label ?? item.role)).toEqual(['Open Folder…', 'Import Conversation…', 'Export…', 'Recent', 'quit']);
     // Ctrl+Shift+I stays the developer tools' own shortcut.
     expect(file.filter((item) => item.click).map((item) => item.accelerator)).toEqual(['CmdOrCtrl+O', 'CmdOrCtrl+I', 'CmdOrCtrl+E']);
@@ -69,18 +70,18 @@ describe('the menu template', () => {
   it('File › Recent lists the recently ingested folders (at most ten), a click ingesting one again', () => {
     const actions = spyActions();
     const folders = Array.from({ length: 12 }, (_, i) => recent(`/home/me/project-${i}`));
-    const items = submenu(submenu(menuTemplate({ platform: 'linux', development: false, recent: folders, docs, actions }), 'File'), 'Recent');
+    const items = submenu(submenu(menuTemplate({ platform: 'linux', development: false, locale: 'en', recent: folders, docs, actions }), 'File'), 'Recent');
     expect(items.map((item) => item.label)).toEqual(folders.slice(0, 10).map((folder) => folder.source));
     click(items[2]!);
     expect(actions.calls).toEqual([['openRecent', folders[2]]]);
     // None yet: one disabled line says so.
-    const empty = submenu(submenu(menuTemplate({ platform: 'linux', development: false, recent: [], docs, actions }), 'File'), 'Recent');
+    const empty = submenu(submenu(menuTemplate({ platform: 'linux', development: false, locale: 'en', recent: [], docs, actions }), 'File'), 'Recent');
     expect(empty).toEqual([{ label: 'No folders ingested yet', enabled: false }]);
   });
 
   it('View: every view of the app with its sidebar shortcut (Alt+1 … Alt+0), a click navigating there', () => {
     const actions = spyActions();
-    const view = submenu(menuTemplate({ platform: 'linux', development: false, recent: [], docs, actions }), 'View');
+    const view = submenu(menuTemplate({ platform: 'linux', development: false, locale: 'en', recent: [], docs, actions }), 'View');
     const views = view.filter((item) => item.click);
     expect(views.map((item) => [item.label, item.accelerator])).toEqual([
       ['Home', 'Alt+1'],
@@ -94,7 +95,7 @@ describe('the menu template', () => {
       ['LLM Monitor', 'Alt+9'],
       ['Settings', 'Alt+0'],
     ]);
-    expect(Object.keys(VIEW_MENU_LABELS)).toEqual([...VIEWS]);
+    for (const labels of Object.values(MENU_LABELS)) expect(Object.keys(labels.views)).toEqual([...VIEWS]);
     for (const item of views) click(item);
     expect(actions.calls).toEqual(VIEWS.map((name) => ['navigate', name]));
     expect(view.map((item) => item.role).filter(Boolean)).toEqual(['reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen']);
@@ -102,9 +103,9 @@ describe('the menu template', () => {
 
   it('has the developer tools only in development, Edit with the standard roles, Help with the docs and About', () => {
     const actions = spyActions();
-    const development = menuTemplate({ platform: 'linux', development: true, recent: [], docs, actions });
+    const development = menuTemplate({ platform: 'linux', development: true, locale: 'en', recent: [], docs, actions });
     expect(submenu(development, 'View').map((item) => item.role)).toContain('toggleDevTools');
-    const packaged = menuTemplate({ platform: 'linux', development: false, recent: [], docs, actions });
+    const packaged = menuTemplate({ platform: 'linux', development: false, locale: 'en', recent: [], docs, actions });
     expect(submenu(packaged, 'View').map((item) => item.role)).not.toContain('toggleDevTools');
     expect(packaged.map((item) => item.label ?? item.role)).toEqual(['File', 'editMenu', 'View', 'windowMenu', 'help']);
     const help = submenu(packaged, 'help');
@@ -113,8 +114,22 @@ describe('the menu template', () => {
     expect(actions.calls).toEqual([['openDoc', docs[0]]]);
   });
 
+  it('speaks the page’s language: in Chinese, the items Cairn names (the roles are the OS’s to translate)', () => {
+    const actions = spyActions();
+    const template = menuTemplate({ platform: 'linux', development: false, locale: 'zh', recent: [], docs, actions });
+    expect(template.map((item) => item.label ?? item.role)).toEqual(['文件', 'editMenu', '视图', 'windowMenu', 'help']);
+    const file = submenu(template, '文件');
+    expect(file.filter((item) => item.label).map((item) => item.label)).toEqual(['打开文件夹…', '导入对话…', '导出…', '最近']);
+    expect(submenu(file, '最近')).toEqual([{ label: '还没有导入过文件夹', enabled: false }]);
+    const views = submenu(template, '视图').filter((item) => item.click);
+    expect(views.map((item) => item.label)).toEqual(VIEWS.map((view) => MENU_LABELS.zh.views[view]));
+    expect(views[2]!.label).toBe('实时 DAG');
+    click(file[0]!);
+    expect(actions.calls).toEqual([['openFolder', undefined]]);
+  });
+
   it('on macOS: the app menu (About, Quit) first, and File closes the window instead of quitting', () => {
-    const template = menuTemplate({ platform: 'darwin', development: false, recent: [], docs, actions: spyActions() });
+    const template = menuTemplate({ platform: 'darwin', development: false, locale: 'en', recent: [], docs, actions: spyActions() });
     expect(template[0]).toEqual({ role: 'appMenu' });
     expect(submenu(template, 'File').at(-1)).toEqual({ role: 'close' });
     expect(submenu(template, 'help').map((item) => item.role)).not.toContain('about');

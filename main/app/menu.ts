@@ -11,21 +11,9 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
 import type { RecentIngest } from '../../shared/contracts/api.js';
 import { VIEWS, viewShortcut, type View } from '../../shared/contracts/host.js';
+import type { Locale } from '../../shared/locale.js';
 import type { HelpDoc } from './help-docs.js';
-
-/** The views as the menu names them (the menu is not translated, like the OS's own items). */
-export const VIEW_MENU_LABELS: Record<View, string> = {
-  home: 'Home',
-  explorer: 'Explorer',
-  dag: 'Live DAG',
-  search: 'Search',
-  sessions: 'Sessions',
-  memories: 'Memories',
-  compress: 'Compression',
-  export: 'Export',
-  monitor: 'LLM Monitor',
-  settings: 'Settings',
-};
+import { MENU_LABELS, type MenuLabels } from './menu-labels.js';
 
 export interface MenuActions {
   openFolder(): void;
@@ -39,6 +27,8 @@ export interface MenuActions {
 export interface MenuContext {
   platform: NodeJS.Platform;
   development: boolean;
+  /** The page's language (menu-labels.ts); English until the page says otherwise. */
+  locale: Locale;
   /** Recently ingested roots, newest first (the Recent submenu shows the first `RECENT_IN_MENU`). */
   recent: readonly RecentIngest[];
   docs: readonly HelpDoc[];
@@ -47,26 +37,27 @@ export interface MenuContext {
 
 export const RECENT_IN_MENU = 10;
 
-function recentSubmenu(recent: readonly RecentIngest[], actions: MenuActions): MenuItemConstructorOptions[] {
+function recentSubmenu(recent: readonly RecentIngest[], actions: MenuActions, labels: MenuLabels): MenuItemConstructorOptions[] {
   // A tree ingested from a folder that is gone can still be listed on Home, but not opened again here.
   const items = recent.slice(0, RECENT_IN_MENU).map(
     (item): MenuItemConstructorOptions => ({ label: item.source, sublabel: item.root, click: () => actions.openRecent(item) }),
   );
-  return items.length > 0 ? items : [{ label: 'No folders ingested yet', enabled: false }];
+  return items.length > 0 ? items : [{ label: labels.noRecent, enabled: false }];
 }
 
-export function menuTemplate({ platform, development, recent, docs, actions }: MenuContext): MenuItemConstructorOptions[] {
+export function menuTemplate({ platform, development, locale, recent, docs, actions }: MenuContext): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
+  const labels = MENU_LABELS[locale];
   return [
     ...(mac ? [{ role: 'appMenu' as const }] : []),
     {
-      label: 'File',
+      label: labels.file,
       submenu: [
-        { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFolder() },
-        { label: 'Import Conversation…', accelerator: 'CmdOrCtrl+I', click: () => actions.importConversation() },
-        { label: 'Export…', accelerator: 'CmdOrCtrl+E', click: () => actions.exportTo() },
+        { label: labels.openFolder, accelerator: 'CmdOrCtrl+O', click: () => actions.openFolder() },
+        { label: labels.importConversation, accelerator: 'CmdOrCtrl+I', click: () => actions.importConversation() },
+        { label: labels.export, accelerator: 'CmdOrCtrl+E', click: () => actions.exportTo() },
         { type: 'separator' },
-        { label: 'Recent', submenu: recentSubmenu(recent, actions) },
+        { label: labels.recent, submenu: recentSubmenu(recent, actions, labels) },
         { type: 'separator' },
         // macOS quits from the app menu; a File menu there closes the window.
         mac ? { role: 'close' } : { role: 'quit' },
@@ -74,9 +65,9 @@ export function menuTemplate({ platform, development, recent, docs, actions }: M
     },
     { role: 'editMenu' },
     {
-      label: 'View',
+      label: labels.view,
       submenu: [
-        ...VIEWS.map((view): MenuItemConstructorOptions => ({ label: VIEW_MENU_LABELS[view], accelerator: viewShortcut(view), click: () => actions.navigate(view) })),
+        ...VIEWS.map((view): MenuItemConstructorOptions => ({ label: labels.views[view], accelerator: viewShortcut(view), click: () => actions.navigate(view) })),
         { type: 'separator' },
         { role: 'reload' },
         ...(development ? [{ role: 'toggleDevTools' as const }] : []),

@@ -65,6 +65,7 @@ export const bridge: CairnBridge = {
   'host:pickFolder': invokeHost('host:pickFolder'),
   'host:pickFile': invokeHost('host:pickFile'),
   'host:pickSavePath': invokeHost('host:pickSavePath'),
+  'host:setLocale': invokeHost('host:setLocale'),
   pathForFile: (file) => webUtils.getPathForFile(file),
   onEvent(listener) {
     const handler = (_event: IpcRendererEvent, batch: unknown) => listener(Array.isArray(batch) ? batch : []);

@@ -7,6 +7,7 @@
 import { BROWSER_CAPABILITIES, HostCapabilities, hostCommands, MenuAction, type HostCommandRequest } from '../../shared/contracts/host';
 import { WireResult, type CairnBridge } from '../../shared/contracts/wire';
 import { CairnError } from '../../shared/errors';
+import type { Locale } from '../../shared/locale';
 import { errorFromWire } from './client';
 
 export type PickerCommand = 'host:pickFolder' | 'host:pickFile' | 'host:pickSavePath';
@@ -17,12 +18,15 @@ export interface DesktopHost {
   pick<K extends PickerCommand>(command: K, request: HostCommandRequest<K>): Promise<string | null>;
   /** Each valid menu action; an invalid one is dropped with a warning. Returns unsubscribe. */
   onMenu(listener: (action: MenuAction) => void): () => void;
+  /** Tells the host the page's language, for its menu (nothing to tell in a browser). */
+  setLocale(locale: Locale): Promise<void>;
 }
 
 const browserHost: DesktopHost = {
   capabilities: async () => BROWSER_CAPABILITIES,
   pick: async () => null,
   onMenu: () => () => {},
+  setLocale: async () => {},
 };
 
 function electronHost(bridge: CairnBridge): DesktopHost {
@@ -38,6 +42,9 @@ function electronHost(bridge: CairnBridge): DesktopHost {
     async pick(command, request) {
       const invoke = bridge[command] as (request: unknown) => Promise<unknown>;
       return answer(command, await invoke(request)) as string | null;
+    },
+    async setLocale(locale) {
+      answer('host:setLocale', await bridge['host:setLocale']({ locale }));
     },
     onMenu: (listener) =>
       bridge.onMenu((action) => {

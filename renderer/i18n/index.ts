@@ -4,11 +4,11 @@
  */
 import { en, type MessageKey, type Messages } from './en';
 import { zh } from './zh';
+import { LOCALES, type Locale } from '../../shared/locale';
 
 export type { MessageKey } from './en';
 
-export const LOCALES = ['en', 'zh'] as const;
-export type Locale = (typeof LOCALES)[number];
+export { LOCALES, type Locale } from '../../shared/locale';
 
 const tables: Record<Locale, Messages> = { en, zh };
 

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { CairnError } from '../errors.js';
+import { LOCALES } from '../locale.js';
 import { RecentIngest } from './api.js';
 
 /** The app's views, in the order of the sidebar and of their shortcuts (Alt+1 … Alt+9, Alt+0). */
@@ -63,6 +64,11 @@ export const hostCommands = {
   'host:pickSavePath': {
     request: z.object({ title: Title.optional(), defaultName: FileName.optional(), filters: Filters.optional() }).strict(),
     response: PickedPath,
+  },
+  /** The page's language, so the application menu speaks it too (sent at start and on each change). */
+  'host:setLocale': {
+    request: z.object({ locale: z.enum(LOCALES) }).strict(),
+    response: z.null(),
   },
 } as const;
 //#endregion

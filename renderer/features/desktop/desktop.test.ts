@@ -92,6 +92,7 @@ describe('the desktop host client', () => {
       'host:pickFolder': command('host:pickFolder'),
       'host:pickFile': command('host:pickFile'),
       'host:pickSavePath': command('host:pickSavePath'),
+      'host:setLocale': command('host:setLocale'),
       onMenu: (listener: (action: unknown) => void) => {
         menuListener = listener;
         return () => (menuListener = () => {});
@@ -104,6 +105,7 @@ describe('the desktop host client', () => {
     const host = createDesktopHost({ cairn: undefined });
     await expect(host.capabilities()).resolves.toEqual({ pickers: false, menu: false });
     await expect(host.pick('host:pickFolder', {})).resolves.toBeNull();
+    await expect(host.setLocale('zh')).resolves.toBeUndefined();
   });
 
   it('in Electron: asks the host, answers a cancel as null and a choice as its path', async () => {
@@ -112,10 +114,12 @@ describe('the desktop host client', () => {
     await expect(host.capabilities()).resolves.toEqual({ pickers: true, menu: true });
     await expect(host.pick('host:pickFolder', { title: 'Folder' })).resolves.toBeNull();
     await expect(host.pick('host:pickFile', {})).resolves.toBe('/home/me/chat.json');
+    await host.setLocale('zh');
     expect(invoked).toEqual([
       ['host:capabilities', {}],
       ['host:pickFolder', { title: 'Folder' }],
       ['host:pickFile', {}],
+      ['host:setLocale', { locale: 'zh' }],
     ]);
   });
 

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { BROWSER_CAPABILITIES, type HostCapabilities } from '../../../shared/contracts/host';
 import { createDesktopHost, type DesktopHost } from '../../api/desktop-host';
-import { useStores } from '../../stores/stores-context';
+import { useApp, useStores } from '../../stores/stores-context';
 import { applyMenuAction } from './menu-actions';
 
 let host: DesktopHost | null = null;
@@ -33,8 +33,15 @@ export function useHostCapabilities(): HostCapabilities {
   return value;
 }
 
-/** Runs the application menu's actions while the app is mounted. */
+/** Runs the application menu's actions while the app is mounted, and keeps the menu in the page's language. */
 export function useDesktopMenu(): void {
   const stores = useStores();
+  const locale = useApp((s) => s.locale);
   useEffect(() => desktopHost().onMenu((action) => void applyMenuAction(stores, action)), [stores]);
+  useEffect(() => {
+    // A menu left in the other language is not worth an error on the page.
+    desktopHost()
+      .setLocale(locale)
+      .catch((error: unknown) => console.warn(`Cairn: the menu keeps its language: ${String(error)}`));
+  }, [locale]);
 }

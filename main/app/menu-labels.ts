@@ -1,0 +1,64 @@
+/**
+ * The application menu's own words, in each language of the page (shared/locale.ts). Electron
+ * translates the items it builds from a role (Edit, Window, Reload, Quit…) into the OS's
+ * language; these are the items Cairn names itself, so they follow the page's language, which
+ * the page sends with `host:setLocale`.
+ */
+import type { View } from '../../shared/contracts/host.js';
+import type { Locale } from '../../shared/locale.js';
+
+export interface MenuLabels {
+  file: string;
+  openFolder: string;
+  importConversation: string;
+  export: string;
+  recent: string;
+  noRecent: string;
+  view: string;
+  views: Record<View, string>;
+}
+
+export const MENU_LABELS: Record<Locale, MenuLabels> = {
+  en: {
+    file: 'File',
+    openFolder: 'Open Folder…',
+    importConversation: 'Import Conversation…',
+    export: 'Export…',
+    recent: 'Recent',
+    noRecent: 'No folders ingested yet',
+    view: 'View',
+    views: {
+      home: 'Home',
+      explorer: 'Explorer',
+      dag: 'Live DAG',
+      search: 'Search',
+      sessions: 'Sessions',
+      memories: 'Memories',
+      compress: 'Compression',
+      export: 'Export',
+      monitor: 'LLM Monitor',
+      settings: 'Settings',
+    },
+  },
+  zh: {
+    file: '文件',
+    openFolder: '打开文件夹…',
+    importConversation: '导入对话…',
+    export: '导出…',
+    recent: '最近',
+    noRecent: '还没有导入过文件夹',
+    view: '视图',
+    views: {
+      home: '首页',
+      explorer: '浏览器',
+      dag: '实时 DAG',
+      search: '搜索',
+      sessions: '会话',
+      memories: '记忆',
+      compress: '压缩',
+      export: '导出',
+      monitor: 'LLM 监控',
+      settings: '设置',
+    },
+  },
+};
