@@ -6,7 +6,8 @@
  * queued or going), it shows `children` (the state as listed).
  */
 import type { ReactNode } from 'react';
-import { formatCauses, groupedCauses } from '../../../shared/fallback-causes';
+import { groupedCauses } from '../../../shared/fallback-causes';
+import { localizeCause } from '../../i18n/causes';
 import { formatCount } from '../../../shared/format';
 import { useApp, useIngest } from '../../stores/stores-context';
 import { useT } from '../../use-t';
@@ -23,7 +24,8 @@ export function SummaryBadge({ root, current = true, children = null }: { root: 
       </span>
     );
   }
-  const causes = formatCauses(run.fallback_causes, locale);
+  const grouped = groupedCauses(run.fallback_causes).map(({ cause, count }) => ({ cause: localizeCause(cause, locale), count }));
+  const causes = grouped.map(({ cause, count }) => `${formatCount(count, locale)} × ${cause}`).join(', ');
   return (
     <details className="summary-fallbacks" data-testid="summary-badge" data-fallbacks={run.fallbacks}>
       <summary className="badge summary-badge state-fallbacks" title={causes}>
@@ -31,7 +33,7 @@ export function SummaryBadge({ root, current = true, children = null }: { root: 
       </summary>
       {causes && (
         <ul className="summary-causes small" aria-label={t('home.summary.causes')} data-testid="summary-causes">
-          {groupedCauses(run.fallback_causes).map(({ cause, count }) => (
+          {grouped.map(({ cause, count }) => (
             <li key={cause}>
               {formatCount(count, locale)} × {cause}
             </li>

@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import type { LlmCallRecord } from '../../../shared/contracts/api';
 import { formatMs } from '../../../shared/format';
 import { useApp, useMonitor } from '../../stores/stores-context';
+import { localizeCause } from '../../i18n/causes';
 import { useT } from '../../use-t';
 import './monitor.css';
 
@@ -15,6 +16,7 @@ export function MonitorView() {
   const error = useMonitor((state) => state.error);
   const load = useMonitor((state) => state.load);
   const setView = useApp((state) => state.setView);
+  const locale = useApp((state) => state.locale);
 
   useEffect(() => {
     void load();
@@ -112,7 +114,7 @@ export function MonitorView() {
                       <td className={call.outcome === 'ok' ? 'note-ok' : 'field-error'}>{call.outcome === 'ok' ? t('monitor.ok') : call.outcome}</td>
                       {/* Why it failed: the HTTP status and the server's message, a timeout, how a malformed answer began. */}
                       <td className="call-cause" data-testid="monitor-call-cause">
-                        {call.cause ?? ''}
+                        {call.cause ? localizeCause(call.cause, locale) : ''}
                       </td>
                     </tr>
                   ))}
@@ -128,6 +130,7 @@ export function MonitorView() {
 
 /** One bar per recent call, oldest on the left, height by latency; failures in the danger colour. */
 function LatencyBars({ calls, label }: { calls: readonly LlmCallRecord[]; label: string }) {
+  const locale = useApp((state) => state.locale);
   const width = 600;
   const height = 80;
   const ordered = [...calls].reverse();
@@ -140,7 +143,7 @@ function LatencyBars({ calls, label }: { calls: readonly LlmCallRecord[]; label:
         const h = Math.max(2, (call.ms / max) * (height - 4));
         return (
           <rect key={i} x={i * slot + 1} y={height - h} width={Math.max(1, slot - 2)} height={h} className={call.outcome === 'ok' ? 'bar-ok' : 'bar-failed'}>
-            <title>{`${formatMs(call.ms)} · ${call.outcome}${call.cause ? ` · ${call.cause}` : ''}`}</title>
+            <title>{`${formatMs(call.ms)} · ${call.outcome}${call.cause ? ` · ${localizeCause(call.cause, locale)}` : ''}`}</title>
           </rect>
         );
       })}
