@@ -1,14 +1,16 @@
 // Checks the hand-written conversational recall dev set in test/fixtures/recall-dev/:
 // every conversation has two named speakers, 15+ sessions with increasing dates and unique
 // message ids, and its questions cite messages that exist. Prints counts per question kind.
-// Usage: node scripts/check-recall-dev.mjs [id ...]   (no ids: every conversation in the folder)
+// Usage: node scripts/check-recall-dev.mjs [--show] [id ...]   (no ids: every conversation in the folder)
+// --show prints each question with the text of the messages it cites, to read an evidence list
+// against its question by eye (an id can exist and still point at the wrong message).
 import fs from 'node:fs';
 import path from 'node:path';
 
 const DIR = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'test', 'fixtures', 'recall-dev');
 const KINDS = ['single-hop', 'multi-hop', 'temporal', 'open-domain'];
 
-function checkConversation(id) {
+function checkConversation(id, show) {
   const errors = [];
   const conv = JSON.parse(fs.readFileSync(path.join(DIR, `${id}.json`), 'utf8'));
   const qs = JSON.parse(fs.readFileSync(path.join(DIR, `${id}.questions.json`), 'utf8'));
@@ -17,6 +19,7 @@ function checkConversation(id) {
   if (conv.sessions.length < 15) errors.push(`${conv.sessions.length} sessions, need at least 15`);
 
   const messageIds = new Set();
+  const textById = new Map(conv.sessions.flatMap((s) => s.messages.map((m) => [m.id, `${m.speaker}: ${m.text}`])));
   const speakers = new Set();
   let last = 0;
   let messages = 0;
@@ -53,6 +56,10 @@ function checkConversation(id) {
     if (!Array.isArray(q.evidence) || q.evidence.length === 0) errors.push(`${q.id} has no evidence`);
     for (const e of q.evidence ?? []) if (!messageIds.has(e)) errors.push(`${q.id} cites ${e}, which does not exist`);
     if (new Set(q.evidence).size !== q.evidence?.length) errors.push(`${q.id} cites a message twice`);
+    if (show) {
+      console.log(`${q.id} [${q.kind}] ${q.question}\n  answer: ${q.answer}`);
+      for (const e of q.evidence ?? []) console.log(`  ${e} ${textById.get(e) ?? '(missing)'}`);
+    }
     if (q.kind === 'multi-hop') {
       const sessionsCited = new Set(q.evidence.map((e) => e.split(':')[0]));
       if (sessionsCited.size < 2) errors.push(`${q.id} is multi-hop but cites one session`);
@@ -65,12 +72,15 @@ function checkConversation(id) {
   return { summary, errors };
 }
 
-const ids = process.argv.slice(2).length
-  ? process.argv.slice(2)
+const args = process.argv.slice(2);
+const show = args.includes('--show');
+const named = args.filter((a) => a !== '--show');
+const ids = named.length
+  ? named
   : fs.readdirSync(DIR).filter((f) => f.endsWith('.json') && !f.endsWith('.questions.json')).map((f) => f.slice(0, -5)).sort();
 let failed = 0;
 for (const id of ids) {
-  const { summary, errors } = checkConversation(id);
+  const { summary, errors } = checkConversation(id, show);
   console.log(summary);
   for (const e of errors) console.log(`  error: ${e}`);
   if (errors.length) failed++;
