@@ -144,6 +144,14 @@ export const LastIngest = z.object({
 });
 export type LastIngest = z.infer<typeof LastIngest>;
 
+/** The last summary run over an ingested root, noted on its meta (`last_summary`) so Home's badge outlives a restart. */
+export const LastSummaryRun = z.object({
+  at: z.string(),
+  fallbacks: z.number().int(),
+  fallback_causes: z.record(z.string(), z.number()).optional(),
+});
+export type LastSummaryRun = z.infer<typeof LastSummaryRun>;
+
 /** Where an ingested tree's summaries stand: from the outbox while queued, else from the root's meta. */
 export const RecentIngestState = z.enum(['queued', 'summarizing', 'summarized', 'failed', 'unsummarized']);
 export type RecentIngestState = z.infer<typeof RecentIngestState>;
@@ -163,6 +171,8 @@ export const RecentIngest = z.object({
   /** Files kept by the last ingest; null when not noted. */
   files: z.number().int().nullable(),
   state: RecentIngestState,
+  /** The last summary run's fallbacks and their causes, when one was noted. */
+  summary: LastSummaryRun.optional(),
 });
 export type RecentIngest = z.infer<typeof RecentIngest>;
 

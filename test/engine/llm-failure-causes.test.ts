@@ -81,6 +81,22 @@ describe('LLM failure causes', () => {
     expect(recent.some((c) => c.cause === "HTTP 500 'injected fault'")).toBe(true);
   });
 
+  it('notes the run on its root, so Home still says "4 fallbacks" and why after a restart', async () => {
+    let e = await open();
+    server.handle(() => reply.serverError(500, { message: 'injected fault' }));
+    const run = await summarize(e, await notes('restart', 3));
+    expect(run.fallbacks).toBe(4);
+    await e.dispose();
+    engine = null;
+    e = await open();
+    const [item] = (await e.call('ingest:recent', {})).items;
+    expect(item).toMatchObject({ root: run.root, state: 'summarized', summary: { fallbacks: 4, fallback_causes: { "HTTP 500 'injected fault'": 4 } } });
+    // A later run replaces it.
+    server.handle(() => reply.json(GOOD));
+    await e.call('summarize:run', { uri: run.root, redo: 'upgrade' });
+    expect((await e.call('ingest:recent', {})).items[0]!.summary).toMatchObject({ fallbacks: 0 });
+  });
+
   it('opens the breaker for a run on a refused key, and starts the next run closed', async () => {
     const e = await open();
     server.configure({ apiKey: 'sk-the-right-one' });

@@ -2,7 +2,7 @@
  * The folders ingested into a workspace, for the Home view's "Recent" list (ingest:recent).
  *
  * Nothing new is kept beside the tree: each ingest notes `last_ingest` (when, files, bytes,
- * skips) on its root's meta, and the list is the roots of the ingest scopes that came from a
+ * skips) on its root's meta, each summary run `last_summary` (its fallbacks and their causes), and the list is the roots of the ingest scopes that came from a
  * source path, newest first, with where their summaries stand (the outbox while queued or
  * running, else the root's summary_status). A root ingested before `last_ingest` existed shows
  * its meta's updated_at and no file count.
@@ -12,7 +12,7 @@
  * const items = await recentIngests(fs, outbox.list({ status: ['pending', 'processing', 'failed'] }), 20);
  * items[0]; // { root: 'ctx://resources/docs/', source: '/data/docs', at: '2026-…', files: 9, state: 'queued', … }
  */
-import { LastIngest, type RecentIngest, type RecentIngestState } from '../../../shared/contracts/api.js';
+import { LastIngest, LastSummaryRun, type DagRunResult, type RecentIngest, type RecentIngestState } from '../../../shared/contracts/api.js';
 import type { IngestResult } from '../../../shared/types/ingest.js';
 import type { NodeMeta } from '../../../shared/types/node.js';
 import { INGEST_SCOPES } from '../../../shared/uri.js';
@@ -35,6 +35,21 @@ export async function noteIngest(fs: ContextFS, result: IngestResult, clock: Clo
     await fs.writeMeta(result.root, { ...meta, last_ingest: lastIngest });
   } catch (error) {
     logger.warn(`Could not note the ingest of ${result.root} for the recent list: ${String((error as Error)?.message ?? error)}`);
+  }
+}
+
+/**
+ * Notes a finished summary run's fallbacks on its root's meta (`last_summary`), so Home says
+ * "summarized with 29 fallbacks" after a restart too; like noteIngest, a failure costs only that line.
+ */
+export async function noteSummaryRun(fs: ContextFS, result: DagRunResult, clock: Clock, logger: Logger): Promise<void> {
+  try {
+    const meta = await fs.readMeta(result.root);
+    if (!meta) return;
+    const run: LastSummaryRun = { at: clock.now().toISOString(), fallbacks: result.fallbacks, ...(result.fallback_causes ? { fallback_causes: result.fallback_causes } : {}) };
+    await fs.writeMeta(result.root, { ...meta, last_summary: run });
+  } catch (error) {
+    logger.warn(`Could not note the summary run of ${result.root} for the recent list: ${String((error as Error)?.message ?? error)}`);
   }
 }
 
@@ -75,6 +90,7 @@ export async function recentIngests(fs: ContextFS, queued: readonly QueuedRoot[]
       // Roots an ingest made carry their source; memories and other trees in the scope do not.
       if (!meta?.source_path) continue;
       const noted = LastIngest.safeParse((meta as Record<string, unknown>).last_ingest);
+      const summary = LastSummaryRun.safeParse((meta as Record<string, unknown>).last_summary);
       items.push({
         root: entry.uri,
         scope,
@@ -85,6 +101,7 @@ export async function recentIngests(fs: ContextFS, queued: readonly QueuedRoot[]
         at: noted.success ? noted.data.at : meta.updated_at,
         files: noted.success ? noted.data.files : null,
         state: stateOf({ ...meta, uri: entry.uri }, queued),
+        ...(summary.success ? { summary: summary.data } : {}),
       });
     }
   }

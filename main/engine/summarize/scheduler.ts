@@ -19,6 +19,7 @@ import type { HeldRoots } from '../queue/held-roots.js';
 import type { Outbox } from '../queue/outbox.js';
 import { runOutbox } from '../queue/run-outbox.js';
 import type { ContextFS } from '../tree/context-fs.js';
+import { noteSummaryRun } from '../ingest/recent.js';
 import { DirectoryEventHandler } from './dag.js';
 import { redoPredicate, redoWithin, type RedoMode } from './provenance.js';
 import type { NodeSummarizer } from './types.js';
@@ -84,7 +85,9 @@ export function createSummaryScheduler(deps: SummarySchedulerDeps): SummarySched
         summarizer ??= deps.startRun();
         const dag = new DirectoryEventHandler({ fs, summarizer, fileFallback: deps.fileFallback, index: index ?? noopIndex, logger, clock, emit, signal: ctx.signal, concurrency: deps.concurrency });
         // The handler's result carries more than the contract's DagRunResult; parsing keeps exactly its fields.
-        return DagRunResult.parse(await dag.processDirectoryEvent(message.uri));
+        const result = DagRunResult.parse(await dag.processDirectoryEvent(message.uri));
+        await noteSummaryRun(fs, result, clock, logger);
+        return result;
       },
       {
         signal,
@@ -116,6 +119,7 @@ export function createSummaryScheduler(deps: SummarySchedulerDeps): SummarySched
       const picks = redoWithin(within, redoPredicate(mode, summarizer.provenance ?? { kind: 'extractive' }));
       const dag = new DirectoryEventHandler({ fs, summarizer, fileFallback: deps.fileFallback, index: index ?? noopIndex, logger, clock, emit, signal, concurrency: deps.concurrency, redo: picks });
       const result = DagRunResult.parse(await dag.processDirectoryEvent(root));
+      await noteSummaryRun(fs, result, clock, logger);
       emit({ type: 'dag/finished', root, messageId, result });
       results.push(result);
     }

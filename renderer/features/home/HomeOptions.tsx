@@ -291,7 +291,7 @@ function RecentRow({ item, locale, busy, onOpen, onAgain }: { item: RecentIngest
           <span className="scope">{item.scope}</span>
         </span>
       </div>
-      <SummaryBadge root={item.root} current={item.state === 'summarized'}>
+      <SummaryBadge root={item.root} current={item.state === 'summarized'} noted={item.summary}>
         <span className={`badge recent-state state-${item.state}`} data-testid="recent-state">
           {t(`home.recent.state.${item.state}`)}
         </span>

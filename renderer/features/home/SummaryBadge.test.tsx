@@ -12,14 +12,14 @@ const run = (fallbacks: number, causes: Record<string, number>): DagRunResult =>
   dirsSummarized: 3, dirsReused: 0, filesSummarized: 30, fallbacks, fallback_causes: causes, failed: 0, tokens: 900, ms: 1200,
 });
 
-function render(result: DagRunResult | null, current = true) {
+function render(result: DagRunResult | null, current = true, noted?: Pick<DagRunResult, 'fallbacks' | 'fallback_causes'>) {
   const stores = createStores({ call: async () => ({}), onEvents: () => () => {}, onStatus: () => () => {} } as unknown as CairnClient);
   if (result) stores.ingest.getState().applyEvents([{ type: 'dag/finished', root: ROOT, messageId: 'm1', result }]);
   // A server render reads a zustand store's initial state: let it read the state the events made.
   stores.ingest.getInitialState = stores.ingest.getState;
   return renderToStaticMarkup(
     <StoresProvider stores={stores}>
-      <SummaryBadge root={ROOT} current={current}>
+      <SummaryBadge root={ROOT} current={current} noted={noted}>
         <span>as listed</span>
       </SummaryBadge>
     </StoresProvider>,
@@ -42,5 +42,14 @@ describe("Home's summary badge", () => {
     expect(render(run(0, {}))).toContain('>summarized<');
     expect(render(null)).toBe('<span>as listed</span>');
     expect(render(run(3, { timeout: 3 }), false)).toBe('<span>as listed</span>');
+  });
+
+  it('after a restart, shows the run the workspace noted; a run seen since wins', () => {
+    const noted = { fallbacks: 2, fallback_causes: { 'timeout after 60000 ms': 2 } };
+    const html = render(null, true, noted);
+    expect(html).toContain('summarized with 2 fallbacks');
+    expect(html).toContain('2 × timeout after 60000 ms');
+    expect(render(run(0, {}), true, noted)).toContain('state-summarized');
+    expect(render(null, false, noted)).toBe('<span>as listed</span>');
   });
 });
