@@ -1,13 +1,16 @@
 // `node scripts/check-recall-dev.mjs`: checks the hand-written conversational recall dev set
 // (test/fixtures/recall-dev/, issue 19) before anyone scores on it. For each {id}.json with its
 // {id}.questions.json: ids unique and shaped s{n}:{k}, session and message dates increasing, two
-// named speakers, at least 15 sessions, every evidence id a real message, and the questions per
-// kind. Prints one line per conversation; exits 1 with one line per problem.
+// named speakers, at least 15 sessions, every evidence id a real message, the questions counted
+// per kind, and a README row with the split its id gives. Prints one line per conversation; exits
+// 1 with one line per problem.
+//
+// Usage: node scripts/check-recall-dev.mjs [DIR]   (DIR defaults to test/fixtures/recall-dev)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'recall-dev');
+const DIR = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'recall-dev');
 const KINDS = ['single-hop', 'multi-hop', 'temporal', 'open-domain'];
 const MIN_SESSIONS = 15;
 
@@ -65,6 +68,15 @@ for (const id of ids) {
   }
   for (const k of KINDS) if (perKind[k] === 0) bad(`no ${k} questions`);
   console.log(`${id}: ${sessions.length} sessions, ${messageIds.size} messages, ${questions.length} questions (${KINDS.map((k) => `${k} ${perKind[k]}`).join(', ')})`);
+}
+
+// The README's table names each conversation's split: an odd id number is tune, an even one test.
+const readme = existsSync(join(DIR, 'README.md')) ? readFileSync(join(DIR, 'README.md'), 'utf8') : '';
+for (const id of ids) {
+  const row = readme.split('\n').find((line) => line.startsWith(`| ${id} |`));
+  const split = Number(id.match(/(\d+)/)?.[1]) % 2 === 1 ? 'tune' : 'test';
+  if (!row) problems.push(`${id}: no row in README.md`);
+  else if (row.split('|')[2].trim() !== split) problems.push(`${id}: README.md gives split "${row.split('|')[2].trim()}", want ${split}`);
 }
 
 for (const p of problems) console.error(p);
