@@ -1,6 +1,7 @@
 // Checks the hand-written conversational recall dev set in test/fixtures/recall-dev/:
 // every conversation has two named speakers, 15+ sessions with increasing dates and unique
-// message ids, and its questions cite messages that exist. Prints counts per question kind.
+// message ids, its questions cite messages that exist, and README.md lists it with the split its
+// id gives (odd: tune, even: test). Prints counts per question kind.
 // Usage: node scripts/check-recall-dev.mjs [--show] [id ...]   (no ids: every conversation in the folder)
 // --show prints each question with the text of the messages it cites, to read an evidence list
 // against its question by eye (an id can exist and still point at the wrong message).
@@ -78,9 +79,20 @@ const named = args.filter((a) => a !== '--show');
 const ids = named.length
   ? named
   : fs.readdirSync(DIR).filter((f) => f.endsWith('.json') && !f.endsWith('.questions.json')).map((f) => f.slice(0, -5)).sort();
+// The README's table names each conversation's split: an odd id number is tune, an even one test.
+const readme = fs.existsSync(path.join(DIR, 'README.md')) ? fs.readFileSync(path.join(DIR, 'README.md'), 'utf8') : '';
+function readmeErrors(id) {
+  const split = Number(id.match(/^rc(\d+)/)?.[1] ?? NaN) % 2 === 1 ? 'tune' : 'test';
+  const row = readme.split('\n').find((line) => line.startsWith(`| ${id} |`));
+  if (!row) return [`no row in README.md`];
+  const listed = row.split('|')[2].trim();
+  return listed === split ? [] : [`README.md gives split "${listed}", want ${split}`];
+}
+
 let failed = 0;
 for (const id of ids) {
-  const { summary, errors } = checkConversation(id, show);
+  const { summary, errors: own } = checkConversation(id, show);
+  const errors = [...own, ...readmeErrors(id)];
   console.log(summary);
   for (const e of errors) console.log(`  error: ${e}`);
   if (errors.length) failed++;
