@@ -9,6 +9,12 @@ describe('compareNatural', () => {
     expect([...names].sort()).not.toEqual([...names].sort(compareNatural));
   });
 
+  it('puts a version before its point releases, whatever the extension, and keeps folders named by versions whole', () => {
+    expect(['1.7.12.1.txt', '1.7.12.txt', '1.7.11.txt', '1.7.12.2.txt'].sort(compareNatural)).toEqual(['1.7.11.txt', '1.7.12.txt', '1.7.12.1.txt', '1.7.12.2.txt']);
+    expect(['2.39.10', '2.39.5', '2.4'].sort(compareNatural)).toEqual(['2.4', '2.39.5', '2.39.10']);
+    expect(['notes.txt', 'notes.md', 'notes-2.md', '.gitignore'].sort(compareNatural)).toEqual(['.gitignore', 'notes.md', 'notes.txt', 'notes-2.md']);
+  });
+
   it('puts file10 after file9 and letters in alphabetical order, whatever their case', () => {
     expect(['file10', 'file9', 'file1', 'File2'].sort(compareNatural)).toEqual(['file1', 'File2', 'file9', 'file10']);
     expect(['b.md', 'C.md', 'a.md'].sort(compareNatural)).toEqual(['a.md', 'b.md', 'C.md']);
