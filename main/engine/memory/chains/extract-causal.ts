@@ -100,10 +100,15 @@ function splitAnchor(unit: Unit): Anchor | undefined {
   }
   const forward = CAUSE_FORWARD.exec(text);
   if (forward && forward.index >= 4) {
-    const effect = text.slice(forward.index + forward[0].length).trim();
-    if (effect.length >= 2) {
-      const marker = forward[0].replace(/^[,，]\s*/, '');
-      return { unit, weak: marker !== forward[0], steps: [{ role: 'cause', text: text.slice(0, forward.index).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker }] };
+    const marker = forward[0].replace(/^[,，]\s*/, '');
+    // A step is a whole clause: the sentence is cut only where the marker opens a clause (after a
+    // comma: "X，导致Y", "X, so Y"). "The leak led to timeouts" / "熬夜容易导致头疼" is one clause
+    // stating cause and effect together: one cause step, which needs a problem or a fix around it.
+    const clauseBreak = /[,，;；]\s*$/.test(text.slice(0, forward.index + forward[0].length - marker.length));
+    if (!clauseBreak) return { unit, steps: [{ role: 'cause', text, unit, marker }] };
+    const effect = text.slice(forward.index + forward[0].length - marker.length).trim();
+    if (effect.replace(marker, '').trim().length >= 2) {
+      return { unit, weak: marker !== forward[0], steps: [{ role: 'cause', text: text.slice(0, forward.index).replace(/[\s,，;；]+$/, ''), unit, marker }, { role: 'effect', text: effect, unit, marker }] };
     }
   }
   return undefined;

@@ -62,7 +62,9 @@ export function extractOperation(units: Unit[], createdAt: string): ExtractedCha
       const marker = list?.[0].trim() ?? sequence?.[0].trim();
       // Questions ("收汁要收到什么程度？") ask about a step; they are not one.
       const isStep = (marker !== undefined || imperative !== null) && !isPastEvent(clause) && !/[?？]\s*$/.test(clause);
-      if (isStep && draft && (draft.role !== unit.role || (marker !== undefined && STARTS_LIST.test(clause) && draft.steps.length >= 2))) flush();
+      // A new "first"/"1." starts another procedure: after two steps, or after a step of an earlier message.
+      const startsList = marker !== undefined && STARTS_LIST.test(clause);
+      if (isStep && draft && (draft.role !== unit.role || (startsList && (draft.steps.length >= 2 || draft.lastPosition !== unit.position)))) flush();
       if (isStep) {
         draft ??= { steps: [], explicit: false, role: unit.role, lastPosition: unit.position };
         draft.explicit ||= marker !== undefined;

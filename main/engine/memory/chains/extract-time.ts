@@ -21,10 +21,10 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   let lastPosition = -Infinity;
   let storyDate: string | undefined;
   const flush = () => {
-    // A timeline needs two moments placed on the calendar or the clock; vague ones ("今年",
-    // "last year", "一周") alone do not make one.
-    const placed = steps.filter((s) => s.time && (/^\d{4}-\d{2}-\d{2}/.test(s.time) || /^\d{4}-\d{2}$/.test(s.time) || /\d{1,2}[:：]\d{2}|[点點]/.test(s.time))).length;
-    const chain = placed >= 2 ? chainFromSteps('TIME', steps, { complete: steps.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt) : undefined;
+    // A timeline is made of moments placed on the calendar or the clock; vague ones ("今年",
+    // "last year", "一周") are not steps of it, and two placed moments are needed.
+    const placed = steps.filter((s) => isPlaced(s.time));
+    const chain = placed.length >= 2 ? chainFromSteps('TIME', placed, { complete: placed.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt) : undefined;
     if (chain) chains.push(chain);
     steps = [];
     storyDate = undefined;
@@ -58,6 +58,8 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
       }
       if (added >= MAX_PER_SENTENCE) break;
       const span = clauseAround(unit.text, mention.index);
+      // A condition ("if it rains on the day", "如果当天气温低于零度") names a moment that may never come.
+      if (HYPOTHETICAL.test(unit.text.slice(span.start, mention.index))) continue;
       const step: Step = { role: 'moment', text: unit.text.slice(span.start, span.end).trim(), unit, marker: mention.text, time };
       clause = { ...span, step };
       steps.push(step);
@@ -69,6 +71,12 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
 }
 
 const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
+const HYPOTHETICAL = /\b(?:if|unless|in case|suppose)\b|如果|假如|要是|万一|假设/i;
+
+/** A time on the calendar (a day or a month) or on the clock. */
+function isPlaced(time: string | undefined): boolean {
+  return time !== undefined && (/^\d{4}-\d{2}(?:-\d{2})?(?:T|$)/.test(time) || /\d{1,2}[:：]\d{2}|[点點]/.test(time));
+}
 
 // Where one moment's clause ends: a comma, semicolon or dash between clauses, or "and" ("write
 // it today and share it tomorrow" is two moments).

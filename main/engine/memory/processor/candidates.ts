@@ -56,8 +56,9 @@ export const MIN_CHAIN_CONFIDENCE = 0.5;
 export const AUTO_COMMIT_CONFIDENCE = 0.6;
 
 const DECISION = [
-  /\b(?:i|we) (?:decided|chose|picked|settled on|agreed)\b|\blet'?s (?:go with|use|pick|stick with|do)\b|\b(?:we|i)(?:'ll| will) (?:go with|use|ship|keep|stick with|book|start with)\b|\bagreed,/i,
-  /决定|就这么定|那就|就用|就选|定了/u,
+  /\b(?:i|we) (?:decided|chose|picked|settled on|agreed)\b|\blet'?s (?:go with|use|pick|stick with|do)\b|\b(?:we|i)(?:'ll| will) (?:go with|use|ship|keep|stick with|book|start with)\b|\bagreed,|\b(?:i|we) (?:plan|intend) to\b/i,
+  // 打算/准备 with a first-person subject: an intention the speaker states ("我打算…", "我们准备…").
+  /决定|就这么定|那就|就用|就选|定了|我们?(?:打算|准备)/u,
 ];
 
 /** A candidate with its rule score and whether a commit may store it without a person's review. */
@@ -149,11 +150,23 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
   });
 }
 
-/** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none. */
+/** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none (or when it is someone else's). */
 export function preferenceStrength(text: string): number {
-  if (STRONG_PREFERENCE.some((p) => p.test(text))) return 0.7;
-  if (WEAK_PREFERENCE.some((p) => p.test(text))) return 0.55;
+  const cue = (patterns: RegExp[]) => patterns.some((p) => { const m = p.exec(text); return m !== null && !someoneElses(text, m.index); });
+  if (cue(STRONG_PREFERENCE)) return 0.7;
+  if (cue(WEAK_PREFERENCE)) return 0.55;
   return 0;
+}
+
+/**
+ * Whether the preference cue at `index` is a third person's: in Chinese the subject comes before
+ * the verb, and the nearest personal pronoun before the cue in its clause names whose it is
+ * ("她一直很喜欢" is hers; "我爸喜欢拍照" and "我觉得…" stay the speaker's). English cues carry their "I"/"we".
+ */
+function someoneElses(text: string, index: number): boolean {
+  const clause = text.slice(0, index).split(/[,，;；。！？!?]/u).pop() ?? '';
+  const pronouns = clause.match(/[我咱他她它]/gu);
+  return pronouns !== null && /[他她它]/u.test(pronouns[pronouns.length - 1] as string);
 }
 
 class Context {
