@@ -18,6 +18,13 @@ const USER_PROBLEM_WINDOW = 10;
 /** How many messages after the solution a report of its effect may come. */
 const REPORT_WINDOW = 3;
 
+/** A clause of result after a comma: ", so …", "，所以…" (not "so that", a purpose). */
+export const RESULT_CLAUSE = /[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)/i;
+// A sentence that opens with a condition ("If …", "如果…", "要是…").
+const CONDITIONAL = /^\W*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|assuming)\b|^\W*(?:但是|不过|而且)?(?:如果|假如|要是|万一|假设)/i;
+// A judgement on evidence ("That matches X, because…", "这说明…"): "because" gives the reason for
+// the judgement, not the cause of an event.
+const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|fits|confirms|shows|suggests|means|makes sense)\b|^\W*(?:这|那)(?:就)?(?:说明|解释了|符合|印证了)/i;
 // Backward markers: the cause comes after the marker and explains what precedes it.
 const CAUSE_BACKWARD = /\b(?:because(?: of)?|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|the reason (?:is|was)|thanks to|owing to)\b|是因为|因为|由于|原因是|原因在于|源于/i;
 // Forward markers: what precedes is the cause, what follows its effect.
@@ -44,14 +51,21 @@ interface Anchor {
 export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[] {
   const chains: { problem?: Unit; steps: Step[]; solved: boolean }[] = [];
   for (let i = 0; i < units.length; i += 1) {
+    // "If the membrane is torn, it costs more because…" explains what would happen: a hypothetical
+    // is an argument (LOGIC), not the cause of something that happened.
+    // Only "If A, B, so C" is causal: a result clause ("so"/"所以") tells a mechanism, A brings about C.
+    const conditional = CONDITIONAL.test((units[i] as Unit).text);
+    if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text)) continue;
     const anchor = splitAnchor(units[i] as Unit);
-    if (!anchor) continue;
+    if (!anchor || (conditional && anchor.steps.length < 2)) continue;
     const ownProblem = anchor.steps[0]?.role === 'problem';
     const problem = findProblem(units, i, ownProblem);
     // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
     // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
-    if (anchor.weak && !isProblem(anchor.unit.text)) continue;
-    const solutionIndex = findSolution(units, i);
+    if (anchor.weak && !conditional && !isProblem(anchor.unit.text)) continue;
+    // A solution answers a problem: an explanation of something that is no trouble ("a lower
+    // setting saves more, because…") takes no fix from the messages after it.
+    const solutionIndex = ownProblem || problem ? findSolution(units, i) : undefined;
     const open = problem ? chains.find((c) => c.problem === problem && !c.solved) : undefined;
     const target = open ?? { problem, steps: problem ? [{ role: 'problem', text: problem.text, unit: problem }] : [], solved: false };
     for (const step of anchor.steps) if (!target.steps.some((s) => s.unit === step.unit && s.role === step.role)) target.steps.push(step);
@@ -79,9 +93,13 @@ function splitAnchor(unit: Unit): Anchor | undefined {
     const before = text.slice(0, backward.index).replace(/[\s,，:：]+$/, '');
     const after = text.slice(backward.index);
     const marker = backward[0];
-    // "Because B, A" / "因为B，所以A": the cause leads, the effect follows the comma.
-    if (before.length < 4 || /^(?:是)?$/.test(before)) {
-      const comma = /[,，]\s*/.exec(after.slice(marker.length));
+    // "Because B, A" / "因为B，所以A": the cause leads, the effect follows the comma (the one
+    // before "so"/"所以" when there is one). An introduction ending in a colon ("The reason is
+    // clear: because…", "原因就清楚了：因为…") announces the explanation; it is no part of it.
+    const introduced = /[:：]\s*$/.test(text.slice(0, backward.index));
+    if (before.length < 4 || /^(?:是)?$/.test(before) || introduced) {
+      const rest = after.slice(marker.length);
+      const comma = /[,，]\s*(?=(?:so|therefore|hence)\b|所以|因此|于是|结果)/i.exec(rest) ?? /[,，]\s*/.exec(rest);
       if (comma) {
         const cut = marker.length + comma.index;
         // The effect is the rest of the sentence as written, its "so"/"所以" included.
@@ -90,7 +108,7 @@ function splitAnchor(unit: Unit): Anchor | undefined {
           return { unit, steps: [{ role: 'cause', text: after.slice(0, cut).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker: EFFECT_LEAD.exec(effect)?.[0]?.trim() || marker }] };
         }
       }
-      return { unit, steps: [{ role: 'cause', text, unit, marker }] };
+      return { unit, steps: [{ role: 'cause', text: introduced ? after.trim() : text, unit, marker }] };
     }
     // "A because B": A is what B explains: a problem when it states trouble, else an effect
     // ("Latency is back to normal because the pool is bigger" reports an outcome).

@@ -37,8 +37,11 @@ const PAST_INDEFINITE = new RegExp(String.raw`\ban? \w+(?: (?!is\b|are\b|was\b|w
 // A chat report without its subject: "Deployed the fix at 17:10.", "Added the test.", "Ok, raised it to 30".
 const REPORT_EN = new RegExp(String.raw`^\W*(?:(?:ok|okay|so|and|then|also|just|finally)\W+)*(?:\w+(?<!e)ed|${IRREGULAR_PAST})\s+(?:it|the|a|an|them|that|this|my|our|to|in|on|up|out|back)\b`, 'i');
 
+// Acknowledgements ("Got it.", "I see", "知道了") answer; they tell nothing that happened.
+const ACKNOWLEDGEMENT = /^\W*(?:(?:ok|okay|yes|right|great|thanks)\W+)*(?:got it|i see|understood|noted|明白了|知道了|收到)\W*$/i;
+
 export function isPastEvent(clause: string): boolean {
-  if (NOT_EVENT.test(clause)) return false;
+  if (NOT_EVENT.test(clause) || ACKNOWLEDGEMENT.test(clause)) return false;
   return PAST_EN.test(clause) || PAST_NAMED.test(clause) || PAST_INDEFINITE.test(clause) || REPORT_EN.test(clause) || (LE.test(clause) && CN_STORY_CUE.test(clause));
 }
 
