@@ -163,7 +163,7 @@ export interface Scored {
   chainRecall: Record<string, { labels: number; found: number }>;
   steps: { predicted: number; matched: number; labels: number; found: number; roleAgree: number };
   buckets: (Point & { bucket: string; label: string })[];
-  memories: (Point & { category: string; committed: boolean })[];
+  memories: (Point & { category: string; kind: string; committed: boolean })[];
   memoryRecall: { labels: number; found: number; foundCommitted: number };
   alteredSteps: { chain: string; message_id: string; text: string }[];
   cutTitles: string[];
@@ -236,13 +236,13 @@ export function scoreConversation(run: Analyzed, labels: MemoryLabels): Scored {
 
   const foundMemories = new Set<number>();
   const foundCommitted = new Set<number>();
-  for (const { candidate, score, autoCommit: committed } of run.proposed) {
+  for (const { candidate, score, kind, autoCommit: committed } of run.proposed) {
     const hits = labels.memories.flatMap((m, i) => (m.category === candidate.category && m.message_ids.some((id) => candidate.message_ids.includes(id)) ? [i] : []));
     for (const i of hits) {
       foundMemories.add(i);
       if (committed) foundCommitted.add(i);
     }
-    scored.memories.push({ confidence: candidate.confidence, score, correct: hits.length > 0, category: candidate.category, committed });
+    scored.memories.push({ confidence: candidate.confidence, score, correct: hits.length > 0, category: candidate.category, kind, committed });
     const sources = candidate.message_ids.map((id) => messages.get(id) ?? '');
     if (isCutTitle(candidate.title, sources)) scored.cutTitles.push(candidate.title);
   }
@@ -362,9 +362,14 @@ export function fitCalibration(tune: Scored[]): Calibration {
   }
   const memoryPoints = tune.flatMap((s) => s.memories);
   const memory: Calibration['memory'] = { all: fit(memoryPoints) };
+  // A table per category, and per kind (the rule that made the memory) where a category has several.
   for (const category of new Set(memoryPoints.map((p) => p.category))) {
     const points = memoryPoints.filter((p) => p.category === category);
     if (points.length >= MIN_FIT_POINTS) memory[category as keyof Calibration['memory']] = fit(points);
+  }
+  for (const kind of new Set(memoryPoints.map((p) => p.kind))) {
+    const points = memoryPoints.filter((p) => p.kind === kind);
+    if (kind.includes('/') && points.length >= MIN_FIT_POINTS) memory[kind as keyof Calibration['memory']] = fit(points);
   }
   return { chain, bucket: fit(tune.flatMap((s) => s.buckets)), memory };
 }
@@ -374,7 +379,7 @@ export function formatCalibration(calibration: Calibration): string {
   const table = (t: readonly (readonly [number, number, number])[]) => `[${t.map((s) => `[${s.join(', ')}]`).join(', ')}]`;
   const record = (r: Record<string, readonly (readonly [number, number, number])[] | undefined>) =>
     `{\n${Object.entries(r)
-      .map(([k, t]) => `    ${k}: ${table(t ?? [])},`)
+      .map(([k, t]) => `    ${/^\w+$/.test(k) ? k : `'${k}'`}: ${table(t ?? [])},`)
       .join('\n')}\n  }`;
   return `export const CALIBRATION: Calibration = {\n  chain: ${record(calibration.chain)},\n  bucket: ${table(calibration.bucket)},\n  memory: ${record(calibration.memory)},\n};`;
 }

@@ -7,6 +7,7 @@
  * ends after more than four messages without a time expression.
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
+import { isStopWord } from '../../../lib/text-analysis.js';
 import { chainFromSteps, type Step } from './build-chain.js';
 import type { Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
@@ -60,6 +61,7 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
       const span = clauseAround(unit.text, mention.index);
       // A condition ("if it rains on the day", "如果当天气温低于零度") names a moment that may never come.
       if (HYPOTHETICAL.test(unit.text.slice(span.start, mention.index))) continue;
+      if (!tellsAnEvent(unit.text.slice(span.start, span.end), mentions, span.start)) continue;
       const step: Step = { role: 'moment', text: unit.text.slice(span.start, span.end).trim(), unit, marker: mention.text, time };
       clause = { ...span, step };
       steps.push(step);
@@ -71,6 +73,25 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
 }
 
 const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
+
+/**
+ * Whether a moment's clause says what happens at its time: without the time expressions it keeps
+ * a content word (English: not a function word, not an agreement such as "works" or "fine";
+ * Chinese: two characters besides 是/的/了/就…). "Thursday works.", "十五号是周六" and a bare
+ * "周一" only name a time (agree to one, restate one): no moment of a timeline.
+ */
+function tellsAnEvent(clause: string, mentions: { index: number; text: string }[], offset: number): boolean {
+  let rest = clause;
+  for (const m of [...mentions].sort((a, b) => b.index - a.index)) {
+    const at = m.index - offset;
+    if (at >= 0 && at < rest.length) rest = rest.slice(0, at) + ' ' + rest.slice(at + m.text.length);
+  }
+  const words = (rest.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => !isStopWord(w) && !AGREEMENT.has(w));
+  const han = (rest.match(/\p{Script=Han}/gu) ?? []).filter((c) => !'是的了在就那这也都吧吗呢啊'.includes(c));
+  return words.length >= 1 || han.length >= 2;
+}
+
+const AGREEMENT = new Set(['works', 'work', 'fine', 'good', 'great', 'suits', 'perfect', 'ok', 'okay', 'sure', 'then']);
 const HYPOTHETICAL = /\b(?:if|unless|in case|suppose)\b|如果|假如|要是|万一|假设/i;
 
 /** A time on the calendar (a day or a month) or on the clock. */

@@ -24,7 +24,7 @@
 import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, TopicCluster } from '../../../../shared/types/memory.js';
 import { shorten } from '../chains/build-chain.js';
 import { isoMillis } from '../chains/time-expressions.js';
-import { calibrateMemory } from '../fusion/calibration.js';
+import { calibrateMemory, type MemoryKind } from '../fusion/calibration.js';
 import type { MemoryCandidate } from '../long-term/types.js';
 
 export const MIN_CONFIDENCE = 0.3;
@@ -66,6 +66,8 @@ export interface ProposedMemory {
   candidate: MemoryCandidate;
   /** The rules' own score, before calibration (what fusion/calibration.ts is fitted on). */
   score: number;
+  /** Which rule made it ("semantic/LOGIC", "semantic/decision", …): its calibration table. */
+  kind: MemoryKind;
   autoCommit: boolean;
 }
 
@@ -87,6 +89,7 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
   const candidates: MemoryCandidate[] = [];
   const dated = new Set<string>();
   const chainMade = new Set<MemoryCandidate>();
+  const kinds = new Map<MemoryCandidate, MemoryKind>();
   for (const chain of analysis.chains) {
     const base = context.chainBase(chain);
     const before = candidates.length;
@@ -109,13 +112,16 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
         candidates.push({ ...base, category: 'semantic', title: `${chain.chain_type === 'CAUSAL' ? 'Why' : 'Reasoning'}: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
         break;
     }
-    for (const made of candidates.slice(before)) chainMade.add(made);
+    for (const made of candidates.slice(before)) {
+      chainMade.add(made);
+      kinds.set(made, made.category === 'semantic' || made.category === 'narrative' ? `${made.category}/${chain.chain_type}` : made.category);
+    }
   }
   for (const cluster of analysis.clusters) {
     if (cluster.dominant_bucket !== 'DECISION_CONTEXT' || !cluster.extraction_candidate) continue;
     const items = cluster.items.filter((i) => i.bucket === 'DECISION_CONTEXT').sort((a, b) => b.relevance - a.relevance).slice(0, DECISION_ITEMS);
     if (items.length === 0) continue;
-    candidates.push({
+    const made: MemoryCandidate = {
       category: 'semantic',
       // Titled by what was decided, not by the topic's keywords (a label such as "timeout / statement / s3" says nothing).
       title: `Decision: ${titleFrom(items.map((i) => i.text), 70)}`,
@@ -126,12 +132,18 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
       cluster_ids: [cluster.cluster_id],
       chain_ids: cluster.related_chains,
       confidence: round(0.5 * cluster.coherence + 0.5 * cluster.avg_relevance),
-    });
+    };
+    candidates.push(made);
+    kinds.set(made, 'semantic/decision-topic');
   }
   const userItems = Object.values(analysis.buckets).flat().filter((i) => i.role === 'user');
   for (const item of userItems) {
     // A choice the user states ("We decided to keep max at 20", "那就十二月二十日截止"), not asks about.
-    if (DECISION.some((p) => p.test(item.text)) && !/[?？]\s*$/.test(item.text.trim())) candidates.push(context.itemCandidate(item, 'semantic', `Decision: ${titleFrom([item.text], 70)}`, 0.6));
+    if (DECISION.some((p) => p.test(item.text)) && !/[?？]\s*$/.test(item.text.trim())) {
+      const made = context.itemCandidate(item, 'semantic', `Decision: ${titleFrom([item.text], 70)}`, 0.6);
+      candidates.push(made);
+      kinds.set(made, 'semantic/decision');
+    }
     const cue = item.bucket === 'USER_INTENT' ? preferenceStrength(item.text) : 0;
     if (cue > 0) candidates.push(context.itemCandidate(item, 'preference', titleFrom([item.text], 80), cue));
     if (PROFILE.some((p) => p.test(item.text))) candidates.push(context.itemCandidate(item, 'profile', titleFrom([item.text], 80), 0.6));
@@ -145,8 +157,9 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
     if (!weak.has(other)) weak.delete(seen);
   }).map((candidate) => {
     const score = candidate.confidence;
-    const confidence = round(calibrateMemory(candidate.category, score));
-    return { candidate: { ...candidate, confidence }, score, autoCommit: confidence >= AUTO_COMMIT_CONFIDENCE && !weak.has(candidate) };
+    const kind = kinds.get(candidate) ?? candidate.category;
+    const confidence = round(calibrateMemory(kind, score));
+    return { candidate: { ...candidate, confidence }, score, kind, autoCommit: confidence >= AUTO_COMMIT_CONFIDENCE && !weak.has(candidate) };
   });
 }
 
