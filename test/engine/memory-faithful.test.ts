@@ -30,9 +30,11 @@ async function devRuns(): Promise<typeof runs> {
 }
 
 describe('the dev conversations', () => {
-  it('are six, three per language, labelled, split tune/test by conversation, and every labelled step quotes its message', () => {
+  it('are eight, four per language (five tune, three test: README.md), labelled, split by conversation, and every labelled step quotes its message', () => {
     const set = loadMemoryDevSet(DEV_SET);
-    expect(set).toHaveLength(6);
+    expect(set).toHaveLength(8);
+    // The test half is the three conversations written first; later ones went to the tune half.
+    expect(set.filter((c) => c.labels.split === 'test').map((c) => c.labels.conversation_id).sort()).toEqual(['en-personal-lisbon-wedding', 'en-plan-invoicing-launch', 'zh-debug-cron-env']);
     for (const lang of ['en', 'zh']) {
       expect(set.filter((c) => c.labels.language === lang && c.labels.split === 'tune').length).toBeGreaterThan(0);
       expect(set.filter((c) => c.labels.language === lang && c.labels.split === 'test').length).toBeGreaterThan(0);
