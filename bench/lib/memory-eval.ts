@@ -254,7 +254,7 @@ export function scoreConversation(run: Analyzed, labels: MemoryLabels): Scored {
 export interface SplitReport {
   split: Split;
   conversations: string[];
-  chains: Record<string, Reliability & { labels: number; found: number; recall: number }>;
+  chains: Record<string, Reliability & { labels: number; found: number; recall: number; steps: number; stepPrecision: number }>;
   steps: { predicted: number; matched: number; precision: number; labels: number; found: number; recall: number; roleAgreement: number };
   buckets: Reliability & { perBucket: Record<string, { predicted: number; correct: number; labels: number; precision: number; recall: number }> };
   memories: Reliability & { labels: number; found: number; recall: number };
@@ -271,7 +271,10 @@ export function splitReport(split: Split, conversations: { id: string; scored: S
   for (const type of CHAIN_TYPES) {
     const labelsN = all.reduce((n, s) => n + (s.chainRecall[type]?.labels ?? 0), 0);
     const found = all.reduce((n, s) => n + (s.chainRecall[type]?.found ?? 0), 0);
-    chains[type] = { ...reliability(all.flatMap((s) => s.chains[type] ?? [])), labels: labelsN, found, recall: labelsN === 0 ? 0 : found / labelsN };
+    const typed = all.flatMap((s) => s.chains[type] ?? []);
+    const steps = typed.reduce((n, c) => n + c.steps, 0);
+    const matched = typed.reduce((n, c) => n + c.matchedSteps, 0);
+    chains[type] = { ...reliability(typed), labels: labelsN, found, recall: labelsN === 0 ? 0 : found / labelsN, steps, stepPrecision: steps === 0 ? 0 : matched / steps };
   }
   const steps = all.reduce((t, s) => ({ predicted: t.predicted + s.steps.predicted, matched: t.matched + s.steps.matched, labels: t.labels + s.steps.labels, found: t.found + s.steps.found, roleAgree: t.roleAgree + s.steps.roleAgree }), { predicted: 0, matched: 0, labels: 0, found: 0, roleAgree: 0 });
   const bucketPoints = all.flatMap((s) => s.buckets);
@@ -335,6 +338,7 @@ const pct = (x: number) => x.toFixed(2);
 export function formatMemoryReport(report: SplitReport): string {
   const lines = [`${report.split} (${report.conversations.join(', ')})`, '', '| type | n | precision | recall | ECE |', '|---|---:|---:|---:|---:|'];
   for (const [type, r] of Object.entries(report.chains)) lines.push(`| chain ${type} | ${r.n} | ${pct(r.precision)} | ${pct(r.recall)} (${r.found}/${r.labels}) | ${pct(r.ece)} |`);
+  for (const [type, r] of Object.entries(report.chains)) lines.push(`| · ${type} steps | ${r.steps} | ${pct(r.stepPrecision)} | | |`);
   lines.push(`| chain steps | ${report.steps.predicted} | ${pct(report.steps.precision)} | ${pct(report.steps.recall)} (${report.steps.found}/${report.steps.labels}) | role agreement ${pct(report.steps.roleAgreement)} |`);
   lines.push(`| bucket assignments | ${report.buckets.n} | ${pct(report.buckets.precision)} | | ${pct(report.buckets.ece)} |`);
   for (const [bucket, r] of Object.entries(report.buckets.perBucket)) lines.push(`| · ${bucket} | ${r.predicted} | ${pct(r.precision)} | ${pct(r.recall)} (${r.correct}/${r.labels}) | |`);

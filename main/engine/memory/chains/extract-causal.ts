@@ -59,7 +59,10 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     const anchor = splitAnchor(units[i] as Unit);
     if (!anchor || (conditional && anchor.steps.length < 2)) continue;
     const ownProblem = anchor.steps[0]?.role === 'problem';
-    const problem = findProblem(units, i, ownProblem);
+    // A sentence that links its cause to the effect it names explains itself: only the user's own
+    // complaint joins it as its problem, not a guess another speaker made on the way.
+    const selfContained = anchor.steps.some((s) => s.role === 'effect');
+    const problem = findProblem(units, i, ownProblem || selfContained);
     // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
     // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
     if (anchor.weak && !conditional && !isProblem(anchor.unit.text)) continue;
