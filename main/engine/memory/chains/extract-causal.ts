@@ -13,8 +13,8 @@ import type { Unit } from './text-units.js';
 
 /** How many messages back a problem, and forward a solution, may be from the cause. */
 const WINDOW_MESSAGES = 4;
-/** How far back a problem the user stated may be: the user's complaint is what a fix answers. */
-const USER_PROBLEM_WINDOW = 10;
+/** How far back a problem the user stated may be: the user's complaint is what a fix answers; further back is another topic. */
+const USER_PROBLEM_WINDOW = 6;
 /** How many messages after the solution a report of its effect may come. */
 const REPORT_WINDOW = 3;
 
