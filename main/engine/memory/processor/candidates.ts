@@ -165,7 +165,8 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
 
 /** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none (or when it is someone else's). */
 export function preferenceStrength(text: string): number {
-  const cue = (patterns: RegExp[]) => patterns.some((p) => { const m = p.exec(text); return m !== null && !someoneElses(text, m.index); });
+  // Some occurrence of a cue must be the speaker's ("我觉得她会喜欢，但我更喜欢红色的" has one).
+  const cue = (patterns: RegExp[]) => patterns.some((p) => [...text.matchAll(new RegExp(p.source, `${p.flags}g`))].some((m) => !someoneElses(text, m.index)));
   if (cue(STRONG_PREFERENCE)) return 0.7;
   if (cue(WEAK_PREFERENCE)) return 0.55;
   return 0;
