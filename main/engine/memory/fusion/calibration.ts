@@ -37,7 +37,7 @@ export interface Calibration {
 }
 
 // Fitted by `node scripts/eval-memory.mjs --fit` on the tune half (en-debug-pool-leak,
-// zh-personal-routine, zh-plan-annual-party).
+// en-home-boiler-pressure, zh-debug-disk-full, zh-personal-routine, zh-plan-annual-party).
 export const CALIBRATION: Calibration = {
   chain: {
     CAUSAL: [[0.808, 0.889, 7]],
