@@ -4,7 +4,8 @@
  * date-time when possible and to the expression as written otherwise. A clock time without a
  * date takes the date of the previous moment ("9月12日 … 下午一点半"); "第二天"/"the next day"
  * count from the previous moment, other relative days from the message's timestamp. A timeline
- * ends after more than four messages without a time expression.
+ * ends after more than two messages without a time expression (a plan that goes quiet and comes
+ * back later is a new timeline).
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { isStopWord } from '../../../lib/text-analysis.js';
@@ -13,7 +14,7 @@ import type { Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
 import { findTimes, isoMillis, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
 
-const GAP_MESSAGES = 4;
+const GAP_MESSAGES = 2;
 const MAX_PER_SENTENCE = 3;
 
 export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] {

@@ -40,21 +40,21 @@ export interface Calibration {
 // en-home-boiler-pressure, zh-debug-disk-full, zh-personal-routine, zh-plan-annual-party).
 export const CALIBRATION: Calibration = {
   chain: {
-    CAUSAL: [[0.808, 0.889, 7]],
+    CAUSAL: [[0.8, 0.889, 7]],
     LOGIC: [[0.875, 0.769, 11]],
     OPERATION: [[0.7, 0.5, 2], [0.85, 0.857, 5]],
     NARRATIVE: [[0.95, 0.875, 6]],
-    TIME: [[0.7, 0.5, 2], [0.95, 0.75, 6]],
+    TIME: [[0.7, 0.6, 3], [0.95, 0.75, 6]],
   },
   bucket: [[0.551, 0.664, 132], [0.798, 0.864, 64], [0.889, 0.938, 14]],
   memory: {
-    all: [[0.769, 0.657, 65], [0.889, 0.8, 18]],
+    all: [[0.769, 0.647, 66], [0.889, 0.8, 18]],
     semantic: [[0.889, 0.73, 35]],
-    narrative: [[0.45, 0.333, 1], [0.6, 0.429, 5], [0.875, 0.7, 8]],
+    narrative: [[0.6, 0.333, 7], [0.875, 0.7, 8]],
     event: [[0.75, 0.412, 15]],
     preference: [[0.7, 0.923, 11]],
     'semantic/LOGIC': [[0.769, 0.462, 11]],
-    'narrative/TIME': [[0.45, 0.333, 1], [0.6, 0.429, 5], [0.75, 0.5, 2]],
+    'narrative/TIME': [[0.6, 0.333, 7], [0.75, 0.5, 2]],
     'semantic/decision': [[0.6, 0.923, 11]],
   },
 };
