@@ -15,7 +15,9 @@ const GAP_MESSAGES = 2;
 const MAX_EVENTS_PER_SENTENCE = 2;
 
 const IRREGULAR_PAST =
-  'went|took|got|saw|met|found|left|came|made|ate|bought|flew|drove|rode|ran|spent|told|said|thought|knew|began|woke|slept|caught|lost|gave|wrote|sat|stood|paid|fell|felt|kept|brought|heard|put|did|had|was|were|shipped|hit|forgot|sent|built|broke|became|won|shut|set|held|led|grew|threw|chose|wore|hid|drank|fed|taught|understood';
+  'went|took|got|saw|met|found|left|came|made|ate|bought|flew|drove|rode|ran|spent|told|said|thought|knew|began|woke|slept|caught|lost|gave|wrote|sat|stood|paid|fell|felt|kept|brought|heard|put|did|had|(?:was|were)(?=\\s+(?:not\\s+)?(?:\\w+ed|\\w+ing|been|born|taken|given|told|sent|made|left|found|caught|lost|stuck|broken)\\b)|shipped|hit|forgot|sent|built|broke|became|won|shut|set|held|led|grew|threw|chose|wore|hid|drank|fed|taught|understood';
+// "was"/"were" tell an event only as an auxiliary ("it was released", "we were waiting"); before
+// an adjective or a place ("he was quick", "the gauge was at 1.5 bar") they describe a state.
 // Not "you": "you set max", "you saw" are instructions or hypotheticals in chat far more often than a story.
 // "the X Y" allows a two-word subject ("the pilot customers") but not "the pool is", whose verb is "is".
 const SUBJECT = String.raw`(?:I|we|he|she|they|it|my \w+|our \w+|his \w+|her \w+|their \w+|the \w+(?: (?!is\b|are\b|was\b|were\b|be\b)\w+)?|customers|everyone|someone)`;
