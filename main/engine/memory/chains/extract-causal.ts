@@ -1,10 +1,14 @@
 /**
  * CAUSAL chains: problem → cause → solution/effect. A chain is anchored on a sentence with a
  * cause marker ("because", "due to", "caused by", "因为", "由于", "导致", "原因是"). Around it:
- * - the sentence itself may hold two steps ("A because B", "B 导致 A", "由于B，A"), split at the marker;
- * - the problem is the nearest earlier sentence with a problem word, within a few messages;
- * - the solution or effect is the nearest later sentence with a fix or result marker.
- * A second cause for a problem whose chain has no solution yet joins that chain.
+ * - the sentence itself may hold two steps ("A because B", "B，导致A", "由于B，A"), split where the
+ *   marker opens a clause, never inside one (a step is a whole clause of its message);
+ * - the problem is the nearest earlier sentence with a problem word, within a few messages (the
+ *   user's only, when the sentence already names its effect);
+ * - the solution is the nearest later sentence with a fix marker, when there is a problem to fix,
+ *   and an effect the other speaker's report of how it went.
+ * A second cause for a problem whose chain has no solution yet joins that chain. Conditionals are
+ * LOGIC's ("If A, B"), unless a result clause makes them a mechanism ("If A, B, so C").
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
@@ -52,8 +56,8 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
   const chains: { problem?: Unit; steps: Step[]; solved: boolean }[] = [];
   for (let i = 0; i < units.length; i += 1) {
     // "If the membrane is torn, it costs more because…" explains what would happen: a hypothetical
-    // is an argument (LOGIC), not the cause of something that happened.
-    // Only "If A, B, so C" is causal: a result clause ("so"/"所以") tells a mechanism, A brings about C.
+    // is an argument (LOGIC), not the cause of something that happened. "If A, B, so C" is causal:
+    // its result clause ("so"/"所以") tells a mechanism, A brings about C.
     const conditional = CONDITIONAL.test((units[i] as Unit).text);
     if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text)) continue;
     const anchor = splitAnchor(units[i] as Unit);
