@@ -163,7 +163,7 @@ export interface Scored {
   chainRecall: Record<string, { labels: number; found: number }>;
   steps: { predicted: number; matched: number; labels: number; found: number; roleAgree: number };
   buckets: (Point & { bucket: string; label: string })[];
-  memories: (Point & { category: string; committed: boolean })[];
+  memories: (Point & { category: string; kind: string; committed: boolean })[];
   memoryRecall: { labels: number; found: number; foundCommitted: number };
   alteredSteps: { chain: string; message_id: string; text: string }[];
   cutTitles: string[];
@@ -236,13 +236,13 @@ export function scoreConversation(run: Analyzed, labels: MemoryLabels): Scored {
 
   const foundMemories = new Set<number>();
   const foundCommitted = new Set<number>();
-  for (const { candidate, score, autoCommit: committed } of run.proposed) {
+  for (const { candidate, score, kind, autoCommit: committed } of run.proposed) {
     const hits = labels.memories.flatMap((m, i) => (m.category === candidate.category && m.message_ids.some((id) => candidate.message_ids.includes(id)) ? [i] : []));
     for (const i of hits) {
       foundMemories.add(i);
       if (committed) foundCommitted.add(i);
     }
-    scored.memories.push({ confidence: candidate.confidence, score, correct: hits.length > 0, category: candidate.category, committed });
+    scored.memories.push({ confidence: candidate.confidence, score, correct: hits.length > 0, category: candidate.category, kind, committed });
     const sources = candidate.message_ids.map((id) => messages.get(id) ?? '');
     if (isCutTitle(candidate.title, sources)) scored.cutTitles.push(candidate.title);
   }
@@ -254,7 +254,7 @@ export function scoreConversation(run: Analyzed, labels: MemoryLabels): Scored {
 export interface SplitReport {
   split: Split;
   conversations: string[];
-  chains: Record<string, Reliability & { labels: number; found: number; recall: number }>;
+  chains: Record<string, Reliability & { labels: number; found: number; recall: number; steps: number; stepPrecision: number }>;
   steps: { predicted: number; matched: number; precision: number; labels: number; found: number; recall: number; roleAgreement: number };
   buckets: Reliability & { perBucket: Record<string, { predicted: number; correct: number; labels: number; precision: number; recall: number }> };
   memories: Reliability & { labels: number; found: number; recall: number };
@@ -271,7 +271,10 @@ export function splitReport(split: Split, conversations: { id: string; scored: S
   for (const type of CHAIN_TYPES) {
     const labelsN = all.reduce((n, s) => n + (s.chainRecall[type]?.labels ?? 0), 0);
     const found = all.reduce((n, s) => n + (s.chainRecall[type]?.found ?? 0), 0);
-    chains[type] = { ...reliability(all.flatMap((s) => s.chains[type] ?? [])), labels: labelsN, found, recall: labelsN === 0 ? 0 : found / labelsN };
+    const typed = all.flatMap((s) => s.chains[type] ?? []);
+    const steps = typed.reduce((n, c) => n + c.steps, 0);
+    const matched = typed.reduce((n, c) => n + c.matchedSteps, 0);
+    chains[type] = { ...reliability(typed), labels: labelsN, found, recall: labelsN === 0 ? 0 : found / labelsN, steps, stepPrecision: steps === 0 ? 0 : matched / steps };
   }
   const steps = all.reduce((t, s) => ({ predicted: t.predicted + s.steps.predicted, matched: t.matched + s.steps.matched, labels: t.labels + s.steps.labels, found: t.found + s.steps.found, roleAgree: t.roleAgree + s.steps.roleAgree }), { predicted: 0, matched: 0, labels: 0, found: 0, roleAgree: 0 });
   const bucketPoints = all.flatMap((s) => s.buckets);
@@ -335,6 +338,7 @@ const pct = (x: number) => x.toFixed(2);
 export function formatMemoryReport(report: SplitReport): string {
   const lines = [`${report.split} (${report.conversations.join(', ')})`, '', '| type | n | precision | recall | ECE |', '|---|---:|---:|---:|---:|'];
   for (const [type, r] of Object.entries(report.chains)) lines.push(`| chain ${type} | ${r.n} | ${pct(r.precision)} | ${pct(r.recall)} (${r.found}/${r.labels}) | ${pct(r.ece)} |`);
+  for (const [type, r] of Object.entries(report.chains)) lines.push(`| · ${type} steps | ${r.steps} | ${pct(r.stepPrecision)} | | |`);
   lines.push(`| chain steps | ${report.steps.predicted} | ${pct(report.steps.precision)} | ${pct(report.steps.recall)} (${report.steps.found}/${report.steps.labels}) | role agreement ${pct(report.steps.roleAgreement)} |`);
   lines.push(`| bucket assignments | ${report.buckets.n} | ${pct(report.buckets.precision)} | | ${pct(report.buckets.ece)} |`);
   for (const [bucket, r] of Object.entries(report.buckets.perBucket)) lines.push(`| · ${bucket} | ${r.predicted} | ${pct(r.precision)} | ${pct(r.recall)} (${r.correct}/${r.labels}) | |`);
@@ -362,9 +366,14 @@ export function fitCalibration(tune: Scored[]): Calibration {
   }
   const memoryPoints = tune.flatMap((s) => s.memories);
   const memory: Calibration['memory'] = { all: fit(memoryPoints) };
+  // A table per category, and per kind (the rule that made the memory) where a category has several.
   for (const category of new Set(memoryPoints.map((p) => p.category))) {
     const points = memoryPoints.filter((p) => p.category === category);
     if (points.length >= MIN_FIT_POINTS) memory[category as keyof Calibration['memory']] = fit(points);
+  }
+  for (const kind of new Set(memoryPoints.map((p) => p.kind))) {
+    const points = memoryPoints.filter((p) => p.kind === kind);
+    if (kind.includes('/') && points.length >= MIN_FIT_POINTS) memory[kind as keyof Calibration['memory']] = fit(points);
   }
   return { chain, bucket: fit(tune.flatMap((s) => s.buckets)), memory };
 }
@@ -374,7 +383,7 @@ export function formatCalibration(calibration: Calibration): string {
   const table = (t: readonly (readonly [number, number, number])[]) => `[${t.map((s) => `[${s.join(', ')}]`).join(', ')}]`;
   const record = (r: Record<string, readonly (readonly [number, number, number])[] | undefined>) =>
     `{\n${Object.entries(r)
-      .map(([k, t]) => `    ${k}: ${table(t ?? [])},`)
+      .map(([k, t]) => `    ${/^\w+$/.test(k) ? k : `'${k}'`}: ${table(t ?? [])},`)
       .join('\n')}\n  }`;
   return `export const CALIBRATION: Calibration = {\n  chain: ${record(calibration.chain)},\n  bucket: ${table(calibration.bucket)},\n  memory: ${record(calibration.memory)},\n};`;
 }

@@ -336,6 +336,26 @@ function gluable(piece: string): boolean {
   return Array.from(piece).length === 1 && !CJK_LONE_WORDS.has(piece) && !isCjkStopChar(piece);
 }
 
+/**
+ * The terms of a text as the memory engine compares them (dedup similarity, contradictions, the
+ * fusion signals): English words as the index has them (stemmed, no stop words) and CJK words
+ * (segmentCjkWords) without stop words, in reading order, repeats kept. Words, not character
+ * grams: "连接池" and "连接" are different terms, and a shared stop character counts for nothing.
+ *
+ * @example
+ * wordTerms('The pool 连接池配置错误') // ['pool', '连接池', '配置', '错误']
+ */
+export function wordTerms(text: string): string[] {
+  const out: string[] = [];
+  scanRuns(text, (kind, start, end) => {
+    const run = text.slice(start, end);
+    if (kind === 'cjk') {
+      for (const word of segmentCjkWords(run)) if (!isCjkStopWord(word)) out.push(word);
+    } else visitWordTerms(run, (term) => out.push(term));
+  });
+  return out;
+}
+
 /** A [start, end) range of UTF-16 offsets into a text. */
 export type TextRange = [start: number, end: number];
 

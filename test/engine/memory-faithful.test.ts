@@ -12,8 +12,8 @@ import { analyzeOffline, isCutTitle, loadMemoryDevSet, reliability, spanIn, type
 import { classifyText } from '../../main/engine/memory/buckets/rules.js';
 import { runTrackARules } from '../../main/engine/memory/buckets/track-a.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
-import { calibrate, fitIsotonic } from '../../main/engine/memory/fusion/calibration.js';
-import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, proposeMemoryCandidates } from '../../main/engine/memory/processor/candidates.js';
+import { calibrate, calibrateMemory, fitIsotonic } from '../../main/engine/memory/fusion/calibration.js';
+import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, preferenceStrength, proposeMemoryCandidates } from '../../main/engine/memory/processor/candidates.js';
 import { segmentCjkWords } from '../../main/lib/text-analysis.js';
 
 const DEV_SET = join(import.meta.dirname, '../fixtures/memory-dev');
@@ -30,9 +30,11 @@ async function devRuns(): Promise<typeof runs> {
 }
 
 describe('the dev conversations', () => {
-  it('are six, three per language, labelled, split tune/test by conversation, and every labelled step quotes its message', () => {
+  it('are eight, four per language (five tune, three test: README.md), labelled, split by conversation, and every labelled step quotes its message', () => {
     const set = loadMemoryDevSet(DEV_SET);
-    expect(set).toHaveLength(6);
+    expect(set).toHaveLength(8);
+    // The test half is the three conversations written first; later ones went to the tune half.
+    expect(set.filter((c) => c.labels.split === 'test').map((c) => c.labels.conversation_id).sort()).toEqual(['en-personal-lisbon-wedding', 'en-plan-invoicing-launch', 'zh-debug-cron-env']);
     for (const lang of ['en', 'zh']) {
       expect(set.filter((c) => c.labels.language === lang && c.labels.split === 'tune').length).toBeGreaterThan(0);
       expect(set.filter((c) => c.labels.language === lang && c.labels.split === 'test').length).toBeGreaterThan(0);
@@ -181,5 +183,91 @@ describe('calibrated confidence', () => {
     expect(committed.some((c) => c.chain_ids?.includes(weak?.chain_id as string) && c.chain_ids.length === 1)).toBe(false);
     for (const c of committed) expect(c.confidence).toBeGreaterThanOrEqual(AUTO_COMMIT_CONFIDENCE);
     expect(analysis.chains).toContain(weak);
+  });
+});
+
+describe('chain structure (issue 17, precision rules)', () => {
+  const steps = (lines: [role: 'user' | 'assistant', text: string][], type: string) =>
+    extractChainsWithRules(conversation(type, lines), { now: EPOCH })
+      .filter((c) => c.chain_type === type)
+      .map((c) => c.nodes.map((n) => `${n.role}: ${n.text}`));
+
+  it('keeps a causal step a whole clause: "X led to Y" inside one clause is one step', () => {
+    const chains = steps(
+      [
+        ['user', 'The nightly export keeps failing.'],
+        ['assistant', 'A full disk led to the failures.'],
+      ],
+      'CAUSAL',
+    );
+    expect(chains).toEqual([['problem: The nightly export keeps failing.', 'cause: A full disk led to the failures.']]);
+  });
+
+  it('cuts "因为…，所以…" before 所以 and leaves out an introduction ending in a colon', () => {
+    const chains = steps([['assistant', '原因很清楚：因为文件名变了，规则匹配不到新文件，所以日志一直写在同一个文件里。']], 'CAUSAL');
+    expect(chains).toEqual([['cause: 因为文件名变了，规则匹配不到新文件', 'effect: 所以日志一直写在同一个文件里。']]);
+  });
+
+  it('leaves a hypothetical to LOGIC and a judgement on evidence out of CAUSAL', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['assistant', 'If the membrane is torn, the vessel has to be replaced, which costs more because it sits inside the casing.'],
+      ['assistant', 'That matches the big exports failing most, because those are the ones people give up on.'],
+    ];
+    expect(steps(lines, 'CAUSAL')).toEqual([]);
+    expect(steps(lines, 'LOGIC')).toHaveLength(1);
+  });
+
+  it('adds no solution to an explanation of something that is no trouble', () => {
+    const chains = steps(
+      [
+        ['assistant', 'A lower night setting saves more than turning it off, because reheating a cold house takes a long run.'],
+        ['user', 'Ok.'],
+        ['assistant', 'You should also replace the old valve.'],
+      ],
+      'CAUSAL',
+    );
+    expect(chains).toHaveLength(1);
+    expect((chains[0] as string[]).some((s) => s.startsWith('solution:'))).toBe(false);
+  });
+
+  it('takes neither "Then there is…" nor "next();" in code for a step of a procedure', () => {
+    const chains = steps(
+      [
+        ['assistant', 'Then there is a leak somewhere. Check the pipes under the boiler.'],
+        ['assistant', 'Here: `app.use((req, res, next) => { cache.set(req.id, req); next(); });`'],
+      ],
+      'OPERATION',
+    );
+    expect(chains.flat().filter((s) => /there is|next\)|next\(\)/.test(s))).toEqual([]);
+  });
+
+  it('makes a timeline of moments on the calendar or clock at which something happens', () => {
+    const chains = steps(
+      [
+        ['user', 'The plumber can come on 2026-01-15 at 10:00.'],
+        ['assistant', 'Thursday works.'],
+        ['assistant', 'If it snows on 2026-01-16, he will come on 2026-01-19 at 09:00 instead.'],
+        ['user', 'Last year we had the same trouble.'],
+        ['user', 'I will pay him on 2026-01-20.'],
+      ],
+      'TIME',
+    );
+    const moments = chains.flat();
+    expect(moments).toContain('moment: The plumber can come on 2026-01-15 at 10:00.');
+    expect(moments).toContain('moment: I will pay him on 2026-01-20.');
+    expect(moments.filter((m) => /Thursday works|If it snows|Last year/.test(m))).toEqual([]);
+  });
+
+  it("reads a preference as the user's only when its subject is", () => {
+    expect(preferenceStrength('我打算给妈妈买一条真丝围巾，她一直很喜欢。')).toBe(0);
+    expect(preferenceStrength('我爸喜欢拍照')).toBe(0.7);
+    expect(preferenceStrength('我觉得她会喜欢，但我更喜欢红色的。')).toBe(0.7);
+  });
+
+  it('calibrates a memory by the rule that made it, else by its category', () => {
+    // Fitted on the tune half: a stated decision is nearly always kept, a reasoning chain's memory much less often.
+    expect(calibrateMemory('semantic/decision', 0.6)).toBeGreaterThanOrEqual(AUTO_COMMIT_CONFIDENCE);
+    expect(calibrateMemory('semantic/LOGIC', 0.77)).toBeLessThan(AUTO_COMMIT_CONFIDENCE);
+    expect(calibrateMemory('semantic/no-such-rule', 0.6)).toBe(calibrateMemory('semantic', 0.6));
   });
 });

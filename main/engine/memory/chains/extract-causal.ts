@@ -1,10 +1,14 @@
 /**
  * CAUSAL chains: problem → cause → solution/effect. A chain is anchored on a sentence with a
  * cause marker ("because", "due to", "caused by", "因为", "由于", "导致", "原因是"). Around it:
- * - the sentence itself may hold two steps ("A because B", "B 导致 A", "由于B，A"), split at the marker;
- * - the problem is the nearest earlier sentence with a problem word, within a few messages;
- * - the solution or effect is the nearest later sentence with a fix or result marker.
- * A second cause for a problem whose chain has no solution yet joins that chain.
+ * - the sentence itself may hold two steps ("A because B", "B，导致A", "由于B，A"), split where the
+ *   marker opens a clause, never inside one (a step is a whole clause of its message);
+ * - the problem is the nearest earlier sentence with a problem word, within a few messages (the
+ *   user's only, when the sentence already names its effect);
+ * - the solution is the nearest later sentence with a fix marker, when there is a problem to fix,
+ *   and an effect the other speaker's report of how it went.
+ * A second cause for a problem whose chain has no solution yet joins that chain. Conditionals are
+ * LOGIC's ("If A, B"), unless a result clause makes them a mechanism ("If A, B, so C").
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
@@ -13,11 +17,18 @@ import type { Unit } from './text-units.js';
 
 /** How many messages back a problem, and forward a solution, may be from the cause. */
 const WINDOW_MESSAGES = 4;
-/** How far back a problem the user stated may be: the user's complaint is what a fix answers. */
-const USER_PROBLEM_WINDOW = 10;
+/** How far back a problem the user stated may be: the user's complaint is what a fix answers; further back is another topic. */
+const USER_PROBLEM_WINDOW = 6;
 /** How many messages after the solution a report of its effect may come. */
 const REPORT_WINDOW = 3;
 
+/** A clause of result after a comma: ", so …", "，所以…" (not "so that", a purpose). */
+export const RESULT_CLAUSE = /[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)/i;
+// A sentence that opens with a condition ("If …", "如果…", "要是…").
+const CONDITIONAL = /^\W*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|assuming)\b|^\W*(?:但是|不过|而且)?(?:如果|假如|要是|万一|假设)/i;
+// A judgement on evidence ("That matches X, because…", "这说明…"): "because" gives the reason for
+// the judgement, not the cause of an event.
+const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|fits|confirms|shows|suggests|means|makes sense)\b|^\W*(?:这|那)(?:就)?(?:说明|解释了|符合|印证了)/i;
 // Backward markers: the cause comes after the marker and explains what precedes it.
 const CAUSE_BACKWARD = /\b(?:because(?: of)?|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|the reason (?:is|was)|thanks to|owing to)\b|是因为|因为|由于|原因是|原因在于|源于/i;
 // Forward markers: what precedes is the cause, what follows its effect.
@@ -44,14 +55,24 @@ interface Anchor {
 export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[] {
   const chains: { problem?: Unit; steps: Step[]; solved: boolean }[] = [];
   for (let i = 0; i < units.length; i += 1) {
+    // "If the membrane is torn, it costs more because…" explains what would happen: a hypothetical
+    // is an argument (LOGIC), not the cause of something that happened. "If A, B, so C" is causal:
+    // its result clause ("so"/"所以") tells a mechanism, A brings about C.
+    const conditional = CONDITIONAL.test((units[i] as Unit).text);
+    if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text)) continue;
     const anchor = splitAnchor(units[i] as Unit);
-    if (!anchor) continue;
+    if (!anchor || (conditional && anchor.steps.length < 2)) continue;
     const ownProblem = anchor.steps[0]?.role === 'problem';
-    const problem = findProblem(units, i, ownProblem);
+    // A sentence that links its cause to the effect it names explains itself: only the user's own
+    // complaint joins it as its problem, not a guess another speaker made on the way.
+    const selfContained = anchor.steps.some((s) => s.role === 'effect');
+    const problem = findProblem(units, i, ownProblem || selfContained);
     // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
     // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
-    if (anchor.weak && !isProblem(anchor.unit.text)) continue;
-    const solutionIndex = findSolution(units, i);
+    if (anchor.weak && !conditional && !isProblem(anchor.unit.text)) continue;
+    // A solution answers a problem: an explanation of something that is no trouble ("a lower
+    // setting saves more, because…") takes no fix from the messages after it.
+    const solutionIndex = ownProblem || problem ? findSolution(units, i) : undefined;
     const open = problem ? chains.find((c) => c.problem === problem && !c.solved) : undefined;
     const target = open ?? { problem, steps: problem ? [{ role: 'problem', text: problem.text, unit: problem }] : [], solved: false };
     for (const step of anchor.steps) if (!target.steps.some((s) => s.unit === step.unit && s.role === step.role)) target.steps.push(step);
@@ -79,9 +100,13 @@ function splitAnchor(unit: Unit): Anchor | undefined {
     const before = text.slice(0, backward.index).replace(/[\s,，:：]+$/, '');
     const after = text.slice(backward.index);
     const marker = backward[0];
-    // "Because B, A" / "因为B，所以A": the cause leads, the effect follows the comma.
-    if (before.length < 4 || /^(?:是)?$/.test(before)) {
-      const comma = /[,，]\s*/.exec(after.slice(marker.length));
+    // "Because B, A" / "因为B，所以A": the cause leads, the effect follows the comma (the one
+    // before "so"/"所以" when there is one). An introduction ending in a colon ("The reason is
+    // clear: because…", "原因就清楚了：因为…") announces the explanation; it is no part of it.
+    const introduced = /[:：]\s*$/.test(text.slice(0, backward.index));
+    if (before.length < 4 || /^(?:是)?$/.test(before) || introduced) {
+      const rest = after.slice(marker.length);
+      const comma = /[,，]\s*(?=(?:so|therefore|hence)\b|所以|因此|于是|结果)/i.exec(rest) ?? /[,，]\s*/.exec(rest);
       if (comma) {
         const cut = marker.length + comma.index;
         // The effect is the rest of the sentence as written, its "so"/"所以" included.
@@ -90,7 +115,7 @@ function splitAnchor(unit: Unit): Anchor | undefined {
           return { unit, steps: [{ role: 'cause', text: after.slice(0, cut).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker: EFFECT_LEAD.exec(effect)?.[0]?.trim() || marker }] };
         }
       }
-      return { unit, steps: [{ role: 'cause', text, unit, marker }] };
+      return { unit, steps: [{ role: 'cause', text: introduced ? after.trim() : text, unit, marker }] };
     }
     // "A because B": A is what B explains: a problem when it states trouble, else an effect
     // ("Latency is back to normal because the pool is bigger" reports an outcome).
@@ -100,10 +125,15 @@ function splitAnchor(unit: Unit): Anchor | undefined {
   }
   const forward = CAUSE_FORWARD.exec(text);
   if (forward && forward.index >= 4) {
-    const effect = text.slice(forward.index + forward[0].length).trim();
-    if (effect.length >= 2) {
-      const marker = forward[0].replace(/^[,，]\s*/, '');
-      return { unit, weak: marker !== forward[0], steps: [{ role: 'cause', text: text.slice(0, forward.index).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker }] };
+    const marker = forward[0].replace(/^[,，]\s*/, '');
+    // A step is a whole clause: the sentence is cut only where the marker opens a clause (after a
+    // comma: "X，导致Y", "X, so Y"). "The leak led to timeouts" / "熬夜容易导致头疼" is one clause
+    // stating cause and effect together: one cause step, which needs a problem or a fix around it.
+    const clauseBreak = /[,，;；]\s*$/.test(text.slice(0, forward.index + forward[0].length - marker.length));
+    if (!clauseBreak) return { unit, steps: [{ role: 'cause', text, unit, marker }] };
+    const effect = text.slice(forward.index + forward[0].length - marker.length).trim();
+    if (effect.replace(marker, '').trim().length >= 2) {
+      return { unit, weak: marker !== forward[0], steps: [{ role: 'cause', text: text.slice(0, forward.index).replace(/[\s,，;；]+$/, ''), unit, marker }, { role: 'effect', text: effect, unit, marker }] };
     }
   }
   return undefined;

@@ -15,7 +15,9 @@ const GAP_MESSAGES = 2;
 const MAX_EVENTS_PER_SENTENCE = 2;
 
 const IRREGULAR_PAST =
-  'went|took|got|saw|met|found|left|came|made|ate|bought|flew|drove|rode|ran|spent|told|said|thought|knew|began|woke|slept|caught|lost|gave|wrote|sat|stood|paid|fell|felt|kept|brought|heard|put|did|had|was|were|shipped|hit|forgot|sent|built|broke|became|won|shut|set|held|led|grew|threw|chose|wore|hid|drank|fed|taught|understood';
+  'went|took|got|saw|met|found|left|came|made|ate|bought|flew|drove|rode|ran|spent|told|said|thought|knew|began|woke|slept|caught|lost|gave|wrote|sat|stood|paid|fell|felt|kept|brought|heard|put|did|had|(?:was|were)(?=\\s+(?:not\\s+)?(?:\\w+ed|\\w+ing|been|born|taken|given|told|sent|made|left|found|caught|lost|stuck|broken)\\b)|shipped|hit|forgot|sent|built|broke|became|won|shut|set|held|led|grew|threw|chose|wore|hid|drank|fed|taught|understood';
+// "was"/"were" tell an event only as an auxiliary ("it was released", "we were waiting"); before
+// an adjective or a place ("he was quick", "the gauge was at 1.5 bar") they describe a state.
 // Not "you": "you set max", "you saw" are instructions or hypotheticals in chat far more often than a story.
 // "the X Y" allows a two-word subject ("the pilot customers") but not "the pool is", whose verb is "is".
 const SUBJECT = String.raw`(?:I|we|he|she|they|it|my \w+|our \w+|his \w+|her \w+|their \w+|the \w+(?: (?!is\b|are\b|was\b|were\b|be\b)\w+)?|customers|everyone|someone)`;
@@ -37,8 +39,11 @@ const PAST_INDEFINITE = new RegExp(String.raw`\ban? \w+(?: (?!is\b|are\b|was\b|w
 // A chat report without its subject: "Deployed the fix at 17:10.", "Added the test.", "Ok, raised it to 30".
 const REPORT_EN = new RegExp(String.raw`^\W*(?:(?:ok|okay|so|and|then|also|just|finally)\W+)*(?:\w+(?<!e)ed|${IRREGULAR_PAST})\s+(?:it|the|a|an|them|that|this|my|our|to|in|on|up|out|back)\b`, 'i');
 
+// Acknowledgements ("Got it.", "I see", "知道了") answer; they tell nothing that happened.
+const ACKNOWLEDGEMENT = /^\W*(?:(?:ok|okay|yes|right|great|thanks)\W+)*(?:got it|i see|understood|noted|明白了|知道了|收到)\W*$/i;
+
 export function isPastEvent(clause: string): boolean {
-  if (NOT_EVENT.test(clause)) return false;
+  if (NOT_EVENT.test(clause) || ACKNOWLEDGEMENT.test(clause)) return false;
   return PAST_EN.test(clause) || PAST_NAMED.test(clause) || PAST_INDEFINITE.test(clause) || REPORT_EN.test(clause) || (LE.test(clause) && CN_STORY_CUE.test(clause));
 }
 

@@ -13,7 +13,8 @@ import { splitClauses, type Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
 
 const LIST_NUMBER = /^\s*(?:\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|[①②③④⑤⑥⑦⑧⑨⑩]|第[一二三四五六七八九十\d]+步)/i;
-const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|then|next|after that|afterwards|finally|lastly)\b|首先|先|然后|接着|之后|再|最后|随后)/i;
+// An English marker is a word of prose, followed by a space or a comma: not "next();" in code.
+const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|then|next|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|首先|先|然后|接着|之后|再|最后|随后)/i;
 const STARTS_LIST = /^\s*(?:first(?:ly)?\b|1[.)、]|step\s*1\b|①|第一步|首先)/i;
 export const IMPERATIVE = new RegExp(
   String.raw`^\s*(?:(?:and|just|now|please)\s+)?(?:run|open|add|set|install|restart|check|take|use|go|click|type|create|delete|remove|copy|move|put|stir|cook|boil|heat|pour|mix|cut|chop|wait|call|enable|disable|change|replace|update|upgrade|deploy|build|start|stop|kill|look|try|edit|save|commit|push|pull|write|drop|turn|press|select|bring|keep|reduce|increase|capture|compare|send|force|assert|give|forbid|store|clear|fill|serve|book|buy|pack)\b` +
@@ -24,6 +25,9 @@ const RESULT = /\b(?:you(?:'ll| will| should) (?:see|get|have)|should (?:now )?(
 // A report by the other speaker, at most this many messages after the last step.
 const REPORT_WINDOW = 2;
 const REPORTED_RESULT = /^\s*(?:done|it worked|that worked)\b|\b(?:test passes|tests pass|it works now|worked)\b|成功了|做好了|搞定/i;
+// "Then there is a leak", "Then it's the vessel": "then" concludes ("in that case"); a clause
+// whose subject is a pronoun before a form of "be" states something, it is no step to take.
+const STATEMENT = /^(?:there|it|that|this|they|he|she|you|we)(?:'s|'re| is| are| was| were| must be| should be| will be)\b/i;
 const CLAUSE_MARKER = new RegExp(`${SEQUENCE.source}|${LIST_NUMBER.source}`, 'i');
 
 interface Draft {
@@ -57,12 +61,15 @@ export function extractOperation(units: Unit[], createdAt: string): ExtractedCha
     for (const clause of splitClauses(unit.text, CLAUSE_MARKER)) {
       const list = LIST_NUMBER.exec(clause);
       const sequence = SEQUENCE.exec(clause);
-      const imperative = IMPERATIVE.exec(clause.replace(LIST_NUMBER, '').replace(SEQUENCE, ''));
+      const body = clause.replace(LIST_NUMBER, '').replace(SEQUENCE, '').replace(/^[\s,，:：]+/, '');
+      const imperative = IMPERATIVE.exec(body);
       const result = RESULT.exec(clause);
       const marker = list?.[0].trim() ?? sequence?.[0].trim();
       // Questions ("收汁要收到什么程度？") ask about a step; they are not one.
-      const isStep = (marker !== undefined || imperative !== null) && !isPastEvent(clause) && !/[?？]\s*$/.test(clause);
-      if (isStep && draft && (draft.role !== unit.role || (marker !== undefined && STARTS_LIST.test(clause) && draft.steps.length >= 2))) flush();
+      const isStep = (marker !== undefined || imperative !== null) && !isPastEvent(clause) && !/[?？]\s*$/.test(clause) && !STATEMENT.test(body);
+      // A new "first"/"1." starts another procedure: after two steps, or after a step of an earlier message.
+      const startsList = marker !== undefined && STARTS_LIST.test(clause);
+      if (isStep && draft && (draft.role !== unit.role || (startsList && (draft.steps.length >= 2 || draft.lastPosition !== unit.position)))) flush();
       if (isStep) {
         draft ??= { steps: [], explicit: false, role: unit.role, lastPosition: unit.position };
         draft.explicit ||= marker !== undefined;

@@ -4,15 +4,17 @@
  * date-time when possible and to the expression as written otherwise. A clock time without a
  * date takes the date of the previous moment ("9月12日 … 下午一点半"); "第二天"/"the next day"
  * count from the previous moment, other relative days from the message's timestamp. A timeline
- * ends after more than four messages without a time expression.
+ * ends after more than two messages without a time expression (a plan that goes quiet and comes
+ * back later is a new timeline).
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
+import { isStopWord } from '../../../lib/text-analysis.js';
 import { chainFromSteps, type Step } from './build-chain.js';
 import type { Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
 import { findTimes, isoMillis, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
 
-const GAP_MESSAGES = 4;
+const GAP_MESSAGES = 2;
 const MAX_PER_SENTENCE = 3;
 
 export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] {
@@ -21,10 +23,10 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   let lastPosition = -Infinity;
   let storyDate: string | undefined;
   const flush = () => {
-    // A timeline needs two moments placed on the calendar or the clock; vague ones ("今年",
-    // "last year", "一周") alone do not make one.
-    const placed = steps.filter((s) => s.time && (/^\d{4}-\d{2}-\d{2}/.test(s.time) || /^\d{4}-\d{2}$/.test(s.time) || /\d{1,2}[:：]\d{2}|[点點]/.test(s.time))).length;
-    const chain = placed >= 2 ? chainFromSteps('TIME', steps, { complete: steps.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt) : undefined;
+    // A timeline is made of moments placed on the calendar or the clock; vague ones ("今年",
+    // "last year", "一周") are not steps of it, and two placed moments are needed.
+    const placed = steps.filter((s) => isPlaced(s.time));
+    const chain = placed.length >= 2 ? chainFromSteps('TIME', placed, { complete: placed.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt) : undefined;
     if (chain) chains.push(chain);
     steps = [];
     storyDate = undefined;
@@ -58,6 +60,9 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
       }
       if (added >= MAX_PER_SENTENCE) break;
       const span = clauseAround(unit.text, mention.index);
+      // A condition ("if it rains on the day", "如果当天气温低于零度") names a moment that may never come.
+      if (HYPOTHETICAL.test(unit.text.slice(span.start, mention.index))) continue;
+      if (!tellsAnEvent(unit.text.slice(span.start, span.end), mentions, span.start)) continue;
       const step: Step = { role: 'moment', text: unit.text.slice(span.start, span.end).trim(), unit, marker: mention.text, time };
       clause = { ...span, step };
       steps.push(step);
@@ -69,6 +74,31 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
 }
 
 const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
+
+/**
+ * Whether a moment's clause says what happens at its time: without the time expressions it keeps
+ * a content word (English: not a function word, not an agreement such as "works" or "fine";
+ * Chinese: two characters besides 是/的/了/就…). "Thursday works.", "十五号是周六" and a bare
+ * "周一" only name a time (agree to one, restate one): no moment of a timeline.
+ */
+function tellsAnEvent(clause: string, mentions: { index: number; text: string }[], offset: number): boolean {
+  let rest = clause;
+  for (const m of [...mentions].sort((a, b) => b.index - a.index)) {
+    const at = m.index - offset;
+    if (at >= 0 && at < rest.length) rest = rest.slice(0, at) + ' ' + rest.slice(at + m.text.length);
+  }
+  const words = (rest.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => !isStopWord(w) && !AGREEMENT.has(w));
+  const han = (rest.match(/\p{Script=Han}/gu) ?? []).filter((c) => !'是的了在就那这也都吧吗呢啊'.includes(c));
+  return words.length >= 1 || han.length >= 2;
+}
+
+const AGREEMENT = new Set(['works', 'work', 'fine', 'good', 'great', 'suits', 'perfect', 'ok', 'okay', 'sure', 'then']);
+const HYPOTHETICAL = /\b(?:if|unless|in case|suppose)\b|如果|假如|要是|万一|假设/i;
+
+/** A time on the calendar (a day or a month) or on the clock. */
+function isPlaced(time: string | undefined): boolean {
+  return time !== undefined && (/^\d{4}-\d{2}(?:-\d{2})?(?:T|$)/.test(time) || /\d{1,2}[:：]\d{2}|[点點]/.test(time));
+}
 
 // Where one moment's clause ends: a comma, semicolon or dash between clauses, or "and" ("write
 // it today and share it tomorrow" is two moments).

@@ -35,8 +35,9 @@ export function orderedMessages(conversation: Conversation): OrderedMessage[] {
 }
 
 // A sentence ends at Western punctuation followed by a space or the end, at CJK sentence
-// punctuation anywhere, and at line breaks (list items are lines).
-const SENTENCE_END = /[.!?]+(?=\s|$)|[。！？；]+|\n+/g;
+// punctuation anywhere, and at line breaks (list items are lines). A semicolon joins two
+// sentences that could stand alone ("the water expands; if the vessel…"), so it ends one too.
+const SENTENCE_END = /[.!?;]+(?=\s|$)|[。！？；]+|\n+/g;
 // A "sentence" that is only a list number ("1.", "a.") or an abbreviation is not one: keep going.
 const NOT_AN_END = /(?:^|\s)(?:\d{1,3}|[a-z]|e\.g|i\.e|etc|vs|mr|mrs|dr|no|approx|fig)\.$/i;
 

@@ -13,8 +13,8 @@
  * reported in bench/RESULTS.md.
  *
  * A table is a list of steps [upper rule score, precision, examples]: a score takes the precision
- * of the first step whose upper bound it does not exceed (the last step beyond). A kind without
- * a table keeps its rule score.
+ * of the first step whose upper bound it does not exceed (the last step beyond). A chain type
+ * without a table keeps its rule score; a memory kind without one takes its category's table.
  */
 import type { ChainType, MemoryCategory } from '../../../../shared/types/memory.js';
 
@@ -22,28 +22,40 @@ import type { ChainType, MemoryCategory } from '../../../../shared/types/memory.
 export type CalibrationStep = readonly [number, number, number];
 export type CalibrationTable = readonly CalibrationStep[];
 
+/**
+ * Where a memory candidate comes from, as its calibration tells kinds apart: the category, and
+ * for a semantic or narrative one the rule that made it ("semantic/LOGIC" is a reasoning chain,
+ * "semantic/decision" a stated choice, "narrative/TIME" a timeline). Kinds of one category are
+ * measured to differ: a stated decision is nearly always worth keeping, a reasoning chain much less.
+ */
+export type MemoryKind = MemoryCategory | `${MemoryCategory}/${string}`;
+
 export interface Calibration {
   chain: Partial<Record<ChainType, CalibrationTable>>;
   bucket: CalibrationTable;
-  memory: Partial<Record<MemoryCategory | 'all', CalibrationTable>>;
+  memory: Partial<Record<MemoryKind | 'all', CalibrationTable>>;
 }
 
 // Fitted by `node scripts/eval-memory.mjs --fit` on the tune half (en-debug-pool-leak,
-// zh-personal-routine, zh-plan-annual-party).
+// en-home-boiler-pressure, zh-debug-disk-full, zh-personal-routine, zh-plan-annual-party).
 export const CALIBRATION: Calibration = {
   chain: {
-    CAUSAL: [[0.925, 0.6, 3]],
-    LOGIC: [[0.875, 0.667, 4]],
-    OPERATION: [[0.7, 0.5, 2], [0.9, 0.8, 3]],
-    NARRATIVE: [[0.7, 0.75, 2]],
-    TIME: [[0.7, 0.333, 1], [0.95, 0.833, 4]],
+    CAUSAL: [[0.8, 0.889, 7]],
+    LOGIC: [[0.875, 0.769, 11]],
+    OPERATION: [[0.7, 0.5, 2], [0.85, 0.857, 5]],
+    NARRATIVE: [[0.95, 0.857, 5]],
+    TIME: [[0.7, 0.6, 3], [0.95, 0.75, 6]],
   },
-  bucket: [[0.551, 0.625, 70], [0.798, 0.87, 44], [0.889, 0.929, 12]],
+  bucket: [[0.551, 0.664, 132], [0.798, 0.864, 64], [0.889, 0.938, 14]],
   memory: {
-    all: [[0.333, 0.333, 1], [0.5, 0.5, 16], [0.833, 0.775, 38]],
-    semantic: [[0.667, 0.762, 19]],
-    event: [[0.833, 0.4, 13]],
-    preference: [[0.7, 0.833, 10]],
+    all: [[0.769, 0.647, 66], [0.889, 0.789, 17]],
+    semantic: [[0.889, 0.73, 35]],
+    narrative: [[0.6, 0.333, 7], [0.857, 0.667, 7]],
+    event: [[0.75, 0.412, 15]],
+    preference: [[0.7, 0.923, 11]],
+    'semantic/LOGIC': [[0.769, 0.462, 11]],
+    'narrative/TIME': [[0.6, 0.333, 7], [0.75, 0.5, 2]],
+    'semantic/decision': [[0.6, 0.923, 11]],
   },
 };
 
@@ -62,8 +74,10 @@ export function calibrateBucket(score: number): number {
   return calibrate(CALIBRATION.bucket, score);
 }
 
-export function calibrateMemory(category: MemoryCategory, score: number): number {
-  return calibrate(CALIBRATION.memory[category] ?? CALIBRATION.memory.all, score);
+/** A memory's table: its kind's, else its category's, else the one for all memories. */
+export function calibrateMemory(kind: MemoryKind, score: number): number {
+  const category = kind.split('/')[0] as MemoryCategory;
+  return calibrate(CALIBRATION.memory[kind] ?? CALIBRATION.memory[category] ?? CALIBRATION.memory.all, score);
 }
 
 /**

@@ -15,7 +15,7 @@
  * confidence = max(0, 1 − 0.2 × issues) (the seed's formula); passed = no issues.
  */
 import type { ChainNode, ExtractedChain, TopicCluster, ValidationResult } from '../../../../shared/types/memory.js';
-import { searchTerms } from '../../../lib/text-analysis.js';
+import { wordTerms } from '../../../lib/text-analysis.js';
 import { isoMillis } from '../chains/time-expressions.js';
 import { span, type MessageOrder } from './signals.js';
 
@@ -112,9 +112,9 @@ export class CrossValidator {
       add(`the solution ("${brief(firstSolution.n.text)}") comes before the problem ("${brief(firstProblem.n.text)}")`, 'A solution answers a problem stated earlier: check the roles.');
     }
     if (cluster && cluster.keywords.length > 0) {
-      const terms = new Set(searchTerms(chain.content));
+      const terms = new Set(wordTerms(chain.content));
       const shared = cluster.keywords.filter((k) => {
-        const t = searchTerms(k);
+        const t = wordTerms(k);
         return t.length > 0 && t.every((x) => terms.has(x));
       });
       if (shared.length === 0) add(`the causal chain shares no keyword with its topic "${cluster.topic_label}"`, 'Link the chain to the topic it explains, or drop the link.');

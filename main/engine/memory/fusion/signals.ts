@@ -1,11 +1,11 @@
 /**
  * The three signals that tie a topic cluster to a chain (the spec's content match, time window and
  * semantic similarity, docs/SPEC.md#fusion), each in 0..1 with a line of evidence a person can
- * check. Terms come from the index's tokenizer (`searchTerms`), so fusion and search agree on what
- * a word is.
+ * check. Terms are words (`wordTerms`: stemmed English, Chinese words by Intl.Segmenter, no stop
+ * words), as the topics' keywords are, so a keyword is matched as a word, not by character pairs.
  */
 import type { Conversation, ExtractedChain, TopicCluster } from '../../../../shared/types/memory.js';
-import { searchTerms } from '../../../lib/text-analysis.js';
+import { wordTerms } from '../../../lib/text-analysis.js';
 
 /** Message id → position in the conversation (across sessions). */
 export type MessageOrder = ReadonlyMap<string, number>;
@@ -27,7 +27,7 @@ export const CONTENT_KEYWORDS = 5;
 /** Term frequencies of a text. */
 export function termCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const term of searchTerms(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  for (const term of wordTerms(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
   return counts;
 }
 
@@ -67,7 +67,7 @@ export interface ChainProfile {
 export function clusterProfile(cluster: TopicCluster, order: MessageOrder): ClusterProfile {
   const terms = termCounts(cluster.items.map((item) => item.text).join('\n'));
   return {
-    keywords: cluster.keywords.slice(0, CONTENT_KEYWORDS).map((keyword) => ({ keyword, terms: searchTerms(keyword) })),
+    keywords: cluster.keywords.slice(0, CONTENT_KEYWORDS).map((keyword) => ({ keyword, terms: wordTerms(keyword) })),
     terms,
     norm: norm(terms),
     span: span(cluster.items.flatMap((i) => i.message_ids), order),

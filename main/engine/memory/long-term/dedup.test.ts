@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LongTermMemory, MemoryCategory } from '../../../../shared/types/memory.js';
 import { MERGE_SIMILARITY, decide, merge, similarity } from './dedup.js';
-import { coverage, isNegated, sentenceContradiction, sentenceKey, splitSentences } from './similarity.js';
+import { cosine, coverage, isNegated, sentenceContradiction, sentenceKey, splitSentences, termVector } from './similarity.js';
 import type { MemoryCandidate } from './types.js';
 
 function memory(category: MemoryCategory, title: string, content: string, keywords: string[] = []): LongTermMemory {
@@ -112,5 +112,18 @@ describe('decide', () => {
     const existing = memory('semantic', 'Lance', 'LanceDB stores vectors. It runs embedded.');
     const patch = merge(existing, candidate('semantic', 'Lance', 'It runs embedded. It supports full-text search.'));
     expect(splitSentences(patch.content).map(sentenceKey)).toEqual(['lancedb stores vectors', 'it runs embedded', 'it supports full text search']);
+  });
+});
+
+describe('Chinese memories are compared by words (issue 17, item 3)', () => {
+  it('takes the words of a text, not its character pairs, and leaves stop words out', () => {
+    const terms = [...termVector('我们的数据库连接池满了').keys()];
+    expect(terms).toEqual(expect.arrayContaining(['数据库', '连接池']));
+    for (const gram of ['我们', '的', '数据', '据库', '池满']) expect(terms).not.toContain(gram);
+  });
+
+  it('sees the same words in another order as the same statement', () => {
+    // Character pairs across a word boundary ("欢早", "上喜") made these two look 0.8 alike.
+    expect(cosine(termVector('用户喜欢早上跑步'), termVector('用户早上喜欢跑步'))).toBeCloseTo(1, 6);
   });
 });

@@ -1,21 +1,21 @@
 /**
- * How alike two memory texts are, and whether they contradict, with the same tokenizer as the
- * search index (text-analysis.ts): stemmed English words without stop words, CJK unigrams and
- * bigrams. Everything is rule-based and deterministic so a dedup decision can be explained
+ * How alike two memory texts are, and whether they contradict, compared by words (`wordTerms`,
+ * text-analysis.ts): stemmed English words and Chinese words (Intl.Segmenter), stop words left
+ * out. Everything is rule-based and deterministic so a dedup decision can be explained
  * and re-checked by hand; the LLM path (llm-decider.ts) replaces the decision, not these measures.
  *
  * @example
  * cosine(termVector('Ana prefers the dark theme'), termVector('Ana prefers a dark theme')) // 1
  * contradiction('Ana prefers the dark theme.', 'Ana prefers the light theme.', 'preference') // { kind: 'antonym', ... }
  */
-import { scanRuns, searchTerms, stem } from '../../../lib/text-analysis.js';
+import { scanRuns, stem, wordTerms } from '../../../lib/text-analysis.js';
 
 export type TermVector = Map<string, number>;
 
 /** Term frequencies of a text. */
 export function termVector(text: string): TermVector {
   const vector: TermVector = new Map();
-  for (const term of searchTerms(text)) vector.set(term, (vector.get(term) ?? 0) + 1);
+  for (const term of wordTerms(text)) vector.set(term, (vector.get(term) ?? 0) + 1);
   return vector;
 }
 
@@ -32,9 +32,9 @@ export function cosine(a: TermVector, b: TermVector): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-/** Jaccard overlap of two keyword lists, compared by their index terms ("Themes" and "theme" agree). */
+/** Jaccard overlap of two keyword lists, compared by their terms ("Themes" and "theme" agree). */
 export function keywordOverlap(a: string[], b: string[]): number {
-  const set = (words: string[]) => new Set(words.flatMap((w) => searchTerms(w).join(' ') || w.toLowerCase()));
+  const set = (words: string[]) => new Set(words.flatMap((w) => wordTerms(w).join(' ') || w.toLowerCase()));
   const x = set(a);
   const y = set(b);
   if (x.size === 0 || y.size === 0) return 0;
@@ -50,7 +50,7 @@ export function keywordOverlap(a: string[], b: string[]): number {
  */
 export function coverage(text: string, by: string): number {
   const grams = (t: string) => {
-    const terms = searchTerms(t);
+    const terms = wordTerms(t);
     const out = new Set(terms);
     for (let i = 0; i + 1 < terms.length; i += 1) out.add(`${terms[i]} ${terms[i + 1]}`);
     return out;
@@ -182,7 +182,7 @@ export function negationScopes(sentence: string): string[] {
   // Chinese negators, with the common words that only contain one (不过, 不错, ...) masked out.
   const cjk = lower.replace(CJK_NOT_NEGATION, (w) => '\u3000'.repeat(w.length));
   for (const m of cjk.matchAll(/不再|没有|不|没|别|未|无/gu)) scopes.push(clauseEnd(m.index + m[0].length));
-  return scopes.filter((scope) => searchTerms(scope).length > 0);
+  return scopes.filter((scope) => wordTerms(scope).length > 0);
 }
 
 /**
@@ -191,9 +191,9 @@ export function negationScopes(sentence: string): string[] {
  * ("the free runner, not a paid one" / "the free runner").
  */
 function deniesOther(negated: string, other: string): boolean {
-  const said = new Set(searchTerms(other));
+  const said = new Set(wordTerms(other));
   return negationScopes(negated).some((scope) => {
-    const terms = searchTerms(scope);
+    const terms = wordTerms(scope);
     return terms.filter((t) => said.has(t)).length * 2 >= terms.length;
   });
 }

@@ -24,7 +24,7 @@
 import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, TopicCluster } from '../../../../shared/types/memory.js';
 import { shorten } from '../chains/build-chain.js';
 import { isoMillis } from '../chains/time-expressions.js';
-import { calibrateMemory } from '../fusion/calibration.js';
+import { calibrateMemory, type MemoryKind } from '../fusion/calibration.js';
 import type { MemoryCandidate } from '../long-term/types.js';
 
 export const MIN_CONFIDENCE = 0.3;
@@ -56,8 +56,9 @@ export const MIN_CHAIN_CONFIDENCE = 0.5;
 export const AUTO_COMMIT_CONFIDENCE = 0.6;
 
 const DECISION = [
-  /\b(?:i|we) (?:decided|chose|picked|settled on|agreed)\b|\blet'?s (?:go with|use|pick|stick with|do)\b|\b(?:we|i)(?:'ll| will) (?:go with|use|ship|keep|stick with|book|start with)\b|\bagreed,/i,
-  /决定|就这么定|那就|就用|就选|定了/u,
+  /\b(?:i|we) (?:decided|chose|picked|settled on|agreed)\b|\blet'?s (?:go with|use|pick|stick with|do)\b|\b(?:we|i)(?:'ll| will) (?:go with|use|ship|keep|stick with|book|start with)\b|\bagreed,|\b(?:i|we) (?:plan|intend) to\b/i,
+  // 打算/准备 with a first-person subject: an intention the speaker states ("我打算…", "我们准备…").
+  /决定|就这么定|那就|就用|就选|定了|我们?(?:打算|准备)/u,
 ];
 
 /** A candidate with its rule score and whether a commit may store it without a person's review. */
@@ -65,6 +66,8 @@ export interface ProposedMemory {
   candidate: MemoryCandidate;
   /** The rules' own score, before calibration (what fusion/calibration.ts is fitted on). */
   score: number;
+  /** Which rule made it ("semantic/LOGIC", "semantic/decision", …): its calibration table. */
+  kind: MemoryKind;
   autoCommit: boolean;
 }
 
@@ -86,6 +89,7 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
   const candidates: MemoryCandidate[] = [];
   const dated = new Set<string>();
   const chainMade = new Set<MemoryCandidate>();
+  const kinds = new Map<MemoryCandidate, MemoryKind>();
   for (const chain of analysis.chains) {
     const base = context.chainBase(chain);
     const before = candidates.length;
@@ -108,13 +112,16 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
         candidates.push({ ...base, category: 'semantic', title: `${chain.chain_type === 'CAUSAL' ? 'Why' : 'Reasoning'}: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
         break;
     }
-    for (const made of candidates.slice(before)) chainMade.add(made);
+    for (const made of candidates.slice(before)) {
+      chainMade.add(made);
+      kinds.set(made, made.category === 'semantic' || made.category === 'narrative' ? `${made.category}/${chain.chain_type}` : made.category);
+    }
   }
   for (const cluster of analysis.clusters) {
     if (cluster.dominant_bucket !== 'DECISION_CONTEXT' || !cluster.extraction_candidate) continue;
     const items = cluster.items.filter((i) => i.bucket === 'DECISION_CONTEXT').sort((a, b) => b.relevance - a.relevance).slice(0, DECISION_ITEMS);
     if (items.length === 0) continue;
-    candidates.push({
+    const made: MemoryCandidate = {
       category: 'semantic',
       // Titled by what was decided, not by the topic's keywords (a label such as "timeout / statement / s3" says nothing).
       title: `Decision: ${titleFrom(items.map((i) => i.text), 70)}`,
@@ -125,12 +132,18 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
       cluster_ids: [cluster.cluster_id],
       chain_ids: cluster.related_chains,
       confidence: round(0.5 * cluster.coherence + 0.5 * cluster.avg_relevance),
-    });
+    };
+    candidates.push(made);
+    kinds.set(made, 'semantic/decision-topic');
   }
   const userItems = Object.values(analysis.buckets).flat().filter((i) => i.role === 'user');
   for (const item of userItems) {
     // A choice the user states ("We decided to keep max at 20", "那就十二月二十日截止"), not asks about.
-    if (DECISION.some((p) => p.test(item.text)) && !/[?？]\s*$/.test(item.text.trim())) candidates.push(context.itemCandidate(item, 'semantic', `Decision: ${titleFrom([item.text], 70)}`, 0.6));
+    if (DECISION.some((p) => p.test(item.text)) && !/[?？]\s*$/.test(item.text.trim())) {
+      const made = context.itemCandidate(item, 'semantic', `Decision: ${titleFrom([item.text], 70)}`, 0.6);
+      candidates.push(made);
+      kinds.set(made, 'semantic/decision');
+    }
     const cue = item.bucket === 'USER_INTENT' ? preferenceStrength(item.text) : 0;
     if (cue > 0) candidates.push(context.itemCandidate(item, 'preference', titleFrom([item.text], 80), cue));
     if (PROFILE.some((p) => p.test(item.text))) candidates.push(context.itemCandidate(item, 'profile', titleFrom([item.text], 80), 0.6));
@@ -144,16 +157,30 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
     if (!weak.has(other)) weak.delete(seen);
   }).map((candidate) => {
     const score = candidate.confidence;
-    const confidence = round(calibrateMemory(candidate.category, score));
-    return { candidate: { ...candidate, confidence }, score, autoCommit: confidence >= AUTO_COMMIT_CONFIDENCE && !weak.has(candidate) };
+    const kind = kinds.get(candidate) ?? candidate.category;
+    const confidence = round(calibrateMemory(kind, score));
+    return { candidate: { ...candidate, confidence }, score, kind, autoCommit: confidence >= AUTO_COMMIT_CONFIDENCE && !weak.has(candidate) };
   });
 }
 
-/** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none. */
+/** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none (or when it is someone else's). */
 export function preferenceStrength(text: string): number {
-  if (STRONG_PREFERENCE.some((p) => p.test(text))) return 0.7;
-  if (WEAK_PREFERENCE.some((p) => p.test(text))) return 0.55;
+  // Some occurrence of a cue must be the speaker's ("我觉得她会喜欢，但我更喜欢红色的" has one).
+  const cue = (patterns: RegExp[]) => patterns.some((p) => [...text.matchAll(new RegExp(p.source, `${p.flags}g`))].some((m) => !someoneElses(text, m.index)));
+  if (cue(STRONG_PREFERENCE)) return 0.7;
+  if (cue(WEAK_PREFERENCE)) return 0.55;
   return 0;
+}
+
+/**
+ * Whether the preference cue at `index` is a third person's: in Chinese the subject comes before
+ * the verb, and the nearest personal pronoun before the cue in its clause names whose it is
+ * ("她一直很喜欢" is hers; "我爸喜欢拍照" and "我觉得…" stay the speaker's). English cues carry their "I"/"we".
+ */
+function someoneElses(text: string, index: number): boolean {
+  const clause = text.slice(0, index).split(/[,，;；。！？!?]/u).pop() ?? '';
+  const pronouns = clause.match(/[我咱他她它]/gu);
+  return pronouns !== null && /[他她它]/u.test(pronouns[pronouns.length - 1] as string);
 }
 
 class Context {
