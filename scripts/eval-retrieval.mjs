@@ -6,6 +6,9 @@
 //
 // Usage: node scripts/eval-retrieval.mjs [--json] [--fixtures DIR] [--no-lexicon] [--no-message-context]
 //          [--embed-base-url URL --embed-model NAME [--embed-dimensions N]]
+//          [--embedder use-lite [--use-lite-from DIR]]
+// `--embedder use-lite`: the USE lite sentence encoder (main/adapters/embed/use-lite.ts), loaded
+// from DIR's node_modules (default the repository's; it is not a dependency, see bench/RESULTS.md).
 // The endpoint key comes from OPENAI_API_KEY (any text for local servers such as Ollama).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -25,6 +28,12 @@ const FIXTURES = option('--fixtures', join(ROOT, 'test/fixtures/retrieval'));
 const BASE_URL = option('--embed-base-url', process.env.OPENAI_BASE_URL);
 const MODEL = option('--embed-model', process.env.CAIRN_EMBED_MODEL);
 const DIMENSIONS = option('--embed-dimensions', undefined);
+const EMBEDDER = option('--embedder', 'lexicon');
+const USE_LITE_FROM = option('--use-lite-from', ROOT);
+if (EMBEDDER !== 'lexicon' && EMBEDDER !== 'use-lite') {
+  console.error(`--embedder is lexicon or use-lite, got ${EMBEDDER}`);
+  process.exit(2);
+}
 if (args.length > 0) {
   console.error(`Unknown arguments: ${args.join(' ')}`);
   process.exit(2);
@@ -34,6 +43,7 @@ const ev = await importTs('eval-retrieval', [
   './bench/lib/retrieval-eval.ts',
   { from: './main/adapters/embed/local.ts', names: ['createLocalEmbedder'] },
   { from: './main/adapters/embed/openai.ts', names: ['createOpenAIEmbedder'] },
+  { from: './main/adapters/embed/use-lite.ts', names: ['createUseLiteEmbedder'] },
 ]);
 let embedder;
 if (BASE_URL || MODEL) {
@@ -48,6 +58,9 @@ if (BASE_URL || MODEL) {
     ...(DIMENSIONS ? { dimensions: Number(DIMENSIONS), requestDimensions: true } : {}),
   });
   if (!DIMENSIONS) await embedder.discoverDimensions();
+} else if (EMBEDDER === 'use-lite') {
+  embedder = ev.createUseLiteEmbedder({ packagesDir: USE_LITE_FROM });
+  await embedder.warmUp();
 } else {
   embedder = ev.createLocalEmbedder({ lexicon: !NO_LEXICON });
 }
