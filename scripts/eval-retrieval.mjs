@@ -7,7 +7,7 @@
 // Usage: node scripts/eval-retrieval.mjs [--json] [--fixtures DIR] [--no-lexicon] [--no-message-context]
 //          [--embed-base-url URL --embed-model NAME [--embed-dimensions N]]
 //          [--embedder use-lite [--use-lite-from DIR]]
-// `--embedder use-lite`: the USE lite sentence encoder (main/adapters/embed/use-lite.ts), loaded
+// `--embedder use-lite`: the USE lite sentence encoder (bench/lib/use-lite-embedder.ts), loaded
 // from DIR's node_modules (default the repository's; it is not a dependency, see bench/RESULTS.md).
 // The endpoint key comes from OPENAI_API_KEY (any text for local servers such as Ollama).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,7 +43,7 @@ const ev = await importTs('eval-retrieval', [
   './bench/lib/retrieval-eval.ts',
   { from: './main/adapters/embed/local.ts', names: ['createLocalEmbedder'] },
   { from: './main/adapters/embed/openai.ts', names: ['createOpenAIEmbedder'] },
-  { from: './main/adapters/embed/use-lite.ts', names: ['createUseLiteEmbedder'] },
+  { from: './bench/lib/use-lite-embedder.ts', names: ['createUseLiteEmbedder'] },
 ]);
 let embedder;
 if (BASE_URL || MODEL) {

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CairnError } from '../../../shared/errors.js';
-import { createLocalEmbedder } from './local.js';
-import { cjkShare, createUseLiteEmbedder } from './use-lite.js';
+import { CairnError } from '../../shared/errors.js';
+import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
+import { cjkShare, createUseLiteEmbedder } from '../../bench/lib/use-lite-embedder.js';
 
 const empty = mkdtempSync(join(tmpdir(), 'cairn-use-lite-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));

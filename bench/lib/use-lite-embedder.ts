@@ -19,10 +19,10 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { CairnError, errorMessage } from '../../../shared/errors.js';
-import type { EmbedOptions, EmbedResult, EmbeddingModel } from '../../engine/ports/embedding-model.js';
-import { scanRuns } from '../../lib/text-analysis.js';
-import { createLocalEmbedder } from './local.js';
+import { CairnError, errorMessage } from '../../shared/errors.js';
+import type { EmbedOptions, EmbedResult, EmbeddingModel } from '../../main/engine/ports/embedding-model.js';
+import { scanRuns } from '../../main/lib/text-analysis.js';
+import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
 
 /** USE lite's output length. */
 const DIMENSIONS = 512;
