@@ -174,6 +174,26 @@ describe('the memory engine with an LLM', () => {
   });
 });
 
+describe('the app path: the workspace settings', () => {
+  it('analyzes and proposes with the rules until Settings turn the LLM on, then with it', async () => {
+    server.handle(memoryAnswers());
+    // As the engine worker composes it for the app: a provider, the settings from .cairn/settings.json.
+    engine = await createEngine({ workspace, parser: inProcessParseRunner(), logger: silentLogger, llm: { createModel: createOpenAIModel, retry: { baseDelayMs: 1, maxDelayMs: 5 } } });
+    await engine.call('sessions:import', { path: FILE, commit: false });
+    const offline = await analyze(engine);
+    expect(offline.llm).toBeUndefined();
+    expect(items(offline).every((i) => i.extractor?.kind === 'rules')).toBe(true);
+    expect(server.chatRequests).toHaveLength(0);
+
+    await engine.call('settings:set', { llm: { enabled: true, baseUrl: server.url, model: 'mock-model' }, apiKey: 'sk-test' });
+    const proposal = await engine.call('sessions:propose', { id: conversation.id });
+    expect(proposal.llm?.model).toBe('mock-model');
+    const online = await engine.call('sessions:analyze', { id: conversation.id });
+    expect(online.cached).toBe(true); // the proposal's analysis, stored under the model
+    expect(items(online).every((i) => i.extractor?.kind === 'llm')).toBe(true);
+  });
+});
+
 describe('track B with an LLM, window by window', () => {
   it('gives the window whose call fails the rules’ chains for its messages, the others the model’s', async () => {
     const windowOf = (r: MockRequest) => /^\[(s1:\d+)\]/m.exec(promptOf(r))?.[1];
