@@ -92,7 +92,7 @@ export class DualTrackProcessor {
   private readonly local = inThreadTrackRunner();
   private readonly clock: Clock;
 
-  constructor(private readonly options: ProcessorOptions = {}) {
+  constructor(options: ProcessorOptions = {}) {
     this.cache = options.cache ?? new ChainCacheManager<SessionAnalysis>();
     this.buffer = options.buffer ?? new ChainBuffer();
     this.monitor = options.monitor ?? new MonitoringSystem({ cache: () => this.cache.stats() });
