@@ -27,6 +27,7 @@ import { sampleHandlers } from './ingest/sample.js';
 import { JobStore } from './ingest/job-store.js';
 import type { CircuitBreakerOptions } from './llm/circuit-breaker.js';
 import type { RetryOptions } from './llm/retry.js';
+import { memoryLlmOf } from './memory/llm-run.js';
 import { memoryHandlers } from './memory/long-term/handlers.js';
 import { sessionHandlers } from './memory/processor/handlers.js';
 import type { TrackRunner } from './memory/processor/track-runner.js';
@@ -186,7 +187,9 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   };
 
   const search = indexHandlers({ fs, index, optimizeIndex, lifetime: lifetime.signal });
-  const memories = memoryHandlers({ fs, stateDir, index, outbox, logger, clock, search: search['search:query'], onQueued });
+  // The memory engine asks the same LLM as summaries, one run (budget, breaker) per command.
+  const startMemoryLlm = () => memoryLlmOf(llm.startModelRun(), logger);
+  const { commitWithLlm, ...memories } = memoryHandlers({ fs, stateDir, index, outbox, logger, clock, search: search['search:query'], onQueued, startLlm: startMemoryLlm });
   const ingests = ingestHandlers({ fs, jobs, parser: deps.parser, index, outbox, held, optimizeIndex, onIngested: onQueued, lifetime: lifetime.signal, logger, clock });
   const handlers: CommandHandlers = {
     ...ingests,
@@ -211,7 +214,7 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
     // LLM settings and the LLM monitor (settings:*, llm:stats).
     ...settingsHandlers({ store: settings, runtime: llm }),
     // Sessions (sessions:*): the dual-track analysis, committed through memories:commit.
-    ...sessionHandlers({ fs, index, logger, clock, tracks: deps.trackRunner, lifetime: lifetime.signal, commit: memories['memories:commit'], memorySettings: () => settings.memory() }),
+    ...sessionHandlers({ fs, index, logger, clock, tracks: deps.trackRunner, lifetime: lifetime.signal, commit: commitWithLlm, startLlm: startMemoryLlm, memorySettings: () => settings.memory() }),
   };
 
   return {

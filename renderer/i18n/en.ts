@@ -351,6 +351,9 @@ export const en = {
   'sessions.stats.max': 'Max',
   'sessions.stats.buffer': 'Chain buffer: {chains} chain(s) waiting in {conversations} conversation(s)',
   'sessions.stats.until': 'until {when}',
+  // Who made an item, a label, a chain or a candidate (issue 17, item 6)
+  'sessions.byLlm': 'LLM',
+  'sessions.byLlm.title': 'Made by the LLM {model}; the rules otherwise',
   // Review before commit (issue 17, item 4)
   'review.title': 'Review the proposed memories',
   'review.lead': 'The trigger proposes, you decide: accept, edit then accept, or reject each one. {known} already in memory, {rejected} rejected before (not proposed again).',

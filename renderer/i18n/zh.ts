@@ -349,6 +349,9 @@ export const zh: Messages = {
   'sessions.stats.max': '最大',
   'sessions.stats.buffer': '链缓冲区：{conversations} 个对话中有 {chains} 条链等待提交',
   'sessions.stats.until': '保留至 {when}',
+  // Who made an item, a label, a chain or a candidate (issue 17, item 6)
+  'sessions.byLlm': 'LLM',
+  'sessions.byLlm.title': '由 LLM {model} 生成；否则由规则生成',
   // 提交前审阅（issue 17, item 4）
   'review.title': '审阅提议的记忆',
   'review.lead': '触发器提议，由你决定：逐条接受、编辑后接受或拒绝。{known} 条已在记忆中，{rejected} 条此前被拒绝（不再提议）。',

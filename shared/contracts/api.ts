@@ -13,7 +13,7 @@ import { IngestOptions, IngestResult, Skip } from '../types/ingest.js';
 import { NodeEntry, NodeStat, TreeNode } from '../types/node.js';
 import { SkillSummary } from '../types/skill.js';
 import { LongTermMemory as LongTermMemorySchema, MemoryCategory as MemoryCategorySchema, MemoryChange as MemoryChangeSchema } from '../types/memory.js';
-import { Conversation as ConversationSchema, MemoryChange as SessionMemoryChange, SessionAnalysis as SessionAnalysisSchema } from '../types/memory.js';
+import { Conversation as ConversationSchema, Extractor as ExtractorSchema, MemoryChange as SessionMemoryChange, MemoryLlmReport as MemoryLlmReportSchema, SessionAnalysis as SessionAnalysisSchema } from '../types/memory.js';
 import { CompressInput, CompressionResult, CompressionStrategy, ContextBlock } from '../types/compress.js';
 import { SCOPES } from '../uri.js';
 import { DEFAULT_LLM_MODEL, LLM_LIMITS } from './llm-limits.js';
@@ -191,6 +191,8 @@ export const MemoryCandidateSchema = z.object({
   confidence: z.number().min(0).max(1),
   /** The person wrote or accepted it (never an agent's or the trigger's own): its memory is pinned. */
   pinned: z.boolean().optional(),
+  /** Who extracted what it came from: the rules, or an LLM (and which). */
+  extractor: ExtractorSchema.optional(),
 });
 
 /** A conversation in the workspace under ctx://session/{id}/ (main/engine/memory/sessions/workspace-store.ts). */
@@ -226,6 +228,8 @@ export const SessionCommitResult = z.object({
   /** Memory candidates derived from the analysis (0 when the trigger waits). */
   candidates: z.number().int(),
   changes: z.array(SessionMemoryChange),
+  /** With an LLM: what it answered and what fell back to the rules (the analysis, if it ran now, and the dedup decisions). */
+  llm: MemoryLlmReportSchema.optional(),
 });
 export type SessionCommitResult = z.infer<typeof SessionCommitResult>;
 
@@ -286,6 +290,8 @@ export const SessionStats = z.object({
   }),
   health: z.record(z.string(), z.object({ status: HealthStatusSchema, detail: z.string(), since: z.string() })),
   counters: z.record(z.string(), z.number()),
+  /** The LLM's fallbacks to the rules in this workspace, by cause (counted as `llm_fallbacks_{stage}` in counters). */
+  llm_fallback_causes: z.record(z.string(), z.number()),
   /** Chains waiting in the ChainBuffer (per conversation, until committed or expired). */
   buffer: z.object({
     ttl_ms: z.number(),

@@ -44,6 +44,28 @@ export const Conversation = z.object({
 export type Conversation = z.infer<typeof Conversation>;
 
 // ---------------------------------------------------------------------------------------------
+// Who made a bucket item, a topic label, a chain or a memory candidate (issue 17, item 6)
+
+/** The rules, or a language model (and which): shown by the Sessions view and in `--json`. */
+export const Extractor = z.object({ kind: z.enum(['rules', 'llm']), model: z.string().optional() });
+export type Extractor = z.infer<typeof Extractor>;
+
+/**
+ * What the LLM did in one run of the memory engine (an analysis, a commit): per stage, the units
+ * it answered (a batch of messages, a window's chains, a topic label, a dedup decision) and the
+ * ones that fell back to the rules, with their causes grouped (main/engine/llm/failure-cause.ts).
+ */
+export const MemoryLlmReport = z.object({
+  model: z.string(),
+  stages: z.record(z.string(), z.object({ llm: z.number().int(), fallbacks: z.number().int() })),
+  fallbacks: z.number().int(),
+  fallback_causes: z.record(z.string(), z.number().int()),
+  /** Chain steps refused because their text is not in the message they cite. */
+  refused_steps: z.number().int(),
+});
+export type MemoryLlmReport = z.infer<typeof MemoryLlmReport>;
+
+// ---------------------------------------------------------------------------------------------
 // Track A: semantic buckets and topic clusters
 
 export const BucketType = z.enum(['TASK_CONTEXT', 'USER_INTENT', 'DECISION_CONTEXT', 'KNOWLEDGE_GAP', 'EMOTIONAL_TRACE']);
@@ -66,6 +88,8 @@ export const MemoryItem = z.object({
   keywords: z.array(z.string()),
   /** Why the classifier chose `bucket` (the rule or the model's reason). */
   reason: z.string().optional(),
+  /** Who chose `bucket`. */
+  extractor: Extractor.optional(),
 });
 export type MemoryItem = z.infer<typeof MemoryItem>;
 
@@ -82,6 +106,8 @@ export const TopicCluster = z.object({
   extraction_candidate: z.boolean(),
   /** 2-D projection of each item for the cluster map, keyed by item id (x, y in -1..1). */
   layout: z.record(z.string(), z.tuple([z.number(), z.number()])).optional(),
+  /** Who wrote `topic_label` (the rules: its top keywords). */
+  extractor: Extractor.optional(),
 });
 export type TopicCluster = z.infer<typeof TopicCluster>;
 
@@ -119,6 +145,8 @@ export const ExtractedChain = z.object({
   summary: z.string(),
   /** How it was found: "rules" or "llm", and what matched. */
   metadata: z.record(z.string(), z.unknown()),
+  /** Who extracted it. */
+  extractor: Extractor.optional(),
 });
 export type ExtractedChain = z.infer<typeof ExtractedChain>;
 
@@ -192,6 +220,8 @@ export const SessionAnalysis = z.object({
   /** Which tracks ran, and whether the processor fell back to sequential (degraded) mode. */
   tracks: z.object({ a: z.boolean(), b: z.boolean(), degraded: z.boolean() }).optional(),
   timings_ms: z.record(z.string(), z.number()).optional(),
+  /** With an LLM: what it answered and what fell back to the rules in this analysis. */
+  llm: MemoryLlmReport.optional(),
 });
 export type SessionAnalysis = z.infer<typeof SessionAnalysis>;
 

@@ -4,40 +4,26 @@
  * sent to the server but never printed nor stored in the workspace.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildCli, CLI, ROOT, runCli } from '../support/cli.js';
 import { reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';
 import { llmFromFlags } from '../../main/cli/llm-config.js';
 import { filesUnder } from '../reliability/support.js';
 
-const ROOT = join(import.meta.dirname, '../..');
-const CLI = join(ROOT, 'dist-main/cli.js');
 const SAMPLE = join(ROOT, 'assets/sample');
 const KEY = 'sk-cairn-secret-7f3a9c1e5b';
 
 let server: MockOpenAI;
 let workspace: string;
 
-/** Async: the mock server answers from this process while the CLI runs. */
-function cairn(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|CAIRN_LLM_)/.test(k)));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, CAIRN_WORKSPACE: workspace, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Async (support/cli.ts): the mock server answers from this process while the CLI runs. */
+const cairn = (args: string[], env: Record<string, string> = {}) => runCli(args, { CAIRN_WORKSPACE: workspace, ...env });
 
-beforeAll(() => {
-  // Always rebuild: this test is about the CLI's current flags.
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-main.mjs')], { cwd: ROOT });
-}, 120_000);
+// Always rebuild: this test is about the CLI's current flags.
+beforeAll(buildCli, 120_000);
 beforeEach(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'cairn-cli-llm-'));
   server = await startMockOpenAI();

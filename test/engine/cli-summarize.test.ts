@@ -5,34 +5,18 @@
  * run's fallbacks end with their causes grouped in one line.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildCli, runCli } from '../support/cli.js';
 import { reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';
-
-const ROOT = join(import.meta.dirname, '../..');
-const CLI = join(ROOT, 'dist-main/cli.js');
 
 let server: MockOpenAI;
 let tmp: string;
 
-function cairn(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI_|CAIRN_LLM_)/.test(k)));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...env, CAIRN_WORKSPACE: join(tmp, 'ws') } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cairn = (args: string[]) => runCli(args, { CAIRN_WORKSPACE: join(tmp, 'ws') });
 
-beforeAll(() => {
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-main.mjs')], { cwd: ROOT });
-}, 120_000);
+beforeAll(buildCli, 120_000);
 beforeEach(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'cairn-cli-summarize-'));
   server = await startMockOpenAI();

@@ -4,7 +4,7 @@
  * every memory, the history of every change, edit and forget, ids that do not move, and a
  * store that reopens (and repairs an interrupted change) from what is on disk.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +14,12 @@ import { memoryId, memoryUri } from '../../main/engine/memory/long-term/memory-f
 import { coverage } from '../../main/engine/memory/long-term/similarity.js';
 import type { MemoryCandidate } from '../../main/engine/memory/long-term/types.js';
 import type { ContextIndex, IndexInput } from '../../main/engine/ports/context-index.js';
-import type { LanguageModel } from '../../main/engine/ports/language-model.js';
+import { createOpenAIModel } from '../../main/adapters/llm/openai.js';
+import { createMemoryLlm } from '../../main/engine/memory/llm-run.js';
 import { memoryLogger } from '../../main/engine/ports/logger.js';
 import type { LongTermMemory, MemoryCategory, MemoryChange } from '../../shared/types/memory.js';
 import { CairnError } from '../../shared/errors.js';
+import { reply, startMockOpenAI } from '../support/mock-openai-server.js';
 import { prng } from '../support/prng.js';
 
 let workspace: string;
@@ -208,33 +210,30 @@ describe('ContextFsMemoryStore', () => {
   });
 
   it('lets a model decide, and falls back to the rules when it fails or names a memory it was not shown', async () => {
-    const answers: unknown[] = [
-      { decision: 'update', target_id: 'PLACEHOLDER', title: 'Editor', content: 'Ana uses VS Code with the Vim keymap.', reason: 'same editor' },
-      { decision: 'none', target_id: 'mem_0000000000000000', reason: 'made up' },
-      new Error('server down'),
+    // The model over HTTP (the mock OpenAI server): an update of the memory shown, then a memory it was not shown, then a 500.
+    const server = await startMockOpenAI();
+    onTestFinished(() => server.close());
+    let target = '';
+    const answers = [
+      () => reply.json({ decision: 'update', target_id: target, title: 'Editor', content: 'Ana uses VS Code with the Vim keymap.', reason: 'same editor' }),
+      () => reply.json({ decision: 'none', target_id: 'mem_0000000000000000', title: null, content: null, reason: 'made up' }),
+      () => reply.serverError(500, { message: 'server down' }),
     ];
-    let calls = 0;
-    const llm: LanguageModel = {
-      provider: 'test',
-      modelId: 'scripted',
-      complete: async () => ({ text: '', usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop' }),
-      completeJson: async <T,>() => {
-        const answer = answers[calls++];
-        if (answer instanceof Error) throw answer;
-        return { value: answer as T, usage: { inputTokens: 1, outputTokens: 1 }, repaired: false };
-      },
-    };
-    const store = await open({ llm });
-    const [added] = await store.commit([candidate('preference', 'Editor', 'Ana uses VS Code.', ['s1:1'], ['editor'])]);
-    expect(calls).toBe(0); // nothing to compare with: no call
-    (answers[0] as { target_id: string }).target_id = added!.memory_id;
-    const [byModel] = await store.commit([candidate('preference', 'Editor', 'Ana uses VS Code and Vim keys.', ['s2:1'], ['editor'])]);
-    expect(byModel).toMatchObject({ op: 'update', reason: 'llm: same editor', after: { content: 'Ana uses VS Code with the Vim keymap.', message_ids: ['s1:1', 's2:1'] } });
-    const [wrongTarget] = await store.commit([candidate('preference', 'Editor', 'Ana uses VS Code with the Vim keymap.', ['s3:1'], ['editor'])]);
+    server.handle(() => answers[server.chatRequests.length - 1]!());
+    const run = createMemoryLlm(createOpenAIModel({ baseURL: server.url, apiKey: 'sk-test', model: 'scripted' }));
+    const store = await open();
+    const commit = (c: MemoryCandidate) => store.commit([c], { llm: run });
+    const [added] = await commit(candidate('preference', 'Editor', 'Ana uses VS Code.', ['s1:1'], ['editor']));
+    expect(server.chatRequests).toHaveLength(0); // nothing to compare with: no call
+    target = added!.memory_id;
+    const [byModel] = await commit(candidate('preference', 'Editor', 'Ana uses VS Code and Vim keys.', ['s2:1'], ['editor']));
+    expect(byModel).toMatchObject({ op: 'update', reason: 'llm scripted: same editor', after: { content: 'Ana uses VS Code with the Vim keymap.', message_ids: ['s1:1', 's2:1'] } });
+    const [wrongTarget] = await commit(candidate('preference', 'Editor', 'Ana uses VS Code with the Vim keymap.', ['s3:1'], ['editor']));
     expect(wrongTarget!.op).toBe('none'); // the rules: nothing new
-    const [failed] = await store.commit([candidate('preference', 'Editor', 'Ana uses VS Code daily.', ['s4:1'], ['editor'])]);
+    const [failed] = await commit(candidate('preference', 'Editor', 'Ana uses VS Code daily.', ['s4:1'], ['editor']));
     expect(failed!.op).toBe('update'); // the rules: merged
-    expect(calls).toBe(3);
+    expect(server.chatRequests).toHaveLength(3);
+    expect(run.report()).toMatchObject({ stages: { dedup: { llm: 1, fallbacks: 2 } }, fallback_causes: { 'a dedup decision naming a memory it was not shown': 1, "HTTP 500 'server down'": 1 } });
   });
 
   it('never changes a pinned memory for a machine candidate (merge, contradiction, a model\'s delete), and applies the person\'s own', async () => {
@@ -254,13 +253,11 @@ describe('ContextFsMemoryStore', () => {
     expect(await store.get(id)).toEqual(mine);
 
     // A model deciding the memory is obsolete does not delete it either.
-    const llm: LanguageModel = {
-      provider: 'test',
-      modelId: 'scripted',
-      complete: async () => ({ text: '', usage: { inputTokens: 0, outputTokens: 0 }, finishReason: 'stop' }),
-      completeJson: async <T,>() => ({ value: { decision: 'delete', target_id: id, reason: 'obsolete' } as T, usage: { inputTokens: 1, outputTokens: 1 }, repaired: false }),
-    };
-    const [byModel] = await (await open({ llm })).commit([candidate('preference', 'Theme', 'Ana prefers the dark theme everywhere.', ['s4:1'], ['theme'])]);
+    const server = await startMockOpenAI();
+    onTestFinished(() => server.close());
+    server.handle(() => reply.json({ decision: 'delete', target_id: id, title: null, content: null, reason: 'obsolete' }));
+    const llm = createOpenAIModel({ baseURL: server.url, apiKey: 'sk-test', model: 'scripted' });
+    const [byModel] = await (await open()).commit([candidate('preference', 'Theme', 'Ana prefers the dark theme everywhere.', ['s4:1'], ['theme'])], { llm: createMemoryLlm(llm) });
     expect(byModel).toMatchObject({ op: 'none', memory_id: id, proposed: { content: 'Ana prefers the dark theme everywhere.' } });
     store = await open();
     expect(await store.get(id)).toEqual(mine);

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CairnError } from '../../shared/errors.js';
 import { BucketType, MemoryItem, TopicCluster, type Conversation } from '../../shared/types/memory.js';
-import type { CompleteJsonOptions, LanguageModel } from '../../main/engine/ports/language-model.js';
 import { importConversations } from '../../main/engine/memory/sessions/index.js';
-import { LLM_BATCH_SIZE, runTrackA, segmentMessage } from '../../main/engine/memory/buckets/index.js';
+import { runTrackA, segmentMessage } from '../../main/engine/memory/buckets/index.js';
 import { averageLinkageMerges } from '../../main/engine/memory/buckets/hac.js';
 
 const DIR = join(import.meta.dirname, '../fixtures/conversations');
@@ -29,25 +27,6 @@ function predictions(items: MemoryItem[]): Map<string, BucketType> {
     if (!prev || item.text.length > prev.text.length) longest.set(id, item);
   }
   return new Map([...longest].map(([id, item]) => [id, item.bucket]));
-}
-
-/** A scripted LanguageModel: each completeJson call gets the next answer (or throws it). */
-function fakeModel(answers: (unknown | Error)[]): LanguageModel & { calls: CompleteJsonOptions<unknown>[] } {
-  const calls: CompleteJsonOptions<unknown>[] = [];
-  return {
-    provider: 'fake',
-    modelId: 'fake-1',
-    calls,
-    async complete() {
-      throw new Error('not used');
-    },
-    async completeJson<T>(options: CompleteJsonOptions<T>) {
-      calls.push(options as CompleteJsonOptions<unknown>);
-      const answer = answers[calls.length - 1];
-      if (answer instanceof Error) throw answer;
-      return { value: options.schema.parse(answer), usage: { inputTokens: 10, outputTokens: 10 }, repaired: false };
-    },
-  };
 }
 
 describe('track A: buckets', () => {
@@ -204,51 +183,5 @@ describe('track A: clusters', () => {
     }
     naive.sort((x, y) => x - y);
     fast.forEach((d, k) => expect(d).toBeCloseTo(naive[k]!, 9));
-  });
-});
-
-describe('track A: language model classifier', () => {
-  it('uses the model in batches when one is given', async () => {
-    const conversation = await load('choosing-a-database'); // more than 20 items: two batches
-    const n = (await runTrackA(conversation)).items.length;
-    expect(n).toBeGreaterThan(LLM_BATCH_SIZE);
-    const scripted = (count: number, bucket: BucketType) => ({ items: Array.from({ length: count }, (_, index) => ({ index, bucket, confidence: 0.9, reason: 'scripted' })) });
-    const model = fakeModel([scripted(LLM_BATCH_SIZE, 'DECISION_CONTEXT'), scripted(n - LLM_BATCH_SIZE, 'USER_INTENT')]);
-    const result = await runTrackA(conversation, { model });
-    expect(model.calls).toHaveLength(2);
-    expect(model.calls[0]?.schemaName).toBe('bucket_classification');
-    expect(model.calls[0]?.messages.at(-1)?.content).toContain('[0] user: We\'re building a booking app');
-    expect(result.items.slice(0, LLM_BATCH_SIZE).every((i) => i.bucket === 'DECISION_CONTEXT')).toBe(true);
-    expect(result.items.slice(LLM_BATCH_SIZE).every((i) => i.bucket === 'USER_INTENT')).toBe(true);
-    expect(result.items[0]?.reason).toBe('llm fake-1: scripted');
-    expect(result.items[0]?.bucket_scores?.DECISION_CONTEXT).toBe(0.9);
-    expect(result.stats).toMatchObject({ classifier: 'llm', llm_calls: 2, llm_items: n, fallback_items: 0 });
-    expect(result.buckets.USER_INTENT).toHaveLength(n - LLM_BATCH_SIZE);
-  });
-
-  it('falls back to the rules per item when a call throws or an answer leaves an item out', async () => {
-    const conversation = await load('choosing-a-database');
-    const rules = await runTrackA(conversation);
-    const partial = { items: [{ index: 0, bucket: 'EMOTIONAL_TRACE', reason: 'scripted' }] };
-    const model = fakeModel([new CairnError('LLM_REQUEST_FAILED', 'server said 500'), partial]);
-    const result = await runTrackA(conversation, { model });
-    // Batch 1 failed: its items keep the rule buckets and say why.
-    for (let i = 0; i < LLM_BATCH_SIZE; i += 1) {
-      expect(result.items[i]?.bucket).toBe(rules.items[i]?.bucket);
-      expect(result.items[i]?.reason).toContain('model fallback: server said 500');
-    }
-    // Batch 2 answered only its first item.
-    expect(result.items[LLM_BATCH_SIZE]?.bucket).toBe('EMOTIONAL_TRACE');
-    expect(result.items[LLM_BATCH_SIZE + 1]?.bucket).toBe(rules.items[LLM_BATCH_SIZE + 1]?.bucket);
-    expect(result.items[LLM_BATCH_SIZE + 1]?.reason).toContain('model fallback: no answer for this message');
-    expect(result.stats).toMatchObject({ llm_items: 1, fallback_items: result.items.length - 1 });
-  });
-
-  it('stops with CANCELLED instead of falling back when the run is aborted', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const model = fakeModel([]);
-    await expect(runTrackA(await load('yunnan-trip'), { model, signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
-    expect(model.calls).toHaveLength(0);
   });
 });

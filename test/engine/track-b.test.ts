@@ -1,14 +1,11 @@
 /**
  * Track B on hand-labelled conversations (test/fixtures/chains): precision and recall per chain
  * type against the labels (matching rule in test/support/chain-labels.ts), structure,
- * determinism, and the model path with a scripted LanguageModel and its fallback.
+ * determinism (the model path: test/engine/memory-llm.test.ts, on the mock OpenAI server).
  */
 import { describe, expect, it } from 'vitest';
-import { CairnError } from '../../shared/errors.js';
 import { ExtractedChain, type ChainType } from '../../shared/types/memory.js';
-import { extractChainsWithRules, runTrackB } from '../../main/engine/memory/chains/track-b.js';
-import type { CompleteJsonOptions, CompleteJsonResult, LanguageModel } from '../../main/engine/ports/language-model.js';
-import { memoryLogger } from '../../main/engine/ports/logger.js';
+import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
 import { FIXTURE_NAMES, loadFixture, scoreChains, type TypeScore } from '../support/chain-labels.js';
 
 const TYPES: ChainType[] = ['CAUSAL', 'LOGIC', 'OPERATION', 'NARRATIVE', 'TIME'];
@@ -24,26 +21,6 @@ const FLOORS: Record<ChainType, { precision: number; recall: number }> = {
   NARRATIVE: { precision: 0.9, recall: 0.5 },
   TIME: { precision: 0.8, recall: 0.7 },
 };
-
-/** A LanguageModel that answers each completeJson call from a script and records the calls. */
-function scriptedModel(answers: (unknown | Error)[]): LanguageModel & { calls: CompleteJsonOptions<unknown>[] } {
-  const calls: CompleteJsonOptions<unknown>[] = [];
-  return {
-    provider: 'test',
-    modelId: 'scripted-1',
-    calls,
-    complete() {
-      throw new Error('not used');
-    },
-    async completeJson<T>(options: CompleteJsonOptions<T>): Promise<CompleteJsonResult<T>> {
-      calls.push(options as CompleteJsonOptions<unknown>);
-      const answer = answers[calls.length - 1];
-      if (answer === undefined) throw new Error('script exhausted');
-      if (answer instanceof Error) throw answer;
-      return { value: options.schema.parse(answer), usage: { inputTokens: 10, outputTokens: 10 }, repaired: false };
-    },
-  };
-}
 
 describe('track B rules on labelled conversations', () => {
   it('reaches the measured precision and recall per chain type', () => {
@@ -123,66 +100,5 @@ describe('track B rules on labelled conversations', () => {
     const chains = extractChainsWithRules(loadFixture('zh-braised-pork').conversation, { types: ['OPERATION'] });
     expect(chains.length).toBeGreaterThan(0);
     expect(new Set(chains.map((c) => c.chain_type))).toEqual(new Set(['OPERATION']));
-  });
-});
-
-describe('track B with a language model', () => {
-  const { conversation } = loadFixture('en-memory-leak');
-
-  it('uses the model answer, keeps only real message ids and drops chains left with one node', async () => {
-    const model = scriptedModel([
-      {
-        chains: [
-          {
-            chain_type: 'CAUSAL',
-            confidence: 0.9,
-            nodes: [
-              { role: 'problem', text: 'pods OOM-killed', message_ids: ['s1:1'] },
-              { role: 'cause', text: 'sessionCache never deletes entries', message_ids: ['s1:11', 'invented:99'] },
-              { role: 'solution', text: 'delete on finish', message_ids: ['s1:16'] },
-            ],
-          },
-          { chain_type: 'TIME', nodes: [{ role: 'moment', text: 'May 2', message_ids: ['s1:3'], time: '2024-05-02' }, { role: 'moment', text: 'made up', message_ids: ['nope'] }] },
-          { chain_type: 'LOGIC', nodes: [{ role: 'premise', text: 'p', message_ids: ['s1:7'] }, { role: 'conclusion', text: 'c', message_ids: ['s1:9'] }] },
-        ],
-      },
-    ]);
-    const chains = await runTrackB(conversation, { model, types: ['CAUSAL', 'TIME'], now: EPOCH });
-    expect(model.calls).toHaveLength(1);
-    expect(model.calls[0]?.schemaName).toBe('conversation_chains');
-    expect(model.calls[0]?.messages[1]?.content).toContain('[s1:11] Claude');
-    expect(chains).toHaveLength(1); // TIME lost a node to an invented id; LOGIC was not asked for
-    const [chain] = chains;
-    expect(chain?.chain_type).toBe('CAUSAL');
-    expect(chain?.nodes[1]?.message_ids).toEqual(['s1:11']);
-    expect(chain?.source_message_ids).toEqual(['s1:1', 's1:11', 's1:16']);
-    expect(chain?.summary).toBe('pods OOM-killed → sessionCache never deletes entries → delete on finish');
-    expect(chain?.extraction_confidence).toBe(0.9);
-    expect(chain?.metadata).toMatchObject({ method: 'llm', model: 'scripted-1' });
-    expect(() => ExtractedChain.parse(chain)).not.toThrow();
-  });
-
-  it('sends long conversations in windows, one call each', async () => {
-    const model = scriptedModel([{ chains: [] }, { chains: [] }, { chains: [] }]);
-    await runTrackB(conversation, { model, windowMessages: 10 });
-    expect(model.calls).toHaveLength(3); // 28 messages
-    expect(model.calls[2]?.messages[1]?.content).toContain('[s2:7]');
-  });
-
-  it('falls back to the rules when the model fails, saying why', async () => {
-    const logger = memoryLogger();
-    const model = scriptedModel([new CairnError('LLM_BAD_RESPONSE', 'not JSON')]);
-    const chains = await runTrackB(conversation, { model, logger, now: EPOCH });
-    const rules = extractChainsWithRules(conversation, { now: EPOCH });
-    expect(chains.map((c) => c.chain_id)).toEqual(rules.map((c) => c.chain_id));
-    expect(chains.every((c) => c.metadata.method === 'rules' && c.metadata.fallback === 'not JSON')).toBe(true);
-    expect(logger.lines.some((l) => l.level === 'warn' && l.message.includes('using the rules'))).toBe(true);
-  });
-
-  it('does not fall back when cancelled', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const model = scriptedModel([new Error('aborted')]);
-    await expect(runTrackB(conversation, { model, signal: controller.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 });

@@ -1,6 +1,8 @@
 /**
  * `cairn sessions import|analyze|commit|list` (docs/ARCHITECTURE.md#memory): conversations into the
- * workspace, the dual-track analysis, and committing it to long-term memory.
+ * workspace, the dual-track analysis, and committing it to long-term memory. `analyze` and
+ * `commit` take the `--llm-*` flags of `cairn ingest` (llm-flags.ts): with an LLM, it classifies,
+ * extracts chains, labels topics and decides dedup, and the run ends with its fallbacks' causes.
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
@@ -8,11 +10,15 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { ProposedCandidate, SessionAnalysisResult, SessionCommitResult, SessionProposal, SessionStats } from '../../../shared/contracts/api.js';
 import { CairnError } from '../../../shared/errors.js';
+import { formatCauses, formatFallbacks } from '../../../shared/fallback-causes.js';
+import type { Extractor, MemoryLlmReport } from '../../../shared/types/memory.js';
 import type { Engine } from '../../engine/engine.js';
 import { formatCount } from '../../../shared/format.js';
+import type { LlmFlags } from '../llm-config.js';
+import { addLlmOptions } from '../llm-flags.js';
 import { oneLine, printJson, reportError, stderrLogger } from '../output.js';
 
-interface SessionFlags {
+interface SessionFlags extends LlmFlags {
   workspace?: string;
   json?: boolean;
   commit?: boolean;
@@ -24,12 +30,14 @@ interface SessionFlags {
   verbose?: boolean;
 }
 
-async function withEngine(flags: SessionFlags, work: (engine: Engine) => Promise<void>): Promise<void> {
+/** `llm`: the command takes the --llm-* flags (and $OPENAI_* as ingest does); the others run on the rules. */
+async function withEngine(flags: SessionFlags, work: (engine: Engine) => Promise<void>, options: { llm?: boolean } = {}): Promise<void> {
   let engine: Engine | undefined;
   try {
     // Loaded on demand, so `cairn --help` does not load the engine, LanceDB or the workers.
     const { openEngine } = await import('../compose.js');
-    engine = await openEngine({ workspace: flags.workspace, logger: stderrLogger(flags.verbose === true) });
+    const llm = options.llm ? (await import('../llm-config.js')).llmFromFlags(flags, process.env, 'one-shot') : undefined;
+    engine = await openEngine({ workspace: flags.workspace, logger: stderrLogger(flags.verbose === true), ...(llm ? { llm } : {}) });
     await work(engine);
   } catch (error) {
     reportError(error, flags);
@@ -61,18 +69,18 @@ export function registerSessions(program: Command): void {
       }),
     );
 
-  sessions
+  const analyze = sessions
     .command('analyze')
-    .description('Analyze a conversation: semantic buckets and topics (track A), reasoning chains (track B), fusion and the memory trigger')
+    .description('Analyze a conversation: semantic buckets and topics (track A), reasoning chains (track B), fusion and the memory trigger; with an LLM (--llm-*), it classifies, extracts and labels, the rules standing in for each batch it fails')
     .argument('<target>', 'a conversation file, a ctx://session/ URI or an imported conversation id')
     .option('-w, --workspace <dir>', 'workspace folder')
     .option('--no-track-a', 'skip track A (buckets and topic clusters); default: the workspace setting (on unless switched off in Settings)')
     .option('--no-track-b', 'skip track B (chains); default: the workspace setting')
     .option('--conversation <id>', 'which conversation of a file that holds several')
     .option('--refresh', 'ignore a cached analysis')
-    .option('--json', 'print one JSON document: {"buckets", "clusters", "chains", "links", "validations", "summary", "trigger", "tracks", "timings_ms", ...}')
-    .option('-v, --verbose', 'log progress to stderr')
-    .action((target: string, flags: SessionFlags) =>
+    .option('--json', 'print one JSON document: {"buckets", "clusters", "chains", "links", "validations", "summary", "trigger", "tracks", "timings_ms", "llm", ...}; each item, cluster and chain names its "extractor"')
+    .option('-v, --verbose', 'log progress to stderr');
+  addLlmOptions(analyze, 'memory').action((target: string, flags: SessionFlags) =>
       withEngine(flags, async (engine) => {
         // A path that exists is a file to analyze in place; anything else names an imported conversation.
         const isFile = !/^ctx:\/\//i.test(target) && existsSync(target);
@@ -86,10 +94,10 @@ export function registerSessions(program: Command): void {
         });
         if (flags.json) return printJson(result);
         process.stdout.write(analysisText(result).join('\n') + '\n');
-      }),
-    );
+      }, { llm: true }),
+  );
 
-  sessions
+  const commit = sessions
     .command('commit')
     .description(
       'Review the memories the trigger proposes from an imported conversation and commit the ones you accept (in a terminal: y/n/e(dit)/a(ll remaining)/q for each); --yes commits what the trigger would commit by itself',
@@ -97,9 +105,9 @@ export function registerSessions(program: Command): void {
     .argument('<id>', 'an imported conversation id or its ctx://session/ URI')
     .option('-w, --workspace <dir>', 'workspace folder')
     .option('-y, --yes', 'accept what the trigger proposes for automatic commit (candidates below its confidence gate and updates of memories you edited are left out)')
-    .option('--json', 'print one JSON document and commit nothing: {"conversation_id", "action", "explanation", "candidates", "rejected", "known"}; with --yes, commit and print {"conversation_id", "action", "explanation", "candidates", "changes"}')
-    .option('-v, --verbose', 'log progress to stderr')
-    .action((id: string, flags: SessionFlags) =>
+    .option('--json', 'print one JSON document and commit nothing: {"conversation_id", "action", "explanation", "candidates", "rejected", "known", "llm"}; with --yes, commit and print {"conversation_id", "action", "explanation", "candidates", "changes", "llm"}')
+    .option('-v, --verbose', 'log progress to stderr');
+  addLlmOptions(commit, 'memory').action((id: string, flags: SessionFlags) =>
       withEngine(flags, async (engine) => {
         if (flags.yes) {
           const result = await engine.call('sessions:commit', { id });
@@ -115,8 +123,8 @@ export function registerSessions(program: Command): void {
           throw new CairnError('INVALID_INPUT', `Nothing committed: no terminal to ask. Pass --yes to commit the ${auto} candidate${auto === 1 ? '' : 's'} the trigger proposes for automatic commit, or run it in a terminal to review each`);
         }
         await review(engine, proposal);
-      }),
-    );
+      }, { llm: true }),
+  );
 
   sessions
     .command('list')
@@ -169,6 +177,8 @@ function statsText(s: SessionStats): string[] {
   }
   const counters = Object.entries(s.counters);
   if (counters.length > 0) lines.push('', `Counters: ${counters.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  const causes = formatCauses(s.llm_fallback_causes);
+  if (causes) lines.push(`LLM fallbacks to the rules: ${causes}`);
   return lines;
 }
 
@@ -223,6 +233,7 @@ function proposalText(p: SessionProposal, options: { candidates?: boolean } = {}
   const left = [p.known > 0 ? `${p.known} already in memory` : '', p.rejected > 0 ? `${p.rejected} rejected before` : ''].filter(Boolean).join(', ');
   const lines = [`${p.conversation_id}: ${p.action} (${p.confidence.toFixed(3)}), ${p.candidates.length} candidate${p.candidates.length === 1 ? '' : 's'} proposed${left ? ` (${left})` : ''}`, ...p.explanation.map((l) => `  ${l}`)];
   if (options.candidates !== false) p.candidates.forEach((c, i) => lines.push('', ...candidateText(c, i, p.candidates.length)));
+  if (p.llm) lines.push('', ...llmLines(p.llm));
   return lines;
 }
 
@@ -230,7 +241,7 @@ function candidateText(c: ProposedCandidate, i: number, n: number): string[] {
   const what = c.kind === 'add' ? 'new memory' : c.kind === 'merge' ? `merges into ${c.before?.id ?? ''}` : `updates your memory ${c.before?.id ?? ''} (pinned)`;
   const lines = [
     `[${i + 1}/${n}] ${c.candidate.category}: ${oneLine(c.candidate.title, 80)}`,
-    `  confidence ${c.candidate.confidence.toFixed(2)}${c.auto ? ', auto' : ''}; ${what}; from messages ${c.candidate.message_ids.join(', ')}`,
+    `  confidence ${c.candidate.confidence.toFixed(2)}${c.auto ? ', auto' : ''}; ${what}; from messages ${c.candidate.message_ids.join(', ')}${madeBy(c.candidate.extractor)}`,
   ];
   if (c.kind === 'update' && c.before && c.after) lines.push(...lineDiff(c.before.content, c.after.content).map((l) => `  ${l}`));
   else lines.push(...c.candidate.content.split('\n').map((l) => `  | ${l}`));
@@ -248,22 +259,39 @@ function analysisText(a: SessionAnalysisResult): string[] {
   const messages = new Set(Object.values(a.buckets).flatMap((items) => items.flatMap((i) => i.message_ids))).size;
   const lines = [`Conversation ${a.conversation_id}${a.uri ? ` (${a.uri})` : ''}${a.cached ? ' [cached analysis]' : ''}${a.tracks?.degraded ? ' [degraded: tracks ran in this thread]' : ''}`];
   if (a.tracks?.a !== false) {
-    lines.push('', `Buckets (${messages} messages)`);
+    const byModel = Object.values(a.buckets).flat().filter((i) => i.extractor?.kind === 'llm').length;
+    const total = Object.values(a.buckets).flat().length;
+    lines.push('', `Buckets (${messages} messages${a.llm ? `; ${byModel} of ${total} items classified by the LLM` : ''})`);
     for (const [bucket, items] of Object.entries(a.buckets)) lines.push(`  ${bucket.padEnd(18)} ${String(items.length).padStart(4)}`);
     lines.push('', `Topic clusters (${a.clusters.length})`);
     for (const c of a.clusters) {
-      lines.push(`  ${c.topic_label}  · ${c.items.length} items, ${c.dominant_bucket}, priority ${c.priority.toFixed(2)}${c.extraction_candidate ? ', candidate' : ''}${c.related_chains.length ? `, chains ${c.related_chains.join(' ')}` : ''}`);
+      lines.push(`  ${c.topic_label}${madeBy(c.extractor)}  · ${c.items.length} items, ${c.dominant_bucket}, priority ${c.priority.toFixed(2)}${c.extraction_candidate ? ', candidate' : ''}${c.related_chains.length ? `, chains ${c.related_chains.join(' ')}` : ''}`);
     }
   } else lines.push('', 'Track A: off');
   if (a.tracks?.b !== false) {
     lines.push('', `Chains (${a.chains.length})`);
-    for (const c of a.chains) lines.push(`  ${c.chain_id.padEnd(14)} ${c.chain_type.padEnd(9)} ${c.extraction_confidence.toFixed(2)}  ${c.nodes.map((n) => oneLine(n.text, 36)).join(' → ')}`);
+    for (const c of a.chains) lines.push(`  ${c.chain_id.padEnd(14)} ${c.chain_type.padEnd(9)} ${c.extraction_confidence.toFixed(2)}  ${c.nodes.map((n) => oneLine(n.text, 36)).join(' → ')}${madeBy(c.extractor)}`);
   } else lines.push('', 'Track B: off');
   const passed = a.validations.filter((v) => v.passed).length;
   lines.push('', `Links: ${a.links.length}; validations: ${passed} of ${a.validations.length} passed; completeness ${a.summary.completeness_score.toFixed(2)}, consistency ${a.summary.consistency_score.toFixed(2)}`);
   lines.push('', `Trigger: ${a.trigger.action} (${a.trigger.confidence.toFixed(3)})`, ...a.trigger.explanation.map((l) => `  ${l}`));
   if (a.timings_ms) lines.push('', `Timings: ${Object.entries(a.timings_ms).map(([k, v]) => `${k} ${v} ms`).join(', ')}`);
+  if (a.llm) lines.push('', ...llmLines(a.llm));
   return lines;
+}
+
+const STAGE_NAMES: Record<string, string> = { buckets: 'bucket batches', chains: 'chain windows', labels: 'topic labels', dedup: 'dedup decisions' };
+
+/** What the LLM answered per stage, then the fallbacks with their causes, as ingest ends ("2 fallbacks: 1 × HTTP 500 …"). */
+function llmLines(r: MemoryLlmReport): string[] {
+  const stages = Object.entries(r.stages).map(([stage, s]) => `${s.llm} of ${s.llm + s.fallbacks} ${STAGE_NAMES[stage] ?? stage}`);
+  const refused = r.refused_steps > 0 ? `; ${r.refused_steps} chain step${r.refused_steps === 1 ? '' : 's'} refused (not the text of the message cited)` : '';
+  return [`LLM ${r.model}: ${stages.join(', ') || 'no calls (cached analysis)'}${refused}`, `  ${formatFallbacks(r.fallbacks, r.fallback_causes)}`];
+}
+
+/** " [llm gpt-4o-mini]" for what a model made; nothing for the rules. */
+function madeBy(extractor: Extractor | undefined): string {
+  return extractor?.kind === 'llm' ? ` [llm${extractor.model ? ` ${extractor.model}` : ''}]` : '';
 }
 
 function commitText(c: SessionCommitResult): string[] {
@@ -276,5 +304,6 @@ function commitText(c: SessionCommitResult): string[] {
     ...c.changes.filter((ch) => ch.op !== 'none').map((ch) => `  ${ch.op.padEnd(6)} ${ch.after?.category ?? ch.before?.category ?? ''}: ${oneLine(ch.after?.title ?? ch.before?.title ?? ch.memory_id, 80)}`),
     // A memory the person edited is never changed by a commit itself: its update waits for their review.
     ...c.changes.filter((ch) => ch.proposed).map((ch) => `  held   ${ch.proposed!.category}: ${oneLine(ch.proposed!.title, 60)} (yours, pinned: review the update with cairn sessions commit ${c.conversation_id})`),
+    ...(c.llm ? llmLines(c.llm) : []),
   ];
 }

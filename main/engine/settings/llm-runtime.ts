@@ -20,6 +20,7 @@ import type { RetryOptions } from '../llm/retry.js';
 import { createLlmStats } from '../llm/stats.js';
 import type { TokenBudget } from '../llm/budget.js';
 import { systemClock, type Clock } from '../ports/clock.js';
+import type { LanguageModel } from '../ports/language-model.js';
 import type { Logger } from '../ports/logger.js';
 import type { NodeSummarizer } from '../summarize/types.js';
 import { createCallLog, createLlmStack, describeLlm, type LlmConfig, type LlmStack, type ModelFactory } from './llm-stack.js';
@@ -57,10 +58,21 @@ export interface LlmRuntime {
    * now on, or null when there is no LLM. Call it once per run, never to look (an estimate).
    */
   startRun(): NodeSummarizer | null;
+  /**
+   * Starts a run of the memory engine (one sessions command): the same stack's model with a
+   * fresh budget and breaker, and where its fallbacks to the rules are counted; null without an LLM.
+   */
+  startModelRun(): LlmModelRun | null;
   stats(): LlmStatsView;
   /** One tiny request with these settings, outside the stats. */
   test(settings: LlmSettings, apiKey: string | null, signal: AbortSignal): Promise<TestResult>;
   dispose(): void;
+}
+
+export interface LlmModelRun {
+  model: LanguageModel;
+  /** A caller used the rules instead of the model's answer (reason: the error code), for the LLM monitor. */
+  recordFallback(reason: string): void;
 }
 
 /** The settings as the stack's config, or null when they do not configure an LLM. */
@@ -148,6 +160,13 @@ export function createLlmRuntime(options: LlmRuntimeOptions): LlmRuntime {
       // The monitor shows the new run's budget at once, not at its first call.
       changed();
       return run.summarizer;
+    },
+    startModelRun() {
+      if (!stack) return null;
+      const run = stack.newRun();
+      lastBudget = run.budget;
+      changed();
+      return { model: run.model, recordFallback: (reason) => stats.recordFallback(reason) };
     },
     stats: view,
     async test(settings, apiKey, signal) {

@@ -81,6 +81,8 @@ export interface LlmStackOptions {
 
 export interface LlmRun {
   summarizer: NodeSummarizer;
+  /** The same run's model (call log, metering, retry, budget, limiter, breaker), for the memory engine. */
+  model: LanguageModel;
   budget: TokenBudget | undefined;
 }
 
@@ -114,7 +116,8 @@ export function createLlmStack(config: LlmConfig, options: LlmStackOptions): Llm
     const budget = config.tokenBudget !== undefined ? createTokenBudget({ maxTokens: config.tokenBudget }) : undefined;
     breaker = newBreaker();
     const { model } = createReliableModel(base, { limiter, stats, breaker, ...(budget ? { budget } : {}), ...(options.retry ? { retry: options.retry } : {}) });
-    return { summarizer: withFallbackMetering(llmSummarizer(withCallLog(model, callLog, options.clock)), stats), budget };
+    const logged = withCallLog(model, callLog, options.clock);
+    return { summarizer: withFallbackMetering(llmSummarizer(logged), stats), model: logged, budget };
   };
   return {
     config,

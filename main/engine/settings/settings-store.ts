@@ -30,9 +30,10 @@ export interface SettingsStoreOptions {
   /** Settings given at start (`cairn serve --llm-*`): laid over the file's for this process, written only on the next update. */
   overrides?: Partial<LlmSettings> | undefined;
   /**
-   * false: the file is neither read nor written; the settings are the defaults with `overrides`
-   * on top, and updates stay in memory (`cairn ingest` and `cairn watch`, whose flags and
-   * environment say everything; see docs/llm-runtime.md). Default true.
+   * false: the file's LLM settings are neither read nor written; they are the defaults with
+   * `overrides` on top, and updates stay in memory (`cairn ingest`, `cairn watch`, `cairn sessions
+   * analyze|commit`, whose flags and environment say everything; see docs/llm-runtime.md). Its
+   * memory tracks are still read (they spend no tokens), never written. Default true.
    */
   workspaceSettings?: boolean | undefined;
   logger: Logger;
@@ -98,7 +99,9 @@ export async function openSettingsStore(options: SettingsStoreOptions): Promise<
   const saved = options.workspaceSettings !== false;
   let settings: LlmSettings = { ...(saved ? await load(file, options.logger) : DEFAULT_LLM_SETTINGS), ...(options.overrides ?? {}) };
   // A broken file was already reported by load(); the memory settings then fall back quietly.
-  let memory: MemorySettings = saved ? await loadMemory(file).catch(() => ({ ...DEFAULT_MEMORY_SETTINGS })) : { ...DEFAULT_MEMORY_SETTINGS };
+  // The memory tracks spend no tokens: a one-shot command (`cairn sessions analyze --llm-*`) still
+  // runs the ones the workspace chose; it only never writes them.
+  let memory: MemorySettings = await loadMemory(file).catch(() => ({ ...DEFAULT_MEMORY_SETTINGS }));
   let apiKey: string | null = options.apiKey?.trim() ? options.apiKey.trim() : null;
   let writes: Promise<unknown> = Promise.resolve();
   // Serialized, so two quick saves land in order; the file never holds the key.

@@ -10,7 +10,7 @@ import { labelOf } from '../../i18n';
 import { useSessions, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { aboveThreshold, lineDiff } from './candidate-review';
-import { MessageItem } from './parts';
+import { MadeByBadge, MessageItem } from './parts';
 
 type Accept = { candidate: string; content?: string };
 
@@ -115,6 +115,7 @@ function CandidateCard({ candidate: c, busy, onAccept, onReject }: { candidate: 
       <header className="row">
         <span className="badge">{labelOf(t, 'category', c.candidate.category)}</span>
         <strong>{c.candidate.title}</strong>
+        <MadeByBadge extractor={c.candidate.extractor} />
         <span className="muted small">
           {t('review.confidence', { value: c.candidate.confidence.toFixed(2) })}
           {c.auto ? ` · ${t('review.auto')}` : ''} · {t(`review.kind.${c.kind}`)}

@@ -12,7 +12,7 @@ import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
 import { layoutChains, type ChainFlowNode, type ClusterNode, type TypeGroupNode, type HeadNode, type StepNode } from './chain-layout';
-import { MessageItem } from './parts';
+import { MadeByBadge, MessageItem } from './parts';
 
 /** The frame takes the layout's shape at the width it has (no larger than life), so fitView fills its width and the page scrolls. */
 const MAX_ZOOM = 1;
@@ -164,7 +164,7 @@ function ChosenNode() {
   return (
     <section className="panel chosen-node" data-testid="chain-node-messages" aria-live="polite">
       <h3>
-        {t(`chain.${found.chain.chain_type}`)} · {labelOf(t, 'chainRole', found.node.role)} <span className="badge">{found.chain.chain_id}</span>
+        {t(`chain.${found.chain.chain_type}`)} · {labelOf(t, 'chainRole', found.node.role)} <span className="badge">{found.chain.chain_id}</span> <MadeByBadge extractor={found.chain.extractor} />
       </h3>
       <p className="muted small">{found.chain.summary}</p>
       <ol className="messages">

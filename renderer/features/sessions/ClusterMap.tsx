@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { useSessions } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { BUCKETS, clusterColour, mapPoints, markerPath, type MapPoint } from './cluster-map';
+import { MadeByBadge } from './parts';
 
 const WIDTH = 760;
 const HEIGHT = 440;
@@ -62,7 +63,7 @@ export function ClusterMap() {
             <li key={c.cluster_id} className="legend-row" data-testid="cluster-legend-item">
               <span className="swatch" style={{ background: clusterColour(i) }} aria-hidden="true" />
               <span>
-                <strong>{c.topic_label}</strong> <span className="badge">{c.items.length}</span>
+                <strong>{c.topic_label}</strong> <span className="badge">{c.items.length}</span> <MadeByBadge extractor={c.extractor} />
                 <div className="muted small">
                   {t(`bucket.${c.dominant_bucket}`)} · {t('sessions.coherence')} {c.coherence.toFixed(2)}
                   {c.extraction_candidate && ` · ${t('sessions.candidate')}`}

@@ -1,4 +1,5 @@
-/** Small pieces the sessions and memories views share: a message as the conversation shows it, and a value bar. */
+/** Small pieces the sessions and memories views share: a message as the conversation shows it, a value bar, the LLM badge. */
+import type { Extractor } from '../../../shared/types/memory';
 import { labelOf } from '../../i18n';
 import { useApp } from '../../stores/stores-context';
 import { useT } from '../../use-t';
@@ -30,6 +31,17 @@ export function Bar({ value, weight }: { value: number; weight?: number }) {
         {value.toFixed(2)}
         {weight !== undefined && ` × ${weight}`}
       </span>
+    </span>
+  );
+}
+
+/** "LLM" on what a model made (an item's bucket, a topic label, a chain, a candidate); nothing for the rules. */
+export function MadeByBadge({ extractor }: { extractor: Extractor | undefined }) {
+  const t = useT();
+  if (extractor?.kind !== 'llm') return null;
+  return (
+    <span className="badge" data-testid="made-by-llm" title={t('sessions.byLlm.title', { model: extractor.model ?? '' })}>
+      {t('sessions.byLlm')}
     </span>
   );
 }

@@ -1,26 +1,29 @@
 /**
  * Track A of the dual-track memory (docs/SPEC.md#track-a-semantic-buckets-and-topic-clusters): what
  * a conversation is about. Messages become MemoryItems in five semantic buckets (rules, or a
- * language model when one is given), keywords come from TF-IDF, and items are grouped into
- * TopicClusters by average-linkage HAC on cosine distance, with a 2-D layout for the cluster map.
+ * language model when one is given, the rules standing in per batch), keywords come from TF-IDF,
+ * and items are grouped into TopicClusters by average-linkage HAC on cosine distance, with a 2-D
+ * layout for the cluster map. A cluster's label is its top keywords, or the model's label.
+ * Every item and cluster records its extractor.
  *
  * @example
  * const { buckets, clusters } = await runTrackA(conversation);
- * const withModel = await runTrackA(conversation, { model: llm, signal });
+ * const withModel = await runTrackA(conversation, { llm: createMemoryLlm(model), signal });
  */
 import { CairnError } from '../../../../shared/errors.js';
 import { BucketType, type Conversation, type MemoryItem, type TopicCluster } from '../../../../shared/types/memory.js';
-import type { LanguageModel } from '../../ports/language-model.js';
+import { RULES_EXTRACTOR, type MemoryLlm } from '../llm-run.js';
 import { buildClusters, clusterLabels, contextVectors, DISTANCE_THRESHOLD } from './clusters.js';
 import { draftItems } from './items.js';
 import { pcaLayout } from './layout.js';
 import { classifyWithModel } from './llm-classifier.js';
+import { labelWithModel } from './llm-labeler.js';
 import { buildTfIdf, topKeywords } from './tfidf.js';
 import { dot, weightedSum, type SparseVector } from './vectors.js';
 
 export interface TrackAOptions {
-  /** Classify buckets with this model (rules are the per-item fallback); rules only when absent. */
-  model?: LanguageModel;
+  /** Classify buckets and label topics with this run's model (rules are the per-batch fallback); rules only when absent. */
+  llm?: MemoryLlm;
   signal?: AbortSignal;
   /** HAC cut (1 - cosine); default DISTANCE_THRESHOLD. */
   distanceThreshold?: number;
@@ -38,9 +41,14 @@ const ITEM_KEYWORDS = 5;
 export async function runTrackA(conversation: Conversation, options: TrackAOptions = {}): Promise<TrackAResult> {
   const started = performance.now();
   const drafts = draftItems(conversation);
-  const llm = options.model ? await classifyWithModel(drafts, options.model, options.signal) : { calls: 0, llmItems: 0, fallbackItems: 0 };
+  const llm = options.llm ? await classifyWithModel(drafts, options.llm, options.signal) : { calls: 0, llmItems: 0, fallbackItems: 0 };
   if (options.signal?.aborted) throw new CairnError('CANCELLED', 'track A was cancelled');
-  return finishTrackA(drafts, llm, options.model ? 'llm' : 'rules', options.distanceThreshold, started);
+  const result = finishTrackA(drafts, llm, options.llm ? 'llm' : 'rules', options.distanceThreshold, started);
+  if (options.llm && result.clusters.length > 0) {
+    await labelWithModel(result.clusters, options.llm, options.signal);
+    result.stats.ms = Math.round((performance.now() - started) * 10) / 10;
+  }
+  return result;
 }
 
 /** The rules path alone, synchronously (for worker threads and the processor's sync interface). */
@@ -63,6 +71,7 @@ function finishTrackA(
   const maxCentral = Math.max(0, ...central);
   const items: MemoryItem[] = drafts.map(({ rules: _rules, ...draft }, i) => ({
     ...draft,
+    extractor: draft.extractor ?? RULES_EXTRACTOR,
     relevance: maxCentral > 0 ? Math.round(((central[i] as number) / maxCentral) * 1000) / 1000 : 0,
     keywords: topKeywords(tfidf, tfidf.vectors[i] as SparseVector, ITEM_KEYWORDS),
   }));
@@ -70,7 +79,7 @@ function finishTrackA(
   const vectors = contextVectors(items, tfidf.vectors);
   const labels = clusterLabels(vectors, distanceThreshold ?? DISTANCE_THRESHOLD);
   const layout = pcaLayout(vectors, tfidf.terms.length);
-  const clusters = buildClusters(items, tfidf, vectors, labels, layout);
+  const clusters = buildClusters(items, tfidf, vectors, labels, layout).map((cluster) => ({ ...cluster, extractor: RULES_EXTRACTOR }));
 
   const buckets = Object.fromEntries(BucketType.options.map((b) => [b, items.filter((item) => item.bucket === b)])) as Record<BucketType, MemoryItem[]>;
   return {

@@ -1,18 +1,16 @@
 /**
  * Track B of the dual-track memory (docs/SPEC.md#track-b-chains): CAUSAL, LOGIC, OPERATION,
- * NARRATIVE and TIME chains from a conversation. With a model, the model extracts them; when it
- * fails (anything but a cancellation), the rules run instead and each chain's metadata says
- * why. Without a model, only the rules run: no I/O, synchronous underneath, well under a
- * millisecond per message.
+ * NARRATIVE and TIME chains from a conversation. With a model, the model extracts them, window by
+ * window; a window whose call fails (anything but a cancellation) gets the rules' chains for its
+ * messages, each chain's metadata saying why. Without a model, only the rules run: no I/O,
+ * synchronous underneath, well under a millisecond per message. Every chain records its extractor.
  *
  * @example
  * const chains = await runTrackB(conversation);                  // rules
- * const chains = await runTrackB(conversation, { model, signal }); // model, rules on failure
+ * const chains = await runTrackB(conversation, { llm, signal }); // model, rules per failed window
  */
-import { CairnError, errorMessage } from '../../../../shared/errors.js';
 import type { ChainType, Conversation, ExtractedChain } from '../../../../shared/types/memory.js';
-import type { LanguageModel } from '../../ports/language-model.js';
-import type { Logger } from '../../ports/logger.js';
+import { RULES_EXTRACTOR, type MemoryLlm } from '../llm-run.js';
 import { uniqueIds } from './build-chain.js';
 import { extractCausal } from './extract-causal.js';
 import { extractLogic } from './extract-logic.js';
@@ -33,8 +31,8 @@ const RULES: Record<ChainType, (units: Unit[], createdAt: string) => ExtractedCh
 };
 
 export interface TrackBOptions {
-  /** When given, the model extracts the chains and the rules are the fallback. */
-  model?: LanguageModel;
+  /** When given, this run's model extracts the chains and the rules are the fallback, per window. */
+  llm?: MemoryLlm;
   signal?: AbortSignal;
   /** Chain types to extract (default: all five). */
   types?: readonly ChainType[];
@@ -42,7 +40,6 @@ export interface TrackBOptions {
   windowMessages?: number;
   /** `created_at` of chains whose messages carry no timestamp (default: now). */
   now?: () => Date;
-  logger?: Logger;
 }
 
 /** Chains of the conversation, in type order (CAUSAL … TIME) and within a type in reading order. */
@@ -50,18 +47,16 @@ export async function runTrackB(conversation: Conversation, options: TrackBOptio
   const types = options.types ?? ALL_CHAIN_TYPES;
   const messages = orderedMessages(conversation);
   const createdAt = (options.now?.() ?? new Date()).toISOString();
-  if (!options.model) return rulesOn(messages, types, createdAt);
-  try {
-    const chains = await extractWithModel(options.model, messages, { types: [...types], signal: options.signal, windowMessages: options.windowMessages ?? 80, createdAt });
-    return uniqueIds(sortChains(chains, types));
-  } catch (error) {
-    if (options.signal?.aborted || CairnError.is(error, 'CANCELLED')) {
-      throw error instanceof CairnError ? error : new CairnError('CANCELLED', `Chain extraction of ${conversation.id} was cancelled`, { cause: error });
-    }
-    const reason = errorMessage(error);
-    options.logger?.warn('track B: the model failed, using the rules', { conversation: conversation.id, error: reason });
-    return rulesOn(messages, types, createdAt).map((chain) => ({ ...chain, metadata: { ...chain.metadata, fallback: reason } }));
-  }
+  if (!options.llm) return rulesOn(messages, types, createdAt);
+  // Falls back per window inside; only a cancellation comes out of it.
+  const chains = await extractWithModel(options.llm, messages, {
+    types: [...types],
+    signal: options.signal,
+    windowMessages: options.windowMessages ?? 80,
+    createdAt,
+    rules: (window) => rulesOn(window, types, createdAt),
+  });
+  return uniqueIds(sortChains(chains, types));
 }
 
 /** The rule path alone, synchronously (for workers and benchmarks). */
@@ -71,7 +66,7 @@ export function extractChainsWithRules(conversation: Conversation, options: Pick
 
 function rulesOn(messages: OrderedMessage[], types: readonly ChainType[], createdAt: string): ExtractedChain[] {
   const units = conversationUnits(messages);
-  return uniqueIds(ALL_CHAIN_TYPES.filter((t) => types.includes(t)).flatMap((type) => RULES[type](units, createdAt)));
+  return uniqueIds(ALL_CHAIN_TYPES.filter((t) => types.includes(t)).flatMap((type) => RULES[type](units, createdAt))).map((chain) => ({ ...chain, extractor: RULES_EXTRACTOR }));
 }
 
 function sortChains(chains: ExtractedChain[], types: readonly ChainType[]): ExtractedChain[] {

@@ -15,9 +15,9 @@ import { uriName } from '../../../../shared/uri.js';
 import type { CommandHandlers } from '../../command-handlers.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextIndex } from '../../ports/context-index.js';
-import type { LanguageModel } from '../../ports/language-model.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ContextFS } from '../../tree/context-fs.js';
+import type { MemoryLlm } from '../llm-run.js';
 import { MEMORIES_ROOT } from './memory-file.js';
 import { ContextFsMemoryStore } from './store.js';
 
@@ -47,7 +47,8 @@ export interface MemoryHandlerDeps {
   search: SearchHandler;
   /** Told when a change queued a directory for the DAG (the engine summarizes in the background when it is set to). */
   onQueued?: () => void;
-  llm?: LanguageModel;
+  /** Starts a run of the engine's LLM for one commit (null when none is configured): dedup decisions then ask it. */
+  startLlm?: () => MemoryLlm | null;
   logger: Logger;
   clock: Clock;
 }
@@ -55,7 +56,10 @@ export interface MemoryHandlerDeps {
 /** Search hits taken beyond topK, so the category and root directories' L0/L1 hits can be dropped and topK pages remain. */
 const DIRECTORY_HEADROOM = 8;
 
-export function memoryHandlers(deps: MemoryHandlerDeps): Pick<CommandHandlers, MemoryCommand> {
+/** `memories:commit` in a run the caller started (sessions:commit shares its analysis' run); null: the rules decide. */
+export type CommitWithLlm = (request: ParsedCommandRequest<'memories:commit'>, ctx: Parameters<CommandHandlers['memories:commit']>[1], llm: MemoryLlm | null) => Promise<CommandResponse<'memories:commit'>>;
+
+export function memoryHandlers(deps: MemoryHandlerDeps): Pick<CommandHandlers, MemoryCommand> & { commitWithLlm: CommitWithLlm } {
   let opened: Promise<ContextFsMemoryStore> | null = null;
   const requeueing = new Set<string>();
   const store = () =>
@@ -63,7 +67,6 @@ export function memoryHandlers(deps: MemoryHandlerDeps): Pick<CommandHandlers, M
       fs: deps.fs,
       stateDir: deps.stateDir,
       ...(deps.index ? { index: deps.index } : {}),
-      ...(deps.llm ? { llm: deps.llm } : {}),
       logger: deps.logger,
       clock: deps.clock,
       enqueue: async (uri) => {
@@ -96,13 +99,18 @@ export function memoryHandlers(deps: MemoryHandlerDeps): Pick<CommandHandlers, M
     return memory;
   };
 
+  const commitWithLlm: CommitWithLlm = async (request, ctx, llm) => ({
+    changes: await (await store()).commit(request.candidates, { signal: ctx.signal, dryRun: request.dry_run === true, ...(llm ? { llm } : {}) }),
+  });
+
   return {
+    commitWithLlm,
     'memories:list': async (request) => ({ memories: await (await store()).list(request) }),
     'memories:get': async (request) => ({ memory: await found(request.id) }),
     'memories:edit': async (request) => ({ change: await (await store()).edit(request.id, request.patch) }),
     'memories:forget': async (request) => ({ change: await (await store()).forget(request.id, request.reason) }),
     'memories:history': async (request) => ({ changes: await (await store()).history(request.id) }),
-    'memories:commit': async (request, ctx) => ({ changes: await (await store()).commit(request.candidates, { signal: ctx.signal, dryRun: request.dry_run === true }) }),
+    'memories:commit': async (request, ctx) => commitWithLlm(request, ctx, deps.startLlm?.() ?? null),
     'memories:search': async (request, ctx): Promise<CommandResponse<'memories:search'>> => {
       const query: ParsedCommandRequest<'search:query'> = parseRequest('search:query', {
         query: request.query,

@@ -2,15 +2,15 @@
  * The optional LLM path of the dedup decision: given a candidate and the most similar memories
  * of its category, the model answers add, update (with the merged text), delete (the candidate
  * makes a memory wrong: it is removed, its text kept in history, and the candidate added) or
- * none. Whatever it answers is checked; an answer naming a memory it was not shown, or a
- * failed call, falls back to the rules (dedup.ts), so the model can refine a decision but
- * never lose a memory unrecorded.
+ * none (the shape: docs/ARCHITECTURE.md#the-llm-in-the-memory-engine). Whatever it answers is
+ * checked; an answer naming a memory it was not shown, an update without its text, or a failed
+ * call (an HTTP error, a timeout, the wrong shape after the one retry, the token budget) falls
+ * back to the rules (dedup.ts) for that candidate, the cause counted in the run (llm-run.ts), so
+ * the model can refine a decision but never lose a memory unrecorded.
  */
 import { z } from 'zod';
-import { errorMessage } from '../../../../shared/errors.js';
 import type { LongTermMemory } from '../../../../shared/types/memory.js';
-import type { LanguageModel } from '../../ports/language-model.js';
-import type { Logger } from '../../ports/logger.js';
+import { isCancelled, unusableAnswer, type MemoryLlm } from '../llm-run.js';
 import { decide, merge, similarity, union, type Decision } from './dedup.js';
 import type { MemoryCandidate } from './types.js';
 
@@ -18,13 +18,14 @@ import type { MemoryCandidate } from './types.js';
 const SHOWN = 5;
 const SHOWN_MIN_SIMILARITY = 0.15;
 
-export const LlmMemoryDecision = z.object({
+/** Strict: every field required (null where it does not apply), no other keys. */
+export const LlmMemoryDecision = z.strictObject({
   decision: z.enum(['add', 'update', 'delete', 'none']),
   /** The memory updated, deleted or already holding the fact. */
-  target_id: z.string().optional(),
+  target_id: z.string().nullable(),
   /** For update: the memory's new title and content, every fact of both kept. */
-  title: z.string().optional(),
-  content: z.string().optional(),
+  title: z.string().nullable(),
+  content: z.string().nullable(),
   reason: z.string(),
 });
 export type LlmMemoryDecision = z.infer<typeof LlmMemoryDecision>;
@@ -39,15 +40,10 @@ const SYSTEM = [
   '  that keep every fact of both; when the new one replaces an old value, state the new value);',
   '- "delete" when the new memory shows an existing one is wrong or obsolete (target_id: the obsolete one);',
   '- "add" otherwise.',
-  'Give a short reason.',
+  'target_id, title and content are null where they do not apply. Give a short reason.',
 ].join('\n');
 
-export async function decideWithLlm(
-  llm: LanguageModel,
-  candidate: MemoryCandidate,
-  memories: LongTermMemory[],
-  options: { logger: Logger; signal?: AbortSignal },
-): Promise<LlmDecision> {
+export async function decideWithLlm(llm: MemoryLlm, candidate: MemoryCandidate, memories: LongTermMemory[], options: { signal?: AbortSignal | undefined } = {}): Promise<LlmDecision> {
   const rules = decide(candidate, memories);
   const shown = memories
     .filter((m) => m.category === candidate.category)
@@ -56,8 +52,9 @@ export async function decideWithLlm(
     .sort((a, b) => b.score - a.score)
     .slice(0, SHOWN);
   if (shown.length === 0) return rules;
+  let value: LlmMemoryDecision;
   try {
-    const { value } = await llm.completeJson({
+    ({ value } = await llm.model.completeJson({
       schema: LlmMemoryDecision,
       schemaName: 'memory_decision',
       temperature: 0,
@@ -72,31 +69,36 @@ export async function decideWithLlm(
           }),
         },
       ],
-    });
-    if (value.decision === 'add') return { op: 'add', reason: `llm: ${value.reason}` };
-    const target = shown.find((s) => s.memory.id === value.target_id);
-    if (!target) {
-      options.logger.warn(`Memory dedup: the model named ${JSON.stringify(value.target_id)}, which it was not shown; using the rules`);
-      return rules;
-    }
-    const reason = `llm: ${value.reason}`;
-    if (value.decision === 'none') return { op: 'none', target: target.memory, score: target.score, reason };
-    if (value.decision === 'delete') return { op: 'delete', target: target.memory, score: target.score, reason };
-    const merged = merge(target.memory, candidate);
-    return {
-      op: 'update',
-      target: target.memory,
-      score: target.score,
-      patch: {
-        title: value.title?.trim() || merged.title,
-        content: value.content?.trim() || merged.content,
-        keywords: union(target.memory.keywords, candidate.keywords),
-      },
-      reason,
-    };
+    }));
   } catch (error) {
-    if (options.signal?.aborted) throw error;
-    options.logger.warn(`Memory dedup: the model failed (${errorMessage(error)}); using the rules`);
+    if (isCancelled(error, options.signal)) throw error;
+    llm.fellBack('dedup', error);
     return rules;
   }
+  const reason = `llm ${llm.model.modelId}: ${value.reason}`;
+  if (value.decision === 'add') return answered(llm, { op: 'add', reason });
+  const target = shown.find((s) => s.memory.id === value.target_id);
+  if (!target) {
+    llm.fellBack('dedup', unusableAnswer('a dedup decision naming a memory it was not shown'));
+    return rules;
+  }
+  if (value.decision === 'none') return answered(llm, { op: 'none', target: target.memory, score: target.score, reason });
+  if (value.decision === 'delete') return answered(llm, { op: 'delete', target: target.memory, score: target.score, reason });
+  const merged = merge(target.memory, candidate);
+  return answered(llm, {
+    op: 'update',
+    target: target.memory,
+    score: target.score,
+    patch: {
+      title: value.title?.trim() || merged.title,
+      content: value.content?.trim() || merged.content,
+      keywords: union(target.memory.keywords, candidate.keywords),
+    },
+    reason,
+  });
+}
+
+function answered(llm: MemoryLlm, decision: LlmDecision): LlmDecision {
+  llm.answered('dedup');
+  return decision;
 }

@@ -22,12 +22,12 @@ import { MemoryCategory, type LongTermMemory, type MemoryChange } from '../../..
 import type { NodeMeta } from '../../../../shared/types/node.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
 import { noopIndex, type ContextIndex } from '../../ports/context-index.js';
-import type { LanguageModel } from '../../ports/language-model.js';
 import { silentLogger, type Logger } from '../../ports/logger.js';
 import { nodeRecords } from '../../index/node-records.js';
 import type { ContextFS } from '../../tree/context-fs.js';
 import { decide, union } from './dedup.js';
 import { MemoryHistory } from './history.js';
+import type { MemoryLlm } from '../llm-run.js';
 import { decideWithLlm, type LlmDecision } from './llm-decider.js';
 import { MEMORIES_ROOT, assertMemoryId, categoryUri, memoryId, memoryMeta, memoryOfMeta, memoryUri, renderMemory } from './memory-file.js';
 import type { MemoryCandidate, MemoryListQuery, MemoryStore } from './types.js';
@@ -40,8 +40,6 @@ export interface MemoryStoreDeps {
   index?: ContextIndex;
   /** Queues a directory for the DAG summarizer (the engine's outbox). */
   enqueue?: (uri: string) => Promise<void>;
-  /** When given, the model decides add/update/delete/none (rules otherwise, and when it fails). */
-  llm?: LanguageModel;
   logger?: Logger;
   clock?: Clock;
 }
@@ -80,7 +78,8 @@ export class ContextFsMemoryStore implements MemoryStore {
     return store;
   }
 
-  async commit(candidates: MemoryCandidate[], options: { signal?: AbortSignal; dryRun?: boolean } = {}): Promise<MemoryChange[]> {
+  /** With `llm`, the run's model decides add/update/delete/none (the rules otherwise, and per candidate when it fails). */
+  async commit(candidates: MemoryCandidate[], options: { signal?: AbortSignal; dryRun?: boolean; llm?: MemoryLlm | undefined } = {}): Promise<MemoryChange[]> {
     // A dry run decides exactly as a commit does and writes nothing: what the review shows.
     const write = options.dryRun !== true;
     return this.exclusive(async () => {
@@ -96,9 +95,7 @@ export class ContextFsMemoryStore implements MemoryStore {
           if (options.signal?.aborted) throw new CairnError('CANCELLED', `Memory commit cancelled after ${changes.length} of ${candidates.length} candidates`);
           checkCandidate(candidate);
           const memories = await memoriesOf(candidate.category);
-          const decision: LlmDecision = this.deps.llm
-            ? await decideWithLlm(this.deps.llm, candidate, memories, { logger: this.logger, signal: options.signal })
-            : decide(candidate, memories);
+          const decision: LlmDecision = options.llm ? await decideWithLlm(options.llm, candidate, memories, { signal: options.signal }) : decide(candidate, memories);
           const change = await this.apply(candidate, decision, write);
           changes.push(change);
           // Keep this call's view of the category current for the next candidate.

@@ -3,7 +3,7 @@
  * conversation) and the long-term memory store (which deduplicates, merges and keeps them under
  * `ctx://user/memories/{category}/`, recording every change). Both sides code against this.
  */
-import type { LongTermMemory, MemoryCategory, MemoryChange } from '../../../../shared/types/memory.js';
+import type { Extractor, LongTermMemory, MemoryCategory, MemoryChange } from '../../../../shared/types/memory.js';
 
 /** A memory the processor wants kept; the store decides add, update (merge) or none. */
 export interface MemoryCandidate {
@@ -19,6 +19,8 @@ export interface MemoryCandidate {
   confidence: number;
   /** The person wrote or accepted it: the memory it makes is pinned, and it may change a pinned memory. */
   pinned?: boolean;
+  /** Who extracted what it came from (the chains, clusters or items of the analysis). */
+  extractor?: Extractor;
 }
 
 export interface MemoryListQuery {

@@ -15,8 +15,8 @@ import { createHash } from 'node:crypto';
 import { CairnError } from '../../../../shared/errors.js';
 import { SessionAnalysis, type ChainType, type Conversation, type ExtractedChain } from '../../../../shared/types/memory.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
-import type { LanguageModel } from '../../ports/language-model.js';
 import type { Logger } from '../../ports/logger.js';
+import type { MemoryLlm } from '../llm-run.js';
 import { runTrackA, type TrackAResult } from '../buckets/track-a.js';
 import { runTrackB } from '../chains/track-b.js';
 import { ChainBuffer } from './chain-buffer.js';
@@ -35,6 +35,11 @@ export interface AnalyzeOptions {
   /** Skip the cache lookup (the new analysis is still cached). */
   refresh?: boolean;
   signal?: AbortSignal;
+  /**
+   * This run's LLM: the tracks ask it (the rules standing in per batch, window or label) and run
+   * in this thread, since a model cannot cross to a worker. Rules only when absent.
+   */
+  llm?: MemoryLlm;
 }
 
 export interface ProcessOptions extends AnalyzeOptions {
@@ -53,8 +58,6 @@ export interface ProcessResult {
 export interface ProcessorOptions {
   /** Where parallel tracks run (worker threads); in this thread when absent. */
   runner?: TrackRunner;
-  /** With a model the tracks ask it (rules as fallback) and run in this thread: a model cannot cross to a worker. */
-  model?: LanguageModel;
   cache?: ChainCacheManager<SessionAnalysis>;
   buffer?: ChainBuffer;
   monitor?: MonitoringSystem;
@@ -63,14 +66,15 @@ export interface ProcessorOptions {
   logger?: Logger;
 }
 
-/** Bump when the analysis itself changes shape, so old cache entries (also on disk) stop matching. */
-export const ANALYSIS_VERSION = 1;
+/** Bump when the analysis itself changes shape, so old cache entries (also on disk) stop matching. 2: extractors recorded. */
+export const ANALYSIS_VERSION = 2;
 
 /**
  * The cache key: a hash of what the analysis depends on, namely every message (id, role,
- * speaker, text, time) and the options. Titles and source paths do not change an analysis.
+ * speaker, text, time), the options and the model. Titles and source paths do not change an analysis.
  */
-export function analysisCacheKey(conversation: Conversation, options: AnalyzeOptions = {}, model?: LanguageModel): string {
+export function analysisCacheKey(conversation: Conversation, options: AnalyzeOptions = {}): string {
+  const model = options.llm?.model;
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ v: ANALYSIS_VERSION, id: conversation.id, a: options.trackA !== false, b: options.trackB !== false, types: options.chainTypes ?? null, model: model ? `${model.provider}:${model.modelId}` : null }));
   for (const session of conversation.sessions) {
@@ -88,7 +92,7 @@ export class DualTrackProcessor {
   private readonly local = inThreadTrackRunner();
   private readonly clock: Clock;
 
-  constructor(private readonly options: ProcessorOptions = {}) {
+  constructor(options: ProcessorOptions = {}) {
     this.cache = options.cache ?? new ChainCacheManager<SessionAnalysis>();
     this.buffer = options.buffer ?? new ChainBuffer();
     this.monitor = options.monitor ?? new MonitoringSystem({ cache: () => this.cache.stats() });
@@ -98,16 +102,16 @@ export class DualTrackProcessor {
 
   /** True when parallel mode runs on something other than this thread. */
   get parallelCapable(): boolean {
-    return this.runner !== this.local && !this.options.model;
+    return this.runner !== this.local;
   }
 
   get runnerKind(): string {
-    return this.options.model ? 'in-thread (model)' : this.runner.kind;
+    return this.runner.kind;
   }
 
   async process(conversation: Conversation, options: ProcessOptions): Promise<ProcessResult> {
     const started = performance.now();
-    const key = analysisCacheKey(conversation, options, this.options.model);
+    const key = analysisCacheKey(conversation, options);
     const hit = options.refresh ? undefined : this.cache.get(key);
     if (hit) return this.finishHit(hit, options.mode, started);
 
@@ -117,11 +121,12 @@ export class DualTrackProcessor {
     const tracksStarted = performance.now();
     let trackA: TrackAResult | null;
     let chains: ExtractedChain[] | null;
-    if (this.options.model) {
+    const llm = options.llm;
+    if (llm) {
       // Model calls wait on the network, so both tracks overlap well enough in one thread.
       [trackA, chains] = await Promise.all([
-        a ? this.timed('track_a', timings, () => runTrackA(conversation, { model: this.options.model, signal: options.signal })) : null,
-        b ? this.timed('track_b', timings, () => runTrackB(conversation, { model: this.options.model, signal: options.signal, now: () => this.clock.now(), ...(options.chainTypes ? { types: options.chainTypes } : {}) })) : null,
+        a ? this.timed('track_a', timings, () => runTrackA(conversation, { llm, signal: options.signal })) : null,
+        b ? this.timed('track_b', timings, () => runTrackB(conversation, { llm, signal: options.signal, now: () => this.clock.now(), ...(options.chainTypes ? { types: options.chainTypes } : {}) })) : null,
       ]);
     } else if (options.mode === 'parallel') {
       [trackA, chains] = await Promise.all([
@@ -175,6 +180,7 @@ export class DualTrackProcessor {
       ...fused,
       tracks: { a: outputs.trackA !== null, b: outputs.chains !== null, degraded: options.degraded === true },
       timings_ms: timings,
+      ...(options.llm ? { llm: options.llm.report() } : {}),
     });
     if (!parsed.success) {
       // A schema break is a bug in a track, not bad input: say which field.

@@ -8,6 +8,9 @@
  * gate would commit by itself. Rejected candidates are never proposed or committed again.
  * `sessions:stats` shows the processor's monitoring report and chain buffer (stats.ts); which
  * tracks run by default is the workspace's setting (`memory` in .cairn/settings.json).
+ * With an LLM configured, each command is one run of it (one token budget): the analysis' buckets,
+ * chains and topic labels and the commit's dedup decisions ask it, the rules standing in per
+ * unit; the run's report goes into the result (`llm`) and the processor's stats.
  *
  * @example
  * const handlers = { ...sessionHandlers({ fs, index, logger, clock, lifetime, commit: (r, ctx) => handlers['memories:commit'](r, ctx) }) };
@@ -24,7 +27,10 @@ import type { Logger } from '../../ports/logger.js';
 import type { ContextFS } from '../../tree/context-fs.js';
 import { importConversations } from '../sessions/import.js';
 import { listConversations, readConversation, readStoredAnalysis, storeConversation, writeStoredAnalysis } from '../sessions/workspace-store.js';
+import type { CommitWithLlm } from '../long-term/handlers.js';
 import type { MemoryCandidate } from '../long-term/types.js';
+import type { MemoryLlm } from '../llm-run.js';
+import { withExtractors } from './candidate-extractor.js';
 import { proposeMemoryCandidates } from './candidates.js';
 import { analysisCacheKey, type AnalyzeOptions } from './dual-track-processor.js';
 import { DualTrackIntegrationAdapter } from './integration-adapter.js';
@@ -42,8 +48,10 @@ export interface SessionHandlerDeps {
   clock: Clock;
   /** Worker threads for the two tracks (from the host); in this thread when absent. */
   tracks?: TrackRunner;
-  /** The engine's `memories:commit` handler. */
-  commit: CommandHandlers['memories:commit'];
+  /** The engine's `memories:commit`, in the caller's LLM run. */
+  commit: CommitWithLlm;
+  /** Starts a run of the engine's LLM for one command (null when none is configured). */
+  startLlm?: () => MemoryLlm | null;
   /** Aborted when the engine is disposed: the track workers stop with it. */
   lifetime: AbortSignal;
   /** The tracks an analysis runs when its request does not say (the workspace's settings). */
@@ -66,6 +74,21 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
     return result;
   };
 
+  /** One command's LLM run: started at its beginning, its report counted in the stats at its end. */
+  const inRun = async <T>(work: (llm: MemoryLlm | null) => Promise<T>): Promise<T> => {
+    const llm = deps.startLlm?.() ?? null;
+    try {
+      return await work(llm);
+    } finally {
+      if (llm) {
+        await state.ready();
+        adapter.processor.monitor.countLlm(llm.report());
+        await state.save();
+      }
+    }
+  };
+  const reportOf = (llm: MemoryLlm | null) => (llm ? { llm: llm.report() } : {});
+
   /** The stored analysis when it is current, else a new one (stored too). */
   const analyzeStored = async (uri: string, conversation: Conversation, requested: AnalyzeOptions): Promise<{ analysis: SessionAnalysis; cached: boolean }> => {
     const options: AnalyzeOptions = { trackA: tracks().trackA, trackB: tracks().trackB, ...stripUndefined(requested) };
@@ -87,19 +110,19 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
   };
 
   /** The analysis' candidates, less the rejected ones, and the trigger's decision. */
-  const candidatesOf = async (idOrUri: string, ctx: Ctx) => {
+  const candidatesOf = async (idOrUri: string, ctx: Ctx, llm: MemoryLlm | null) => {
     const { uri, conversation } = await readConversation(deps.fs, idOrUri);
-    const { analysis } = await analyzeStored(uri, conversation, { signal: ctx.signal });
+    const { analysis } = await analyzeStored(uri, conversation, { signal: ctx.signal, ...(llm ? { llm } : {}) });
     const rejections = await Rejections.open(stateDir);
-    const all = proposeMemoryCandidates(analysis);
+    const all = withExtractors(proposeMemoryCandidates(analysis), analysis);
     const proposed = all.filter((p) => !rejections.has(p.candidate));
     const trigger = { conversation_id: conversation.id, uri, action: analysis.trigger.action, confidence: analysis.trigger.confidence, explanation: analysis.trigger.explanation };
     return { trigger, proposed, rejected: all.length - proposed.length, rejections };
   };
 
-  const commitCandidates = async (conversationId: string, candidates: MemoryCandidate[], ctx: Ctx) => {
+  const commitCandidates = async (conversationId: string, candidates: MemoryCandidate[], ctx: Ctx, llm: MemoryLlm | null) => {
     if (candidates.length === 0) return [];
-    const { changes } = await deps.commit(parseRequest('memories:commit', { candidates }), ctx);
+    const { changes } = await deps.commit(parseRequest('memories:commit', { candidates }), ctx, llm);
     deps.logger.info(`sessions: committed ${conversationId}`, { candidates: candidates.length, changes: changes.length });
     // Committed: its chains stop waiting in the buffer.
     await state.ready();
@@ -109,16 +132,22 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
   };
 
   /** What the trigger commits by itself: the candidates its calibrated gate lets through. */
-  const commit = async (idOrUri: string, ctx: Ctx): Promise<SessionCommitResult> => {
-    const { trigger, proposed } = await candidatesOf(idOrUri, ctx);
-    const candidates = proposed.filter((p) => p.autoCommit).map((p) => p.candidate);
-    return { ...trigger, candidates: candidates.length, changes: await commitCandidates(trigger.conversation_id, candidates, ctx) };
-  };
+  const commit = (idOrUri: string, ctx: Ctx): Promise<SessionCommitResult> =>
+    inRun(async (llm) => {
+      const { trigger, proposed } = await candidatesOf(idOrUri, ctx, llm);
+      const candidates = proposed.filter((p) => p.autoCommit).map((p) => p.candidate);
+      const changes = await commitCandidates(trigger.conversation_id, candidates, ctx, llm);
+      return { ...trigger, candidates: candidates.length, changes, ...reportOf(llm) };
+    });
 
-  const propose = async (idOrUri: string, ctx: Ctx) => {
-    const { trigger, proposed, rejected, rejections } = await candidatesOf(idOrUri, ctx);
-    const planned = proposed.length > 0 ? (await deps.commit(parseRequest('memories:commit', { candidates: proposed.map((p) => p.candidate), dry_run: true }), ctx)).changes : [];
-    const proposal: SessionProposal = { ...trigger, ...toProposals(proposed, planned), rejected };
+  /**
+   * The review: the analysis' candidates and what committing each would do. `plan: false` when
+   * only the candidates' ids matter (accept, reject): the rules plan, so the dry run asks no model.
+   */
+  const propose = async (idOrUri: string, ctx: Ctx, llm: MemoryLlm | null, plan = true) => {
+    const { trigger, proposed, rejected, rejections } = await candidatesOf(idOrUri, ctx, llm);
+    const planned = proposed.length > 0 ? (await deps.commit(parseRequest('memories:commit', { candidates: proposed.map((p) => p.candidate), dry_run: true }), ctx, plan ? llm : null)).changes : [];
+    const proposal: SessionProposal = { ...trigger, ...toProposals(proposed, planned), rejected, ...reportOf(llm) };
     return { proposal, rejections };
   };
 
@@ -141,21 +170,22 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
     },
     'sessions:list': async () => ({ conversations: await listConversations(deps.fs) }),
     'sessions:get': async (request) => readConversation(deps.fs, request.id),
-    'sessions:analyze': async (request, ctx) => {
-      const options: AnalyzeOptions = { trackA: request.trackA, trackB: request.trackB, refresh: request.refresh, signal: ctx.signal };
-      if (request.id !== undefined) {
-        const { uri, conversation } = await readConversation(deps.fs, request.id);
-        const { analysis, cached } = await analyzeStored(uri, conversation, options);
-        return { ...analysis, cached, uri };
-      }
-      const conversation = pick(await importConversations(request.path as string, { onWarning: (message) => deps.logger.warn(message) }), request.path as string, request.conversation);
-      const { analysis, cached } = await analyzeNow(conversation, options);
-      return { ...analysis, cached, uri: null };
-    },
+    'sessions:analyze': (request, ctx) =>
+      inRun(async (llm) => {
+        const options: AnalyzeOptions = { trackA: request.trackA, trackB: request.trackB, refresh: request.refresh, signal: ctx.signal, ...(llm ? { llm } : {}) };
+        if (request.id !== undefined) {
+          const { uri, conversation } = await readConversation(deps.fs, request.id);
+          const { analysis, cached } = await analyzeStored(uri, conversation, options);
+          return { ...analysis, cached, uri };
+        }
+        const conversation = pick(await importConversations(request.path as string, { onWarning: (message) => deps.logger.warn(message) }), request.path as string, request.conversation);
+        const { analysis, cached } = await analyzeNow(conversation, options);
+        return { ...analysis, cached, uri: null };
+      }),
     'sessions:commit': async (request, ctx) => commit(request.id, ctx),
-    'sessions:propose': async (request, ctx) => (await propose(request.id, ctx)).proposal,
-    'sessions:accept': async (request, ctx) => {
-      const { proposal } = await propose(request.id, ctx);
+    'sessions:propose': (request, ctx) => inRun(async (llm) => (await propose(request.id, ctx, llm)).proposal),
+    'sessions:accept': (request, ctx) => inRun(async (llm) => {
+      const { proposal } = await propose(request.id, ctx, llm, false);
       const chosen = named(proposal, request.accept.map((a) => a.candidate));
       const candidates = chosen.map((p, i) => {
         const { title, content } = request.accept[i]!;
@@ -163,18 +193,19 @@ export function sessionHandlers(deps: SessionHandlerDeps): Pick<CommandHandlers,
         // The person's own text, or their yes to an update of their pinned memory: the memory is theirs (pinned).
         return { ...p.candidate, ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}), ...(edited || p.kind === 'update' ? { pinned: true } : {}) };
       });
-      const { candidates: _all, rejected: _rejected, known: _known, ...trigger } = proposal;
-      return { ...trigger, candidates: candidates.length, changes: await commitCandidates(proposal.conversation_id, candidates, ctx) };
-    },
-    'sessions:reject': async (request, ctx) => {
-      const { proposal, rejections } = await propose(request.id, ctx);
+      const { candidates: _all, rejected: _rejected, known: _known, llm: _llm, ...trigger } = proposal;
+      return { ...trigger, candidates: candidates.length, changes: await commitCandidates(proposal.conversation_id, candidates, ctx, llm), ...reportOf(llm) };
+    }),
+    'sessions:reject': (request, ctx) => inRun(async (llm) => {
+      // The run's model names the stored analysis (the candidates' ids); rejecting asks it nothing more.
+      const { proposal, rejections } = await propose(request.id, ctx, llm, false);
       const chosen = named(proposal, request.candidates);
       await rejections.add(
         chosen.map((p) => p.candidate),
         deps.clock,
       );
       return { rejected: chosen.length };
-    },
+    }),
     'sessions:stats': async () => {
       await state.ready();
       await adapter.healthCheck();

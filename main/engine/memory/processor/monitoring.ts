@@ -1,7 +1,9 @@
 /**
  * The seed's MonitoringSystem (docs/SPEC.md#processor): per-stage timings (count, mean, min, max,
  * last), the cache's hit rate, the health of each component, exported as one JSON document (for
- * `--json`, logs and a future monitor view).
+ * `--json`, logs and a future monitor view). With an LLM, each run's report adds what it answered
+ * and what fell back to the rules (`llm_{stage}`, `llm_fallbacks_{stage}` counters) and the
+ * fallbacks' causes.
  *
  * @example
  * const monitor = new MonitoringSystem({ cache: () => cache.stats() });
@@ -9,6 +11,7 @@
  * monitor.setHealth('workers', 'degraded', 'a worker crashed');
  * JSON.parse(monitor.exportJson()).stages.track_a.mean_ms;
  */
+import type { MemoryLlmReport } from '../../../../shared/types/memory.js';
 import type { CacheStats } from './chain-cache.js';
 
 export type HealthStatus = 'healthy' | 'degraded' | 'failed';
@@ -37,6 +40,8 @@ export interface MonitoringReport {
   /** The worst component status. */
   overall: HealthStatus;
   counters: Record<string, number>;
+  /** The LLM's fallbacks to the rules, by cause (llm/failure-cause.ts groups). */
+  llm_fallback_causes: Record<string, number>;
 }
 
 const RANK: Record<HealthStatus, number> = { healthy: 0, degraded: 1, failed: 2 };
@@ -45,6 +50,7 @@ export class MonitoringSystem {
   private readonly stages = new Map<string, StageStats>();
   private readonly health = new Map<string, ComponentHealth>();
   private readonly counters = new Map<string, number>();
+  private readonly causes = new Map<string, number>();
   private readonly cache: (() => CacheStats) | null;
   private readonly now: () => Date;
 
@@ -82,6 +88,16 @@ export class MonitoringSystem {
     this.counters.set(name, (this.counters.get(name) ?? 0) + by);
   }
 
+  /** Adds one run's LLM report: units answered and fallen back per stage, refused steps, causes. */
+  countLlm(report: MemoryLlmReport): void {
+    for (const [stage, s] of Object.entries(report.stages)) {
+      if (s.llm > 0) this.count(`llm_${stage}`, s.llm);
+      if (s.fallbacks > 0) this.count(`llm_fallbacks_${stage}`, s.fallbacks);
+    }
+    if (report.refused_steps > 0) this.count('llm_refused_steps', report.refused_steps);
+    for (const [cause, n] of Object.entries(report.fallback_causes)) this.causes.set(cause, (this.causes.get(cause) ?? 0) + n);
+  }
+
   setHealth(component: string, status: HealthStatus, detail: string): void {
     const current = this.health.get(component);
     if (current && current.status === status && current.detail === detail) return;
@@ -89,9 +105,10 @@ export class MonitoringSystem {
   }
 
   /** Seeds stages and counters saved by an earlier process (before anything is recorded here). */
-  restore(saved: Pick<MonitoringReport, 'stages' | 'counters'>): void {
+  restore(saved: Pick<MonitoringReport, 'stages' | 'counters'> & Partial<Pick<MonitoringReport, 'llm_fallback_causes'>>): void {
     for (const [name, stats] of Object.entries(saved.stages)) this.stages.set(name, { ...stats });
     for (const [name, value] of Object.entries(saved.counters)) this.counters.set(name, value);
+    for (const [cause, value] of Object.entries(saved.llm_fallback_causes ?? {})) this.causes.set(cause, value);
   }
 
   healthOf(component: string): ComponentHealth | undefined {
@@ -113,6 +130,7 @@ export class MonitoringSystem {
       health,
       overall,
       counters: Object.fromEntries(this.counters),
+      llm_fallback_causes: Object.fromEntries(this.causes),
     };
   }
 

@@ -32,6 +32,7 @@ const SavedState = z.object({
   version: z.literal(1),
   stages: z.record(z.string(), z.object({ count: Count, total_ms: z.number(), mean_ms: z.number(), min_ms: z.number(), max_ms: z.number(), last_ms: z.number() })),
   counters: z.record(z.string(), z.number()),
+  llm_fallback_causes: z.record(z.string(), z.number()).optional(),
   cache: z.object({ hits: Count, misses: Count, evictions: Count, expirations: Count }),
   buffer: z.array(z.object({ conversation_id: z.string(), chains: z.array(ExtractedChain), expires_at: z.number() })),
 });
@@ -70,7 +71,7 @@ export function processorState(stateDir: string, adapter: DualTrackIntegrationAd
     async save() {
       const report = processor.monitor.report();
       const { hits, misses, evictions, expirations } = processor.cache.stats();
-      const state: z.infer<typeof SavedState> = { version: 1, stages: report.stages, counters: report.counters, cache: { hits, misses, evictions, expirations }, buffer: processor.buffer.entries() };
+      const state: z.infer<typeof SavedState> = { version: 1, stages: report.stages, counters: report.counters, llm_fallback_causes: report.llm_fallback_causes, cache: { hits, misses, evictions, expirations }, buffer: processor.buffer.entries() };
       // Serialized, so the last analysis' figures are the ones left on disk.
       const write = writes.then(() => writeFileAtomic(file, JSON.stringify(state) + '\n'));
       writes = write.catch(() => {});
@@ -94,6 +95,7 @@ export function sessionStats(adapter: DualTrackIntegrationAdapter): SessionStats
     cache: { size: cache.size, max_entries: cache.max_entries, ttl_ms: cache.ttl_ms, hits: cache.hits, misses: cache.misses, evictions: cache.evictions, expirations: cache.expirations, hit_rate: cache.hit_rate },
     health: status.health,
     counters: status.counters,
+    llm_fallback_causes: status.llm_fallback_causes,
     buffer: {
       ttl_ms: adapter.processor.buffer.ttl,
       chains: entries.reduce((sum, e) => sum + e.chains.length, 0),
