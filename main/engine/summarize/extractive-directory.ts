@@ -37,6 +37,10 @@ const INTRO_NAMES = [/^readme(\.(md|markdown|txt|rst|adoc|html?))?\/?$/i, /^inde
 /** Parts of a split document: 01-introduction.md, 02-usage.md, ... */
 const PART_NAME = /^\d{2,}-/;
 const MAX_CHILD_LINE_CHARS = 160;
+/** A sub-folder's own child line, shown under it in its parent's L1. */
+const MAX_NESTED_LINE_CHARS = 110;
+/** A child's lead standing for it in the folder's L0 is cut here, so the L0 names several. */
+const MAX_EXAMPLE_CHARS = 80;
 /** A folder with more children than this lists families of similar titles as one line each. */
 const GROUP_FROM = 12;
 const MIN_FAMILY = 3;
@@ -106,10 +110,13 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
   const zh = language === 'zh' || language === 'ja';
   const subject = zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents';
   const names = content.map((d) => exampleName(d));
+  // Leads are clauses with commas of their own: they are set apart by semicolons.
+  const clauses = content.some((d) => exampleName(d) !== exampleTitle(d));
   const sentence = (n: number) => {
     const shown = names.slice(0, n);
     const more = names.length > n;
-    if (zh) return `${subject}：${shown.join('、')}${more ? '等' : ''}。`;
+    if (zh) return `${subject}：${shown.join(clauses ? '；' : '、')}${more ? '等' : ''}。`;
+    if (clauses) return `${subject}: ${shown.join('; ')}${more ? '; and others' : ''}.`;
     return `${subject}: ${joinList(more ? [...shown, 'others'] : shown, 'en')}.`;
   };
   let count = Math.min(names.length, 3);
@@ -153,12 +160,12 @@ function directoryOverview(
         ];
   let budget = max - [...head, keyLine].join('\n\n').length - 60;
   let left = 0;
-  const rendered: string[] = [];
+  const shown: { heading: string; lines: { text: string; subs: string[]; item?: Described }[] }[] = [];
   for (const section of sections) {
-    const lines: string[] = [];
+    const lines: { text: string; subs: string[]; item?: Described }[] = [];
     for (const line of section.lines) {
       budget -= charLength(line) + 1;
-      lines.push(line);
+      lines.push({ text: line, subs: [] });
     }
     for (const item of section.items) {
       const line = childLine(item, language);
@@ -166,13 +173,37 @@ function directoryOverview(
         left += 1;
         continue;
       }
-      lines.push(line);
+      lines.push({ text: line, subs: [], item });
       budget -= charLength(line) + 1;
     }
-    if (lines.length > 0) rendered.push([`## ${section.heading}`, ...lines].join('\n'));
+    shown.push({ heading: section.heading, lines });
+  }
+  // What is left of the budget goes one level down: under each sub-folder, the first lines of
+  // its own list, in turns, so a folder of a few sub-folders shows what lies inside them.
+  if (left === 0) {
+    const nested = shown.flatMap((section) => section.lines.filter((l) => l.item?.child.isDirectory && l.item.child.overview && !isLegalOrHistoryName(l.item.child.name))).map((l) => ({ line: l, subs: outlineLines(l.item?.child.overview ?? '') }));
+    for (let rank = 0; nested.some((n) => rank < n.subs.length); rank += 1) {
+      for (const n of nested) {
+        const sub = n.subs[rank];
+        if (sub === undefined) continue;
+        const text = `  ${truncate(sub, MAX_NESTED_LINE_CHARS)}`;
+        if (charLength(text) + 1 > budget) continue;
+        n.line.subs.push(text);
+        budget -= charLength(text) + 1;
+      }
+    }
+  }
+  const rendered: string[] = [];
+  for (const section of shown) {
+    if (section.lines.length > 0) rendered.push([`## ${section.heading}`, ...section.lines.flatMap((l) => [l.text, ...l.subs])].join('\n'));
   }
   if (left > 0) rendered.push(`- ${labels.more(left)}`);
   return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
+}
+
+/** The child lines ("- **name**: L0") of a folder's L1, its family lines too, without the "… and N more" line. */
+function outlineLines(overview: string): string[] {
+  return overview.split('\n').filter((line) => line.startsWith('- ') && (line.startsWith('- **') || /\d/.test(line.slice(2, 6))));
 }
 
 /** "- **name**: its L0", one line, with no list marker of its own (so no doubled bullet). */
@@ -216,7 +247,19 @@ function pickIntro(content: Described[], language: ContentLanguage): Described |
   return undefined;
 }
 
+/**
+ * How the folder's L0 names a child: its title, or its lead when the title is one word (an
+ * identifier such as CMP0058 or add_executable, or a bare "Introduction"): the lead says what it is.
+ */
 function exampleName(d: Described): string {
+  const title = exampleTitle(d);
+  // Its first sentence: a split document's lead goes on with "Then: its parts".
+  const lead = (d.lead.split(/(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。]$/, '').trim();
+  if (d.title && !/\s/.test(d.title) && lead && !/\s/.test(title) && /\s/.test(lead)) return truncate(lead, MAX_EXAMPLE_CHARS);
+  return title;
+}
+
+function exampleTitle(d: Described): string {
   if (d.title) return d.title;
   return d.child.name.replace(/\/$/, '').replace(/\.(md|markdown|txt|rst|adoc|html?)$/i, '');
 }
@@ -310,9 +353,15 @@ function sharedTopics(content: Described[], language: ContentLanguage): string[]
   };
   const joiner = language === 'en' || language === 'ko' ? ' ' : '';
   for (const d of content) {
+    const set = new Set<string>();
+    // A child's key terms (its L1's last line) say what its body is about: "policy", "OLD behavior".
+    for (const term of keyTermsOf(d.child, language)) {
+      const tokens = tokenize(term, language).filter((t) => !/^\d/.test(t.surface));
+      if (tokens.length === 1) seen((tokens[0] as (typeof tokens)[number]).key, term, set);
+      else if (tokens.length === 2) seen(tokens.map((t) => t.key).join(' '), term, set);
+    }
     const text = `${d.title ?? ''} ${d.lead}`;
     const tokens = tokenize(text, language).filter((t) => !/^\d/.test(t.surface));
-    const set = new Set<string>();
     for (let i = 0; i < tokens.length; i += 1) {
       const token = tokens[i] as (typeof tokens)[number];
       seen(token.key, token.surface, set);
@@ -338,6 +387,21 @@ function sharedTopics(content: Described[], language: ContentLanguage): string[]
     if (out.length >= 5) break;
   }
   return out;
+}
+
+/** The terms of a child's "Key terms:" line, the last line of its L1 (files and folders write one). */
+function keyTermsOf(child: DirectoryChild, language: ContentLanguage): string[] {
+  const overview = child.overview;
+  if (!overview) return [];
+  const labels = LABELS[language];
+  for (const candidate of new Set([labels, LABELS.en])) {
+    const marker = `**${candidate.keyTerms}${candidate.colon.trim()}** `;
+    const at = overview.lastIndexOf(marker);
+    if (at < 0) continue;
+    const line = overview.slice(at + marker.length).split('\n', 1)[0] as string;
+    return line.split(candidate.listSeparator).map((t) => t.trim()).filter((t) => t.length > 0);
+  }
+  return [];
 }
 
 function mostCommon(forms: Map<string, number>): string {
