@@ -14,6 +14,7 @@
 import { compareNatural } from '../../../shared/natural-sort.js';
 import { isLegalOrHistoryName } from './boilerplate.js';
 import { fit, LEAD_SEPARATOR, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, summarizeText, type ExtractiveSummary } from './extractive.js';
+import { CONTENTS } from './extractive-structure.js';
 import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
 
 export interface DirectoryChild {
@@ -94,7 +95,8 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
     const parts = [...sorted].sort((a, b) => compareNatural(a.name, b.name)).map((c) => describe(c, language));
     const first = parts[0] as Described;
     // The first part, then the titles of the others: what the document holds.
-    const rest = parts.slice(1).flatMap((p) => (p.title && p.title !== p.child.name && !PART_NAME.test(p.title) ? [p.title] : []));
+    // (A part that is the document's contents list is navigation, not a part to name.)
+    const rest = parts.slice(1).flatMap((p) => (p.title && p.title !== p.child.name && !PART_NAME.test(p.title) && !CONTENTS.test(p.title) ? [p.title] : []));
     if (first.child.abstract.trim()) return rest.length > 0 ? `${first.child.abstract.trim()}${LABELS[language].sentenceJoiner}${partsLine(rest, language)}` : first.child.abstract.trim();
   }
   const intro = pickIntro(content, language) ?? (content.length === 1 ? content[0] : undefined);
