@@ -264,3 +264,30 @@ describe("a folder's Covers line (what its sub-folders hold)", () => {
     }
   });
 });
+
+describe('a wide folder of split documents and a few real sub-folders', () => {
+  // 40 command pages split into parts (folders named as documents), then one real sub-folder.
+  const pages = Array.from({ length: 40 }, (_, i) => {
+    const name = `git-cmd${String(i).padStart(2, '0')}.txt`;
+    // Every fifth page past the first is about merging; the first ones have words of their own (in name order they come first).
+    const own = i < 3 ? `zebra${i} yak${i} walrus${i}` : `page${i}`;
+    const theme = i % 5 === 0 && i > 0 ? 'merge conflicts and merge strategies' : 'plain options';
+    return { ...child(name, `git-cmd${i}(1) — Runs command ${i}. Then: OPTIONS.`, true), overview: `# ${name}\n\n${own} ${theme}\n\n**Key terms:** ${own}\n` };
+  });
+  const howto = { ...child('howto', 'How to revert a faulty merge, How to recover a corrupted blob object and others.', true), overview: '# howto\n\n- **revert-a-faulty-merge.txt**: How to revert a faulty merge\n' };
+
+  it('lists the real sub-folder first, the split documents with the files', async () => {
+    const { overview } = await summarize('git-doc', [...pages, howto]);
+    const folders = overview.slice(overview.indexOf('## Folders'), overview.indexOf('## Files'));
+    expect(folders).toContain('- **howto/**: How to revert a faulty merge');
+    expect(folders).not.toContain('git-cmd00.txt');
+    expect(overview.slice(overview.indexOf('## Files'))).toContain('- **git-cmd00.txt/**');
+  });
+
+  it('names in its Covers line the terms that set several sub-folders apart before the first ones\' own words', async () => {
+    const { overview } = await summarize('git-doc', [...pages, howto]);
+    const covers = (/\*\*Covers:\*\* (.*)/.exec(overview)?.[1] ?? '').split(', ');
+    expect(covers.slice(0, 3)).toContain('merge');
+    expect(covers.indexOf('merge')).toBeLessThan(covers.indexOf('zebra0') === -1 ? Infinity : covers.indexOf('zebra0'));
+  });
+});

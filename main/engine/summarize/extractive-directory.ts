@@ -145,8 +145,10 @@ function directoryOverview(
   // Large folders: each family of similar titles is one line with its range.
   const grouped = described.length > GROUP_FROM ? families : [];
   const inFamily = new Set(grouped.flatMap((f) => f.members));
-  const folders = described.filter((d) => d.child.isDirectory && !inFamily.has(d));
-  const files = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && !isLegalOrHistoryName(d.child.name));
+  // A document split into parts is a folder on disk but a document to a reader: listed with
+  // the files, after the real sub-folders, which a wide folder would otherwise push out.
+  const folders = described.filter((d) => d.child.isDirectory && !inFamily.has(d) && !isSplitDocument(d.child));
+  const files = described.filter((d) => (!d.child.isDirectory || isSplitDocument(d.child)) && !inFamily.has(d) && !isLegalOrHistoryName(d.child.name));
   const legal = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && isLegalOrHistoryName(d.child.name));
   const familyLines = grouped.map((f) => `- ${familyLine(f, language, true)}`);
   // Files of several categories (memories: preference, event, ...) are listed by category; a
@@ -202,6 +204,13 @@ function directoryOverview(
   if (left > 0) rendered.push(`- ${labels.more(left)}`);
   return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
 }
+
+/** A folder named as a document ("git-add.txt", "bashref.html"): a document the ingest split into parts. */
+function isSplitDocument(child: DirectoryChild): boolean {
+  return child.isDirectory && DOCUMENT_NAME.test(child.name.replace(/\/$/, ''));
+}
+
+const DOCUMENT_NAME = /\.(?:md|markdown|txt|rst|adoc|asciidoc|html?|xhtml|pdf|tex|org)$/i;
 
 /** The child lines ("- **name**: L0") of a folder's L1, its family lines too, without the "… and N more" line. */
 function outlineLines(overview: string): string[] {
@@ -453,19 +462,24 @@ function subtreeCovers(content: Described[], language: ContentLanguage): string[
       .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1))
       .slice(0, COVERS_PER_FOLDER);
   });
-  // Round-robin: every sub-folder gets its first terms in before any gets its last.
-  const out: string[] = [];
-  const used = new Set<string>();
-  for (let rank = 0; rank < COVERS_PER_FOLDER && out.length < MAX_COVERS; rank += 1) {
-    for (const terms of perFolder) {
-      const term = terms[rank];
-      if (!term || used.has(term.key)) continue;
-      used.add(term.key);
-      out.push(term.surface);
-      if (out.length >= MAX_COVERS) break;
-    }
-  }
-  return out;
+  // A term that sets several sub-folders apart says most about the whole (a wide folder's 200
+  // sub-folders would otherwise fill the line with the first ones' terms); then, in turns, every
+  // sub-folder gets its first terms in before any gets its last, real sub-folders before split documents.
+  const order = folders.map((d, i) => ({ i, document: isSplitDocument(d.child) })).sort((a, b) => Number(a.document) - Number(b.document) || a.i - b.i);
+  const seen = new Map<string, { surface: string; count: number; rank: number; turn: number }>();
+  order.forEach(({ i }, turn) => {
+    (perFolder[i] ?? []).forEach((term, rank) => {
+      const known = seen.get(term.key);
+      if (known) {
+        known.count += 1;
+        if (rank < known.rank || (rank === known.rank && turn < known.turn)) Object.assign(known, { rank, turn });
+      } else seen.set(term.key, { surface: term.surface, count: 1, rank, turn });
+    });
+  });
+  return [...seen.values()]
+    .sort((a, b) => b.count - a.count || a.rank - b.rank || a.turn - b.turn)
+    .slice(0, MAX_COVERS)
+    .map((t) => t.surface);
 }
 
 /** An L1's words without its Markdown and its structural labels ("## Folders", "**Key terms:**"). */
