@@ -266,8 +266,8 @@ describe("a folder's Covers line (what its sub-folders hold)", () => {
 });
 
 describe('a wide folder of split documents and a few real sub-folders', () => {
-  // 40 command pages split into parts (folders named as documents), then one real sub-folder.
-  const pages = Array.from({ length: 40 }, (_, i) => {
+  // 80 command pages split into parts (folders named as documents), then one real sub-folder.
+  const pages = Array.from({ length: 80 }, (_, i) => {
     const name = `git-cmd${String(i).padStart(2, '0')}.txt`;
     // Every fifth page past the first is about merging; the first ones have words of their own (in name order they come first).
     const own = i < 3 ? `zebra${i} yak${i} walrus${i}` : `page${i}`;
@@ -282,6 +282,9 @@ describe('a wide folder of split documents and a few real sub-folders', () => {
     expect(folders).toContain('- **howto/**: How to revert a faulty merge');
     expect(folders).not.toContain('git-cmd00.txt');
     expect(overview.slice(overview.indexOf('## Files'))).toContain('- **git-cmd00.txt/**');
+    // Its list does not fit, and still the real sub-folder is opened: what it holds is shown under it.
+    expect(overview).toMatch(/… and \d+ more/);
+    expect(folders).toContain('\n  - **revert-a-faulty-merge.txt**: How to revert a faulty merge');
   });
 
   it('names in its Covers line the terms that set several sub-folders apart before the first ones\' own words', async () => {

@@ -40,6 +40,8 @@ const PART_NAME = /^\d{2,}-/;
 const MAX_CHILD_LINE_CHARS = 160;
 /** A sub-folder's own child line, shown under it in its parent's L1. */
 const MAX_NESTED_LINE_CHARS = 110;
+/** The share of a folder's L1 kept to open its sub-folders when its own list does not fit. */
+const NESTED_SHARE = 0.3;
 /** A child's lead standing for it in the folder's L0 is cut here, so the L0 names several. */
 const MAX_EXAMPLE_CHARS = 80;
 /** A folder with more children than this lists families of similar titles as one line each. */
@@ -163,6 +165,12 @@ function directoryOverview(
           { heading: labels.files, lines: familyLines, items: [...files, ...legal] },
         ];
   let budget = max - [...head, keyLine].join('\n\n').length - 60;
+  // A folder whose list does not fit keeps a share of its budget to open its real sub-folders
+  // (below): their contents say more about it than the last of its hundreds of pages.
+  const opens = (d: Described) => d.child.isDirectory && !isSplitDocument(d.child) && Boolean(d.child.overview) && !isLegalOrHistoryName(d.child.name);
+  const listed = sections.reduce((n, section) => n + section.lines.reduce((m, l) => m + charLength(l) + 1, 0) + section.items.reduce((m, d) => m + charLength(childLine(d, language)) + 1, 0), 0);
+  const reserve = listed > budget && described.some(opens) ? Math.floor(budget * NESTED_SHARE) : 0;
+  budget -= reserve;
   let left = 0;
   const shown: { heading: string; lines: { text: string; subs: string[]; item?: Described }[] }[] = [];
   for (const section of sections) {
@@ -184,8 +192,9 @@ function directoryOverview(
   }
   // What is left of the budget goes one level down: under each sub-folder, the first lines of
   // its own list, in turns, so a folder of a few sub-folders shows what lies inside them.
-  if (left === 0) {
-    const nested = shown.flatMap((section) => section.lines.filter((l) => l.item?.child.isDirectory && l.item.child.overview && !isLegalOrHistoryName(l.item.child.name))).map((l) => ({ line: l, subs: outlineLines(l.item?.child.overview ?? '') }));
+  budget += reserve;
+  {
+    const nested = shown.flatMap((section) => section.lines.filter((l) => l.item && (left === 0 ? l.item.child.isDirectory && l.item.child.overview && !isLegalOrHistoryName(l.item.child.name) : opens(l.item)))).map((l) => ({ line: l, subs: outlineLines(l.item?.child.overview ?? '') }));
     for (let rank = 0; nested.some((n) => rank < n.subs.length); rank += 1) {
       for (const n of nested) {
         const sub = n.subs[rank];
