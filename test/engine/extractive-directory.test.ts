@@ -14,6 +14,7 @@ import { noopIndex } from '../../main/engine/ports/context-index.js';
 import { memoryLogger } from '../../main/engine/ports/logger.js';
 import type { NodeMeta } from '../../shared/types/node.js';
 import { extractiveSummarizer } from '../../main/engine/summarize/extractive-summarizer.js';
+import { summarizeDirectory } from '../../main/engine/summarize/extractive-directory.js';
 import type { ChildSummary } from '../../main/engine/summarize/types.js';
 
 const summarizer = extractiveSummarizer();
@@ -76,13 +77,41 @@ describe('a folder without a README', () => {
     ['OUTPUT_NAME.html', 'OUTPUT_NAME — Output name for target files.'],
   ].map(([name, abstract]) => child(name as string, abstract as string));
 
-  it('synthesizes the subject the children share and names their titles, not file names', async () => {
+  it('synthesizes the subject the children share and says what they are from their leads when their titles are identifiers', async () => {
     const { abstract } = await summarize('prop_tgt', properties);
     expect(abstract).not.toMatch(COUNT_TEMPLATE);
     expect(abstract).not.toMatch(/\.html/);
     expect(abstract).toMatch(/^Target\b/);
-    // As many titles as fit in the L0, in order.
-    expect(abstract).toMatch(/: ADDITIONAL_CLEAN_FILES, ALIAS_GLOBAL, ARCHIVE_OUTPUT_DIRECTORY, BUILD_RPATH, COMPILE_OPTIONS, CXX_STANDARD, INCLUDE_DIRECTORIES and OUTPUT_NAME\.$/);
+    // The identifiers (ADDITIONAL_CLEAN_FILES, ...) say nothing to a reader; their leads do, in order, set apart by semicolons.
+    expect(abstract).toMatch(/: A list of files or directories that will be removed as a part of the global…; Read-only target property indicating/);
+    expect(abstract).not.toContain('ALIAS_GLOBAL');
+  });
+
+  it('names titled children by their titles', async () => {
+    const { abstract } = await summarize('howto', [
+      child('recover-corrupted-blob-object.txt', 'How to recover a corrupted blob object — Date: Fri, 9 Nov 2007. Linus explains how to find and replace a corrupted object.'),
+      child('revert-a-faulty-merge.txt', 'How to revert a faulty merge — Sometimes a faulty merge is pushed; this explains what reverting it means for later merges.'),
+      child('rebase-from-internal-branch.txt', 'How to rebase from an internal branch — A branch that tracks an upstream one may be rebased when the upstream is.'),
+    ]);
+    expect(abstract).toMatch(/: How to rebase from an internal branch, How to recover a corrupted blob object and How to revert a faulty merge\.$/);
+  });
+
+  it("shows under each sub-folder the first lines of its own list when the budget allows (a folder of few sub-folders shows what lies inside them)", async () => {
+    const inner = await summarize('prop_tgt', properties);
+    const { overview } = await summarize('cmake-doc', [
+      child('prop_tgt', inner.abstract, true),
+      child('index.html', 'CMake Reference Documentation — CMake is a tool to manage building of source code.'),
+    ].map((c) => (c.is_directory ? { ...c, overview: inner.overview } : c)));
+    const lines = overview.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('- **prop_tgt/**: Target'));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toMatch(/^ {2}- \*\*ADDITIONAL_CLEAN_FILES\.html\*\*: ADDITIONAL_CLEAN_FILES — A list of files/);
+    expect(lines.filter((l) => l.startsWith('  - ')).length).toBe(properties.length);
+    // A smaller budget keeps every child's own line and only the nested lines that fit.
+    const small = summarizeDirectory([{ name: 'prop_tgt', abstract: inner.abstract, overview: inner.overview, category: 'directory', isDirectory: true }, { name: 'index.html', abstract: 'CMake Reference Documentation — CMake is a tool.', category: 'document', isDirectory: false }], { dirName: 'cmake-doc', maxOverviewChars: 700 });
+    expect(small.overview).toContain('- **prop_tgt/**: Target');
+    expect(small.overview.split('\n').filter((l) => l.startsWith('  - ')).length).toBeLessThan(properties.length);
+    expect([...small.overview].length).toBeLessThanOrEqual(700);
   });
 
   it('takes the first part of a document split into parts as its own L0', async () => {
@@ -233,5 +262,35 @@ describe("a folder's Covers line (what its sub-folders hold)", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a wide folder of split documents and a few real sub-folders', () => {
+  // 80 command pages split into parts (folders named as documents), then one real sub-folder.
+  const pages = Array.from({ length: 80 }, (_, i) => {
+    const name = `git-cmd${String(i).padStart(2, '0')}.txt`;
+    // Every fifth page past the first is about merging; the first ones have words of their own (in name order they come first).
+    const own = i < 3 ? `zebra${i} yak${i} walrus${i}` : `page${i}`;
+    const theme = i % 5 === 0 && i > 0 ? 'merge conflicts and merge strategies' : 'plain options';
+    return { ...child(name, `git-cmd${i}(1) — Runs command ${i}. Then: OPTIONS.`, true), overview: `# ${name}\n\n${own} ${theme}\n\n**Key terms:** ${own}\n` };
+  });
+  const howto = { ...child('howto', 'How to revert a faulty merge, How to recover a corrupted blob object and others.', true), overview: '# howto\n\n- **revert-a-faulty-merge.txt**: How to revert a faulty merge\n' };
+
+  it('lists the real sub-folder first, the split documents with the files', async () => {
+    const { overview } = await summarize('git-doc', [...pages, howto]);
+    const folders = overview.slice(overview.indexOf('## Folders'), overview.indexOf('## Files'));
+    expect(folders).toContain('- **howto/**: How to revert a faulty merge');
+    expect(folders).not.toContain('git-cmd00.txt');
+    expect(overview.slice(overview.indexOf('## Files'))).toContain('- **git-cmd00.txt/**');
+    // Its list does not fit, and still the real sub-folder is opened: what it holds is shown under it.
+    expect(overview).toMatch(/… and \d+ more/);
+    expect(folders).toContain('\n  - **revert-a-faulty-merge.txt**: How to revert a faulty merge');
+  });
+
+  it('names in its Covers line the terms that set several sub-folders apart before the first ones\' own words', async () => {
+    const { overview } = await summarize('git-doc', [...pages, howto]);
+    const covers = (/\*\*Covers:\*\* (.*)/.exec(overview)?.[1] ?? '').split(', ');
+    expect(covers.slice(0, 3)).toContain('merge');
+    expect(covers.indexOf('merge')).toBeLessThan(covers.indexOf('zebra0') === -1 ? Infinity : covers.indexOf('zebra0'));
   });
 });

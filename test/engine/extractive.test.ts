@@ -177,6 +177,11 @@ describe('summarizeText on other formats', () => {
     expect(summarizeText('   \n\n', { format: 'text' }).abstract).toBe('');
   });
 
+  it('a page that is only a contents list says what it holds by its top entries, not "Table of Contents"', () => {
+    const page = '## Table of Contents\n\n- [1 Introduction](#Introduction)\n  - [1.1 What is Bash?](#What-is-Bash)\n- [2 Definitions](#Definitions)\n- [3 Basic Shell Features](#Basic-Shell-Features)\n';
+    expect(summarizeText(page, { title: '01-table-of-contents.md', format: 'markdown' }).abstract).toBe('1 Introduction, 2 Definitions, 3 Basic Shell Features');
+  });
+
   it('a sentence longer than the abstract is cut at a word boundary', () => {
     const long = `${'The station '.repeat(40)}reports.`;
     const result = summarizeText(long, { format: 'text' });

@@ -14,6 +14,7 @@
 import { compareNatural } from '../../../shared/natural-sort.js';
 import { isLegalOrHistoryName } from './boilerplate.js';
 import { fit, LEAD_SEPARATOR, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, summarizeText, type ExtractiveSummary } from './extractive.js';
+import { CONTENTS } from './extractive-structure.js';
 import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
 
 export interface DirectoryChild {
@@ -37,6 +38,12 @@ const INTRO_NAMES = [/^readme(\.(md|markdown|txt|rst|adoc|html?))?\/?$/i, /^inde
 /** Parts of a split document: 01-introduction.md, 02-usage.md, ... */
 const PART_NAME = /^\d{2,}-/;
 const MAX_CHILD_LINE_CHARS = 160;
+/** A sub-folder's own child line, shown under it in its parent's L1. */
+const MAX_NESTED_LINE_CHARS = 110;
+/** The share of a folder's L1 kept to open its sub-folders when its own list does not fit. */
+const NESTED_SHARE = 0.3;
+/** A child's lead standing for it in the folder's L0 is cut here, so the L0 names several. */
+const MAX_EXAMPLE_CHARS = 80;
 /** A folder with more children than this lists families of similar titles as one line each. */
 const GROUP_FROM = 12;
 const MIN_FAMILY = 3;
@@ -90,7 +97,8 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
     const parts = [...sorted].sort((a, b) => compareNatural(a.name, b.name)).map((c) => describe(c, language));
     const first = parts[0] as Described;
     // The first part, then the titles of the others: what the document holds.
-    const rest = parts.slice(1).flatMap((p) => (p.title && p.title !== p.child.name && !PART_NAME.test(p.title) ? [p.title] : []));
+    // (A part that is the document's contents list is navigation, not a part to name.)
+    const rest = parts.slice(1).flatMap((p) => (p.title && p.title !== p.child.name && !PART_NAME.test(p.title) && !CONTENTS.test(p.title) ? [p.title] : []));
     if (first.child.abstract.trim()) return rest.length > 0 ? `${first.child.abstract.trim()}${LABELS[language].sentenceJoiner}${partsLine(rest, language)}` : first.child.abstract.trim();
   }
   const intro = pickIntro(content, language) ?? (content.length === 1 ? content[0] : undefined);
@@ -106,10 +114,13 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
   const zh = language === 'zh' || language === 'ja';
   const subject = zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents';
   const names = content.map((d) => exampleName(d));
+  // Leads are clauses with commas of their own: they are set apart by semicolons.
+  const clauses = content.some((d) => exampleName(d) !== exampleTitle(d));
   const sentence = (n: number) => {
     const shown = names.slice(0, n);
     const more = names.length > n;
-    if (zh) return `${subject}：${shown.join('、')}${more ? '等' : ''}。`;
+    if (zh) return `${subject}：${shown.join(clauses ? '；' : '、')}${more ? '等' : ''}。`;
+    if (clauses) return `${subject}: ${shown.join('; ')}${more ? '; and others' : ''}.`;
     return `${subject}: ${joinList(more ? [...shown, 'others'] : shown, 'en')}.`;
   };
   let count = Math.min(names.length, 3);
@@ -136,8 +147,10 @@ function directoryOverview(
   // Large folders: each family of similar titles is one line with its range.
   const grouped = described.length > GROUP_FROM ? families : [];
   const inFamily = new Set(grouped.flatMap((f) => f.members));
-  const folders = described.filter((d) => d.child.isDirectory && !inFamily.has(d));
-  const files = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && !isLegalOrHistoryName(d.child.name));
+  // A document split into parts is a folder on disk but a document to a reader: listed with
+  // the files, after the real sub-folders, which a wide folder would otherwise push out.
+  const folders = described.filter((d) => d.child.isDirectory && !inFamily.has(d) && !isSplitDocument(d.child));
+  const files = described.filter((d) => (!d.child.isDirectory || isSplitDocument(d.child)) && !inFamily.has(d) && !isLegalOrHistoryName(d.child.name));
   const legal = described.filter((d) => !d.child.isDirectory && !inFamily.has(d) && isLegalOrHistoryName(d.child.name));
   const familyLines = grouped.map((f) => `- ${familyLine(f, language, true)}`);
   // Files of several categories (memories: preference, event, ...) are listed by category; a
@@ -152,13 +165,19 @@ function directoryOverview(
           { heading: labels.files, lines: familyLines, items: [...files, ...legal] },
         ];
   let budget = max - [...head, keyLine].join('\n\n').length - 60;
+  // A folder whose list does not fit keeps a share of its budget to open its real sub-folders
+  // (below): their contents say more about it than the last of its hundreds of pages.
+  const opens = (d: Described) => d.child.isDirectory && !isSplitDocument(d.child) && Boolean(d.child.overview) && !isLegalOrHistoryName(d.child.name);
+  const listed = sections.reduce((n, section) => n + section.lines.reduce((m, l) => m + charLength(l) + 1, 0) + section.items.reduce((m, d) => m + charLength(childLine(d, language)) + 1, 0), 0);
+  const reserve = listed > budget && described.some(opens) ? Math.floor(budget * NESTED_SHARE) : 0;
+  budget -= reserve;
   let left = 0;
-  const rendered: string[] = [];
+  const shown: { heading: string; lines: { text: string; subs: string[]; item?: Described }[] }[] = [];
   for (const section of sections) {
-    const lines: string[] = [];
+    const lines: { text: string; subs: string[]; item?: Described }[] = [];
     for (const line of section.lines) {
       budget -= charLength(line) + 1;
-      lines.push(line);
+      lines.push({ text: line, subs: [] });
     }
     for (const item of section.items) {
       const line = childLine(item, language);
@@ -166,13 +185,45 @@ function directoryOverview(
         left += 1;
         continue;
       }
-      lines.push(line);
+      lines.push({ text: line, subs: [], item });
       budget -= charLength(line) + 1;
     }
-    if (lines.length > 0) rendered.push([`## ${section.heading}`, ...lines].join('\n'));
+    shown.push({ heading: section.heading, lines });
+  }
+  // What is left of the budget goes one level down: under each sub-folder, the first lines of
+  // its own list, in turns, so a folder of a few sub-folders shows what lies inside them.
+  budget += reserve;
+  {
+    const nested = shown.flatMap((section) => section.lines.filter((l) => l.item && (left === 0 ? l.item.child.isDirectory && l.item.child.overview && !isLegalOrHistoryName(l.item.child.name) : opens(l.item)))).map((l) => ({ line: l, subs: outlineLines(l.item?.child.overview ?? '') }));
+    for (let rank = 0; nested.some((n) => rank < n.subs.length); rank += 1) {
+      for (const n of nested) {
+        const sub = n.subs[rank];
+        if (sub === undefined) continue;
+        const text = `  ${truncate(sub, MAX_NESTED_LINE_CHARS)}`;
+        if (charLength(text) + 1 > budget) continue;
+        n.line.subs.push(text);
+        budget -= charLength(text) + 1;
+      }
+    }
+  }
+  const rendered: string[] = [];
+  for (const section of shown) {
+    if (section.lines.length > 0) rendered.push([`## ${section.heading}`, ...section.lines.flatMap((l) => [l.text, ...l.subs])].join('\n'));
   }
   if (left > 0) rendered.push(`- ${labels.more(left)}`);
   return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
+}
+
+/** A folder named as a document ("git-add.txt", "bashref.html"): a document the ingest split into parts. */
+function isSplitDocument(child: DirectoryChild): boolean {
+  return child.isDirectory && DOCUMENT_NAME.test(child.name.replace(/\/$/, ''));
+}
+
+const DOCUMENT_NAME = /\.(?:md|markdown|txt|rst|adoc|asciidoc|html?|xhtml|pdf|tex|org)$/i;
+
+/** The child lines ("- **name**: L0") of a folder's L1, its family lines too, without the "… and N more" line. */
+function outlineLines(overview: string): string[] {
+  return overview.split('\n').filter((line) => line.startsWith('- ') && (line.startsWith('- **') || /\d/.test(line.slice(2, 6))));
 }
 
 /** "- **name**: its L0", one line, with no list marker of its own (so no doubled bullet). */
@@ -216,7 +267,19 @@ function pickIntro(content: Described[], language: ContentLanguage): Described |
   return undefined;
 }
 
+/**
+ * How the folder's L0 names a child: its title, or its lead when the title is one word (an
+ * identifier such as CMP0058 or add_executable, or a bare "Introduction"): the lead says what it is.
+ */
 function exampleName(d: Described): string {
+  const title = exampleTitle(d);
+  // Its first sentence: a split document's lead goes on with "Then: its parts".
+  const lead = (d.lead.split(/(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。]$/, '').trim();
+  if (d.title && !/\s/.test(d.title) && lead && !/\s/.test(title) && /\s/.test(lead)) return truncate(lead, MAX_EXAMPLE_CHARS);
+  return title;
+}
+
+function exampleTitle(d: Described): string {
   if (d.title) return d.title;
   return d.child.name.replace(/\/$/, '').replace(/\.(md|markdown|txt|rst|adoc|html?)$/i, '');
 }
@@ -310,9 +373,15 @@ function sharedTopics(content: Described[], language: ContentLanguage): string[]
   };
   const joiner = language === 'en' || language === 'ko' ? ' ' : '';
   for (const d of content) {
+    const set = new Set<string>();
+    // A child's key terms (its L1's last line) say what its body is about: "policy", "OLD behavior".
+    for (const term of keyTermsOf(d.child, language)) {
+      const tokens = tokenize(term, language).filter((t) => !/^\d/.test(t.surface));
+      if (tokens.length === 1) seen((tokens[0] as (typeof tokens)[number]).key, term, set);
+      else if (tokens.length === 2) seen(tokens.map((t) => t.key).join(' '), term, set);
+    }
     const text = `${d.title ?? ''} ${d.lead}`;
     const tokens = tokenize(text, language).filter((t) => !/^\d/.test(t.surface));
-    const set = new Set<string>();
     for (let i = 0; i < tokens.length; i += 1) {
       const token = tokens[i] as (typeof tokens)[number];
       seen(token.key, token.surface, set);
@@ -338,6 +407,21 @@ function sharedTopics(content: Described[], language: ContentLanguage): string[]
     if (out.length >= 5) break;
   }
   return out;
+}
+
+/** The terms of a child's "Key terms:" line, the last line of its L1 (files and folders write one). */
+function keyTermsOf(child: DirectoryChild, language: ContentLanguage): string[] {
+  const overview = child.overview;
+  if (!overview) return [];
+  const labels = LABELS[language];
+  for (const candidate of new Set([labels, LABELS.en])) {
+    const marker = `**${candidate.keyTerms}${candidate.colon.trim()}** `;
+    const at = overview.lastIndexOf(marker);
+    if (at < 0) continue;
+    const line = overview.slice(at + marker.length).split('\n', 1)[0] as string;
+    return line.split(candidate.listSeparator).map((t) => t.trim()).filter((t) => t.length > 0);
+  }
+  return [];
 }
 
 function mostCommon(forms: Map<string, number>): string {
@@ -387,19 +471,24 @@ function subtreeCovers(content: Described[], language: ContentLanguage): string[
       .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1))
       .slice(0, COVERS_PER_FOLDER);
   });
-  // Round-robin: every sub-folder gets its first terms in before any gets its last.
-  const out: string[] = [];
-  const used = new Set<string>();
-  for (let rank = 0; rank < COVERS_PER_FOLDER && out.length < MAX_COVERS; rank += 1) {
-    for (const terms of perFolder) {
-      const term = terms[rank];
-      if (!term || used.has(term.key)) continue;
-      used.add(term.key);
-      out.push(term.surface);
-      if (out.length >= MAX_COVERS) break;
-    }
-  }
-  return out;
+  // A term that sets several sub-folders apart says most about the whole (a wide folder's 200
+  // sub-folders would otherwise fill the line with the first ones' terms); then, in turns, every
+  // sub-folder gets its first terms in before any gets its last, real sub-folders before split documents.
+  const order = folders.map((d, i) => ({ i, document: isSplitDocument(d.child) })).sort((a, b) => Number(a.document) - Number(b.document) || a.i - b.i);
+  const seen = new Map<string, { surface: string; count: number; rank: number; turn: number }>();
+  order.forEach(({ i }, turn) => {
+    (perFolder[i] ?? []).forEach((term, rank) => {
+      const known = seen.get(term.key);
+      if (known) {
+        known.count += 1;
+        if (rank < known.rank || (rank === known.rank && turn < known.turn)) Object.assign(known, { rank, turn });
+      } else seen.set(term.key, { surface: term.surface, count: 1, rank, turn });
+    });
+  });
+  return [...seen.values()]
+    .sort((a, b) => b.count - a.count || a.rank - b.rank || a.turn - b.turn)
+    .slice(0, MAX_COVERS)
+    .map((t) => t.surface);
 }
 
 /** An L1's words without its Markdown and its structural labels ("## Folders", "**Key terms:**"). */

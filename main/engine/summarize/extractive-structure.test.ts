@@ -92,4 +92,33 @@ describe('parseStructure (plain text, AsciiDoc, reStructuredText)', () => {
     expect(doc.header).toBe('bcalc - a coproc example');
     expect(doc.definitions).toEqual(['f']);
   });
+
+  it('a header comment\'s " --- " is a dash and its "Created:" line is a field, not the purpose', () => {
+    const doc = parseStructure('# arrayops.bash --- hide some of the nasty syntax for manipulating bash arrays\n# Created: 2016-07-08\n# Public domain\nf() { :; }\n', 'code');
+    expect(doc.header).toBe('arrayops.bash — hide some of the nasty syntax for manipulating bash arrays Public domain');
+  });
+});
+
+describe('parseStructure (AsciiDoc listings, nested emphasis, contents lists)', () => {
+  it('skips listing blocks between "----" lines and indented literal paragraphs', () => {
+    const doc = parseStructure('Some text that explains the example below.\n\n-------------------\n$ git diff\n--- a/sub\n+++ b/sub\n-------------------\n\n\tclean (H==M)\n\t14 yes exists keep index\n\nAfter the listing.\n', 'text');
+    expect(doc.sections.flatMap((s) => s.blocks.map((b) => b.text))).toEqual(['Some text that explains the example below.', 'After the listing.']);
+  });
+
+  it('a text that is one indented listing is titled by its caption and keeps no data as prose', () => {
+    const doc = parseStructure('\tInactive Branches\n\t-----------------\n\trefs/heads/master:\n\t  status : active loaded dirty\n', 'text');
+    expect(doc.title).toBe('Inactive Branches');
+    expect(doc.sections.flatMap((s) => s.blocks)).toEqual([]);
+  });
+
+  it('strips strong text nested in strong text (turndown writes "**Download **file**.**")', () => {
+    expect(cleanInline('**Download **debhello-1.5.tar.gz**.**')).toBe('Download debhello-1.5.tar.gz.');
+    expect(cleanInline('****debian/control** (template file, v=1.7):**')).toBe('debian/control (template file, v=1.7):');
+  });
+
+  it('keeps the top entries of a contents list it drops as navigation', () => {
+    const doc = parseStructure('## Table of Contents\n\n- [1 Introduction](#Introduction)\n  - [1.1 What is Bash?](#What-is-Bash)\n- [2 Definitions](#Definitions)\n', 'markdown');
+    expect(doc.sections.flatMap((s) => s.blocks)).toEqual([]);
+    expect(doc.contents).toEqual(['1 Introduction', '2 Definitions']);
+  });
 });

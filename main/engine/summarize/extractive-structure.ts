@@ -30,6 +30,8 @@ export interface DocumentStructure {
   definitions: string[];
   /** A code file's opening comment or module docstring (after any licence): what the file is for. */
   header?: string;
+  /** The top entries of a contents list the text dropped as navigation ("1 Introduction", ...). */
+  contents?: string[];
 }
 
 export type SourceKind = 'markdown' | 'text' | 'code' | 'html';
@@ -88,7 +90,7 @@ const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 const TOC_ENTRY = /^\s*(?:[-*+]|\d{1,3}[.)])\s+\[[^\]]*\]\(#[^)]*\)\s*$/;
-const CONTENTS = /^\s*(?:\*\*|__)?(?:table of contents|contents|on this page|in this article|目录|本页内容)(?:\*\*|__)?:?\s*$/i;
+export const CONTENTS = /^\s*(?:\*\*|__)?(?:table of contents|contents|on this page|in this article|目录|本页内容)(?:\*\*|__)?:?\s*$/i;
 
 function parseMarkdown(text: string): DocumentStructure {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -98,6 +100,7 @@ function parseMarkdown(text: string): DocumentStructure {
   let paragraphIsItem = false;
   let fence: string | null = null;
   let inContents = false;
+  const contents: { indent: number; entry: string }[] = [];
   let i = 0;
 
   // Front matter: keep its title, drop the rest.
@@ -170,6 +173,9 @@ function parseMarkdown(text: string): DocumentStructure {
     // A table of contents (a list of links into the page, or a list under "Contents") is navigation.
     if (item && (TOC_ENTRY.test(line) || (inContents && paragraph.length === 0))) {
       flush();
+      const indent = (/^\s*/.exec(line)?.[0] ?? '').length;
+      const entry = cleanInline(line.slice(item[0].length));
+      if (entry) contents.push({ indent, entry });
       continue;
     }
     if (paragraph.length === 0 && CONTENTS.test(line)) {
@@ -186,7 +192,9 @@ function parseMarkdown(text: string): DocumentStructure {
     paragraph.push(line.replace(/^\s*(>\s?)+/, ''));
   }
   flush();
-  return { title, sections: sections.filter((s, index) => index === 0 || s.heading !== undefined), definitions: [] };
+  const top = Math.min(...contents.map((c) => c.indent));
+  const entries = contents.filter((c) => c.indent === top).map((c) => c.entry);
+  return { title, sections: sections.filter((s, index) => index === 0 || s.heading !== undefined), definitions: [], ...(entries.length > 0 ? { contents: entries } : {}) };
 }
 
 /** A line of one repeated mark: a setext/AsciiDoc/reStructuredText underline, or a rule. */
@@ -197,7 +205,7 @@ const ASCIIDOC_TITLE = /^(={1,6})[ \t]+(\S.*?)[ \t]*=*\s*$/;
 const DIRECTIVE = /^\s*(?:\.\.\s|\[[^\]]+\]:\s+\S)/;
 
 /** Mail and patch header fields ("From: ...", "Date: ..."): who and when, not what. */
-export const HEADER_FIELD = /^\s*(?:date|from|to|cc|bcc|subject|message-id|in-reply-to|references|content-type|mime-version|x-[\w-]+|author|maintainer|last-modified):\s/i;
+export const HEADER_FIELD = /^\s*(?:date|created|from|to|cc|bcc|subject|message-id|in-reply-to|references|content-type|mime-version|x-[\w-]+|author|maintainer|last-modified):\s/i;
 /** Header fields whose value is the document's own summary. */
 const SUMMARY_FIELD = /^\s*(?:abstract|summary|description):\s*(.*)$/i;
 
@@ -232,6 +240,14 @@ function parsePlainText(text: string): DocumentStructure {
     const trimmed = line.trim();
     if (trimmed.length === 0) {
       flush();
+      continue;
+    }
+    // An AsciiDoc listing or literal block ("----" or "...." lines around it) is code or data.
+    const next0 = lines[i + 1];
+    if (current === null && /^(?:-{4,}|\.{4,})$/.test(trimmed) && next0 !== undefined && next0.trim().length > 0 && lines[i + 2]?.trim() !== trimmed) {
+      let end = i + 1;
+      while (end < lines.length && (lines[end] as string).trim() !== trimmed) end += 1;
+      i = end;
       continue;
     }
     const under = UNDERLINE.exec(line);
@@ -289,8 +305,17 @@ function parsePlainText(text: string): DocumentStructure {
 
   const sections: Section[] = [{ level: 0, blocks: [] }];
   let title: string | undefined;
+  // An indented paragraph (a tab, or four spaces, on every line) is a literal block: a listing,
+  // a table, a sample session. Kept only in a text that has nothing else.
+  const literal = (paragraph: RawParagraph) => paragraph.level === undefined && !paragraph.item && paragraph.lines.every((l) => /^(?:\t| {4,})/.test(l));
+  const onlyLiteral = paragraphs.every((paragraph) => paragraph.level !== undefined || literal(paragraph));
+  // A text that is one listing under a caption ("\tInactive Branches\n\t----\n\trefs/heads/master: ...") is titled by its caption.
+  const caption = onlyLiteral ? (paragraphs[0]?.lines[0] ?? '').trim() : '';
+  const captioned = caption.length > 0 && looksLikeHeading(caption);
+  if (captioned) title = cleanInline(caption);
   for (let p = 0; p < paragraphs.length; p += 1) {
     const paragraph = paragraphs[p] as RawParagraph;
+    if ((!onlyLiteral || captioned) && literal(paragraph)) continue;
     const only = paragraph.lines.length === 1 ? cleanInline(paragraph.lines[0] as string) : undefined;
     if (paragraph.level !== undefined && only) {
       if (paragraph.level === 1 && title === undefined) title = only;
@@ -355,7 +380,8 @@ function parseCode(text: string): DocumentStructure {
       const joined = joinLines(paragraph);
       if (joined.length < 3 || /copyright|licen[sc]e|spdx|warranty/i.test(joined) || !/\p{L}{2}/u.test(joined)) continue;
       // Tags like @param keep their text; the tag itself is noise.
-      const prose = joined.replace(/(^|\s)@\w+/g, '$1').replace(/\s+/g, ' ').trim();
+      // " --- " and " -- " between words are dashes ("arrayops.bash --- hide some of the syntax").
+      const prose = joined.replace(/(^|\s)@\w+/g, '$1').replace(/\s+/g, ' ').replace(/ -{2,3} /g, ' — ').trim();
       if (header === undefined && !sawCode && definitions.length === 0 && /\p{L}{3,}\s+\p{L}{2,}/u.test(prose) && !isBoilerplate(prose)) header = prose;
       blocks.push({ text: prose, item: false });
     }
@@ -439,6 +465,8 @@ export function cleanInline(text: string): string {
     .replace(/<(https?:[^>]+)>/g, '$1')
     .replace(/<\/?[a-zA-Z][^>]*>/g, '')
     .replace(/`+([^`]*)`+/g, '$1')
+    // Twice: turndown nests strong text ("**Download **file.tar.gz**.**").
+    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
     .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
     .replace(/(^|[^\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?!\w)/g, '$1$2')
     .replace(/(^|[^\w])_(?=\S)([^_]+?)(?<=\S)_(?!\w)/g, '$1$2')

@@ -21,7 +21,7 @@
  * );
  */
 import { isBoilerplate, isDebianCopyright, isLegalOrHistoryName } from './boilerplate.js';
-import { parseStructure, sourceKindOf, type DocumentStructure } from './extractive-structure.js';
+import { CONTENTS, parseStructure, sourceKindOf, type DocumentStructure } from './extractive-structure.js';
 import {
   LABELS,
   charLength,
@@ -143,8 +143,13 @@ const MAX_BLOCKS_BEFORE_LEAD = 12;
  * sentence; the ranked sentences speak for it then.
  */
 function leadAbstract(doc: DocumentStructure, language: ContentLanguage, max: number): string | undefined {
-  const title = doc.title && !isBoilerplate(doc.title) ? cleanTitle(doc.title) : undefined;
+  const title = doc.title && !isBoilerplate(doc.title) && !CONTENTS.test(doc.title) ? cleanTitle(doc.title) : undefined;
   const lead = doc.header ?? leadParagraph(doc, language);
+  // A page that is only a contents list says what it holds by its top entries ("1 Introduction, 2 Definitions, ...").
+  if (lead === undefined && doc.contents && (!title || doc.sections.every((s) => s.blocks.length === 0))) {
+    const labels = LABELS[language];
+    return truncate(title ? `${title}${labels.colon}${doc.contents.join(labels.listSeparator)}` : doc.contents.join(labels.listSeparator), max);
+  }
   const separator = LEAD_SEPARATOR[language];
   if (lead !== undefined) {
     // A title that only repeats the lead's start (a memory's title is its first words, cut) adds nothing.
