@@ -2,7 +2,10 @@
  * A pool of parse workers (worker_threads), so parsing (PDF text, HTML conversion, tree-sitter,
  * tokenizing) uses every core and never blocks the engine's thread.
  *
- * - Workers start on demand, up to `size`, and do not keep the process alive while idle.
+ * - Workers start on demand, up to `size`, and do not keep the process alive while idle. A worker
+ *   idle for `idleExitMs` exits: each holds 80 to 100 MB (the tokenizer's tables, tree-sitter's
+ *   grammars and heaps) that the summaries and the index writes after an ingest have better use
+ *   for (issue 20: the Go tree's peak RSS came after parsing). The next parse starts one again.
  * - Routing: an idle worker first, then a worker still starting, then the least-loaded one, each
  *   holding at most `perWorker` jobs (one running, the rest queued in the worker so it never waits
  *   on a round trip between files). The rest wait here.
@@ -30,11 +33,15 @@ export interface ParsePoolOptions {
   size?: number;
   /** Jobs sent to one worker at once. Default 2. */
   perWorker?: number;
+  /** How long a worker waits idle before it exits. Default 2 s. */
+  idleExitMs?: number;
   logger?: Logger;
 }
 
 /** Consecutive workers that die before they are ready, after which the pool gives up. */
 const MAX_START_FAILURES = 3;
+/** Long enough to span the gaps between files (a read, a staging write), short next to a summary run. */
+const DEFAULT_IDLE_EXIT_MS = 2_000;
 
 interface Job {
   id: number;
@@ -52,6 +59,10 @@ interface Slot {
   /** Jobs sent and not answered yet, oldest first: the first one is the one running. */
   jobs: Job[];
   error: Error | null;
+  /** Armed while the worker is idle (see idleExitMs). */
+  idleTimer: NodeJS.Timeout | null;
+  /** Asked to exit while idle: its exit is no crash. */
+  retired: boolean;
 }
 
 /**
@@ -69,6 +80,7 @@ export function createParsePool(options: ParsePoolOptions): ParseRunner {
 class ParsePool implements ParseRunner {
   readonly concurrency: number;
   private readonly perWorker: number;
+  private readonly idleExitMs: number;
   private readonly logger: Logger;
   private readonly slots: Slot[] = [];
   private queue: Job[] = [];
@@ -80,6 +92,7 @@ class ParsePool implements ParseRunner {
   constructor(private readonly options: ParsePoolOptions) {
     this.concurrency = Math.max(1, Math.floor(options.size ?? availableParallelism()));
     this.perWorker = Math.max(1, Math.floor(options.perWorker ?? 2));
+    this.idleExitMs = options.idleExitMs ?? DEFAULT_IDLE_EXIT_MS;
     this.logger = options.logger ?? silentLogger;
   }
 
@@ -105,6 +118,7 @@ class ParsePool implements ParseRunner {
     for (const job of this.queue) settle(job, error);
     this.queue = [];
     for (const slot of this.slots) for (const job of slot.jobs) settle(job, error);
+    for (const slot of this.slots) this.stopIdleTimer(slot);
     this.disposed = Promise.all(this.slots.map((slot) => slot.worker.terminate())).then(() => undefined);
     return this.disposed;
   }
@@ -169,7 +183,28 @@ class ParsePool implements ParseRunner {
     }
     job.slot = slot;
     slot.jobs.push(job);
+    this.stopIdleTimer(slot);
     slot.worker.ref();
+  }
+
+  /** Lets an idle worker go after idleExitMs; a job sent meanwhile keeps it. */
+  private startIdleTimer(slot: Slot): void {
+    this.stopIdleTimer(slot);
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = null;
+      if (slot.jobs.length > 0 || this.disposed) return;
+      // Out of the pool first, so no job is routed to a worker on its way out.
+      const index = this.slots.indexOf(slot);
+      if (index !== -1) this.slots.splice(index, 1);
+      slot.retired = true;
+      void slot.worker.terminate();
+    }, this.idleExitMs);
+    slot.idleTimer.unref();
+  }
+
+  private stopIdleTimer(slot: Slot): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
   }
 
   private post(slot: Slot, message: ParseHostMessage): void {
@@ -188,7 +223,7 @@ class ParsePool implements ParseRunner {
       this.fail(new CairnError('WORKER_CRASHED', `Could not start a parse worker from ${this.options.workerUrl.href}: ${errorMessage(error)}`, { cause: error }));
       return;
     }
-    const slot: Slot = { worker, ready: false, jobs: [], error: null };
+    const slot: Slot = { worker, ready: false, jobs: [], error: null, idleTimer: null, retired: false };
     worker.on('message', (message: ParseWorkerMessage) => this.onMessage(slot, message));
     worker.on('error', (error: Error) => {
       slot.error = error;
@@ -207,15 +242,19 @@ class ParsePool implements ParseRunner {
       const [job] = slot.jobs.splice(index, 1);
       if (job) settle(job, message.ok ? null : reviveError(message.error), message.ok ? message.result : undefined);
     }
-    // An idle worker must not keep the process alive.
-    if (slot.jobs.length === 0) slot.worker.unref();
     this.dispatch();
+    // An idle worker must not keep the process alive, and exits if it stays idle.
+    if (slot.jobs.length === 0 && !slot.retired) {
+      slot.worker.unref();
+      this.startIdleTimer(slot);
+    }
   }
 
   private onExit(slot: Slot, code: number): void {
     const index = this.slots.indexOf(slot);
     if (index !== -1) this.slots.splice(index, 1);
-    if (this.disposed) return;
+    this.stopIdleTimer(slot);
+    if (this.disposed || slot.retired) return;
     const reason = slot.error ? slot.error.message : `exit code ${code}`;
     const [running, ...waiting] = slot.jobs;
     slot.jobs = [];

@@ -90,6 +90,11 @@ export const NodeMeta = z
     warnings: z.array(z.string()).optional(),
     created_at: z.string(),
     updated_at: z.string(),
+    /**
+     * On a file summarized after it was indexed: the time its content (L2) was written, which its
+     * L2 index record carries (a new L0/L1 changes updated_at, not the content: see node-records.ts).
+     */
+    content_updated_at: z.string().optional(),
   })
   .passthrough();
 export type NodeMeta = z.infer<typeof NodeMeta>;

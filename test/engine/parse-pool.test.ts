@@ -167,4 +167,21 @@ describe('parse pool', () => {
     expect(stdout).toBe('parsed idle\n');
     expect(code).toBe(0);
   });
+
+  it('lets a worker idle for idleExitMs go, quietly, and starts a new one for the next file', async () => {
+    const logger = memoryLogger();
+    const runner = pool({ idleExitMs: 100, logger });
+    const first = warning(await runner.parse(input('a.txt')), 'thread');
+    // Busy back to back: the same worker keeps every job.
+    const busy = [];
+    for (let i = 0; i < 3; i++) busy.push(warning(await runner.parse(input(`b${i}.txt`)), 'thread'));
+    expect(new Set(busy)).toEqual(new Set([first]));
+    // Idle past idleExitMs: that worker (its tokenizer, grammars and heap) is gone, a new one parses.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const later = await runner.parse(input('c.txt', 'after a pause'));
+    expect(content(later)).toBe('after a pause');
+    expect(warning(later, 'thread')).not.toBe(first);
+    // Its exit was asked for: no crash is reported.
+    expect(logger.lines.filter((e) => e.level === 'warn' || e.level === 'error')).toEqual([]);
+  });
 });

@@ -135,7 +135,7 @@ describe('concurrency on one workspace', () => {
     // A meta compared without its timestamps, keys sorted; a summary still owed (the summarizer had
     // not reached the node yet) leaves its summary fields out, a done one must be the final one.
     const stable = (meta: Record<string, unknown> | undefined, owed: boolean) => {
-      const copy: Record<string, unknown> = { ...meta, created_at: null, updated_at: null };
+      const copy: Record<string, unknown> = { ...meta, created_at: null, updated_at: null, content_updated_at: null };
       if (owed) for (const key of ['abstract', 'overview', 'summary_status', 'summary_reason']) delete copy[key];
       return JSON.stringify(Object.fromEntries(Object.entries(copy).sort(([a], [b]) => (a < b ? -1 : 1))));
     };

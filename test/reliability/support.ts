@@ -88,7 +88,7 @@ export function runCli(args: string[], options: { killAfterMs?: number; env?: Re
   });
 }
 
-const TIMESTAMPS = new Set(['created_at', 'updated_at', 'at']);
+const TIMESTAMPS = new Set(['created_at', 'updated_at', 'content_updated_at', 'at']);
 
 /**
  * A meta file as data: keys sorted and timestamps blanked. Which writer touched a meta last (the

@@ -49,7 +49,7 @@ export function shapeNodeRecords(uri: string, meta: NodeMeta, texts: NodeTexts):
   };
   const records: IndexInput[] = [];
   if (texts.content !== undefined) {
-    records.push({ ...base, id: `${uri}#2`, level: 2, text: texts.content, tokens: meta.tokens ?? 0, content_hash: meta.content_hash ?? sha256(texts.content) });
+    records.push({ ...base, id: `${uri}#2`, level: 2, updated_at: contentUpdatedAt(meta), text: texts.content, tokens: meta.tokens ?? 0, content_hash: meta.content_hash ?? sha256(texts.content) });
   }
   const { abstract, overview } = texts;
   if (abstract === undefined && overview === undefined) return records;
@@ -57,6 +57,15 @@ export function shapeNodeRecords(uri: string, meta: NodeMeta, texts: NodeTexts):
   if (abstract !== undefined) records.push({ ...base, id: `${uri}#0`, level: 0, text: abstract, tokens: 0, content_hash });
   if (overview !== undefined) records.push({ ...base, id: `${uri}#1`, level: 1, text: overview, tokens: 0, content_hash });
   return records;
+}
+
+/**
+ * The time a node's L2 record carries: when its content was written. A summary written later
+ * keeps it (`content_updated_at`), so the DAG hands the index only the new L0/L1 and never the
+ * content again, which cost as much LanceDB work as the ingest's own write of every L2.
+ */
+export function contentUpdatedAt(meta: NodeMeta): string {
+  return meta.content_updated_at ?? meta.updated_at;
 }
 
 /** The records of one node, read back from the files: L2 for a file, L0/L1 wherever a summary exists. */

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { ContextFS } from '../tree/context-fs.js';
 import { DirectoryEventHandler, isCurrent } from './dag.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
-import { noopIndex } from '../ports/context-index.js';
+import { noopIndex, type ContextIndex, type IndexInput } from '../ports/context-index.js';
+import { nodeRecords, shapeNodeRecords } from '../index/node-records.js';
 import { memoryLogger } from '../ports/logger.js';
 import type { EngineEvent } from '../../../shared/contracts/api.js';
 import type { NodeMeta } from '../../../shared/types/node.js';
@@ -43,8 +44,8 @@ function counting(maxChildren: number, fail = false) {
   return { summarizer, calls };
 }
 
-function handler(summarizer: NodeSummarizer, events: EngineEvent[] = []) {
-  return new DirectoryEventHandler({ fs, summarizer, fileFallback: extractiveSummarizer(), index: noopIndex, logger: memoryLogger(), clock, emit: (e) => events.push(e) });
+function handler(summarizer: NodeSummarizer, events: EngineEvent[] = [], index: ContextIndex = noopIndex) {
+  return new DirectoryEventHandler({ fs, summarizer, fileFallback: extractiveSummarizer(), index, logger: memoryLogger(), clock, emit: (e) => events.push(e) });
 }
 
 describe('DAG summarizer', () => {
@@ -205,5 +206,25 @@ describe('DAG summarizer', () => {
       expect(meta.summarized_tree_hash).toBe('t1');
       expect(isCurrent(meta)).toBe(false);
     });
+  });
+
+  it("hands the index a file's new L0/L1 only, and its L2 record stays the one a rebuild makes", async () => {
+    // As the ingest leaves a file: content and meta written, L2 indexed, the summary owed.
+    const uri = 'ctx://resources/notes/uplink.md';
+    const content = '# Uplink\n\nThe uplink station retries a failed transfer three times before it raises an alarm.\n';
+    const ingested: NodeMeta = { uri, kind: 'file', context_type: 'resource', source_format: 'markdown', tokens: 20, summary_status: 'owed', created_at: '2025-12-31T00:00:00.000Z', updated_at: '2025-12-31T00:00:00.000Z' };
+    await fs.writeFile(uri, content, ingested);
+    const ingestL2 = shapeNodeRecords(uri, ingested, { content });
+    const upserts: IndexInput[] = [];
+    const recording: ContextIndex = { upsert: async (records) => void upserts.push(...records), removeUnder: async () => undefined };
+
+    await handler(extractiveSummarizer(), [], recording).processDirectoryEvent('ctx://resources/notes/');
+
+    // Writing the content again cost LanceDB as much as the ingest's own write of it (issue 20).
+    expect(upserts.filter((r) => r.uri === uri).map((r) => r.level)).toEqual([0, 1]);
+    const meta = await fs.readMeta(uri);
+    expect(meta).toMatchObject({ summary_status: 'done', updated_at: '2026-01-01T00:00:00.000Z', content_updated_at: '2025-12-31T00:00:00.000Z' });
+    // What the index now holds (the ingest's L2, the DAG's L0/L1) is what a rebuild from the files makes.
+    expect(await nodeRecords(fs, uri, 'file')).toEqual([...ingestL2, ...upserts.filter((r) => r.uri === uri)]);
   });
 });

@@ -30,7 +30,7 @@ import type { NodeMeta, SummarizerProvenance } from '../../../shared/types/node.
 import { uriName } from '../../../shared/uri.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContextIndex } from '../ports/context-index.js';
-import { shapeNodeRecords, type NodeTexts } from '../index/node-records.js';
+import { contentUpdatedAt, shapeNodeRecords, type NodeTexts } from '../index/node-records.js';
 import type { Logger } from '../ports/logger.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { failureCause } from '../llm/failure-cause.js';
@@ -333,8 +333,11 @@ export class DirectoryEventHandler {
       return current;
     }
     const now = this.deps.clock.now().toISOString();
+    const written = current ?? meta;
     const updated: NodeMeta = {
-      ...(current ?? meta ?? { uri, kind: 'file', context_type: 'resource', created_at: now }),
+      ...(written ?? { uri, kind: 'file', context_type: 'resource', created_at: now }),
+      // The content's time stays what its L2 record says, so that record need not be written again.
+      ...(written ? { content_updated_at: contentUpdatedAt(written) } : {}),
       abstract: clip(output.abstract, MAX_ABSTRACT_CHARS),
       overview: clip(output.overview, MAX_OVERVIEW_CHARS),
       summary_status: status,
@@ -345,7 +348,10 @@ export class DirectoryEventHandler {
     // Index (journaled) before the meta says done: a kill between the two must leave the file
     // owed, so the resumed run summarizes and indexes it again. The other order lost its L0/L1
     // records for good, since a resumed run skips a file whose meta is done (crash soak).
-    await this.index(uri, updated, { content: text, abstract: updated.abstract, overview: updated.overview });
+    // Only the L0/L1 when the file had a meta: its writer indexed the content (L2), and that
+    // record is unchanged (its time is content_updated_at). Sending it again rewrote every file's
+    // text, vector and full-text terms in LanceDB: most of an offline summary run's CPU.
+    await this.index(uri, updated, { ...(written ? {} : { content: text }), abstract: updated.abstract, overview: updated.overview });
     await this.deps.fs.writeMeta(uri, updated);
     this.stats.filesSummarized += 1;
     return updated;
@@ -487,7 +493,7 @@ export class DirectoryEventHandler {
 
   /**
    * `_vectorize_directory` (and its file counterpart): the node's records to the index, shaped
-   * as a rebuild makes them. A file's L2 goes again with its new L0/L1: its meta (its time) changed.
+   * as a rebuild makes them.
    */
   private async index(uri: string, meta: NodeMeta, texts: NodeTexts): Promise<void> {
     await this.deps.index.upsert(shapeNodeRecords(uri, meta, texts));
