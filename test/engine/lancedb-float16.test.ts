@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { prng } from '../../../../test/support/prng.js';
-import { decodeFloat16, float16Bits, roundToFloat16 } from './float16.js';
+import { prng } from '../support/prng.js';
+import { decodeFloat16, float16Bits, roundToFloat16 } from '../../main/adapters/store/lancedb/float16.js';
 
 describe('16-bit floats', () => {
   it('encodes the values IEEE 754 fixes, rounding ties to even', () => {
