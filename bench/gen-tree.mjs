@@ -55,7 +55,7 @@ const MIX = ['md', 'md', 'md', 'txt', 'txt', 'py', 'py', 'ts', 'ts', 'go', 'go',
 let bytes = 0;
 let folders = 0;
 for (let i = 0; i < FILES; ) {
-  // Folders of 5 to 60 files, two levels deep: about 1,700 folders for 50k files.
+  // Folders of 5 to 60 files, two levels deep: about 1,500 folders for 50k files.
   const folder = join(dir, `area-${String(Math.floor(folders / 40)).padStart(3, '0')}`, `${pick(WORDS)}-${String(folders).padStart(5, '0')}`);
   mkdirSync(folder, { recursive: true });
   folders += 1;
