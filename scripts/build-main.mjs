@@ -9,6 +9,7 @@ const entries = {
   'parse.worker': 'main/workers/parse.worker.ts',
   'track.worker': 'main/workers/track.worker.ts',
   'index.worker': 'main/workers/index.worker.ts',
+  'skeleton.worker': 'main/workers/skeleton.worker.ts',
   app: 'main/app/index.ts',
 };
 const entryPoints = Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file)));

@@ -53,7 +53,8 @@ export function timed(command, args, options = {}) {
     let stderr = '';
     let polled = 0;
     const poll = gnuTime ? null : setInterval(() => (polled = Math.max(polled, peakKb(child.pid))), 20);
-    child.stdout.on('data', (d) => (stdout += d));
+    // stdout may go to a file (options.stdio), so that a large output is not held here.
+    child.stdout?.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('exit', (code) => {

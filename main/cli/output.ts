@@ -22,6 +22,11 @@ export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
+/** For a command that prints its JSON document in parts (`cairn skeleton`): an error after the first part goes to stderr. */
+export function startJsonDocument(): void {
+  documentPrinted = true;
+}
+
 export function setCommandPath(path: string): void {
   commandPath = path;
 }

@@ -101,6 +101,33 @@ describe('cairn CLI', () => {
     expect(station.functions[0]).toMatchObject({ name: 'encode_packet', params: expect.stringContaining('station_id: int'), return_type: 'bytes' });
   });
 
+  it('makes the skeletons of a folder in worker threads, printed in scan order, the same bytes as in one thread', async () => {
+    const tree = await mkdtemp(join(tmpdir(), 'cairn-skeleton-'));
+    try {
+      // 60 files: several batches per worker, so answers can arrive out of order.
+      const sources = ['api.ts', 'station.py', 'uplink.go'].map((name) => [name, readFileSync(join(SAMPLE, 'src', name), 'utf8')] as const);
+      for (let i = 0; i < 20; i += 1) {
+        await mkdir(join(tree, `pkg${String(i).padStart(2, '0')}`), { recursive: true });
+        for (const [name, text] of sources) await writeFile(join(tree, `pkg${String(i).padStart(2, '0')}`, name), text);
+      }
+      const pooled = cairn('skeleton', tree, '--json', '--workers', '2');
+      const inline = cairn('skeleton', tree, '--json', '--workers', '0');
+      expect(pooled.code, pooled.stderr).toBe(0);
+      expect(pooled.stdout).toBe(inline.stdout);
+      const { files } = JSON.parse(pooled.stdout);
+      expect(pooled.stdout).toBe(JSON.stringify({ files }, null, 2) + '\n');
+      expect(files).toHaveLength(60);
+      expect(files.slice(0, 4).map((f: { file: string }) => f.file)).toEqual(['pkg00/api.ts', 'pkg00/station.py', 'pkg00/uplink.go', 'pkg01/api.ts']);
+      expect(files.at(-1).file).toBe('pkg19/uplink.go');
+      const text = cairn('skeleton', tree, '--workers', '2');
+      expect(text.stdout).toBe(cairn('skeleton', tree, '--workers', '0').stdout);
+      expect(text.stdout.match(/class Station/g)).toHaveLength(20);
+      expect(cairn('skeleton', tree, '--workers', 'many').stderr).toContain('--workers must be a whole number');
+    } finally {
+      await rm(tree, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('fails clearly: one JSON error document with --json, a sentence and exit code otherwise', () => {
     const json = cairn('cat', 'ctx://resources/../../etc/passwd', '--json');
     expect(json.code).not.toBe(0);

@@ -1,6 +1,6 @@
 /**
- * The engine opens the search index beside an ingest's scan and waits for it before a summary
- * run: opening it loads LanceDB and the embedder's lexicon, synchronous CPU that would otherwise
+ * The engine opens the search index with an ingest's first parse (an unchanged tree never opens
+ * it) and waits for it before a summary run: opening it loads LanceDB and the embedder's lexicon, synchronous CPU that would otherwise
  * land in the middle of a run and hold up every LLM answer in flight (DAG bench, issue 4).
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,12 +47,11 @@ async function engineOver(index: EngineIndex): Promise<{ engine: Engine; folder:
 }
 
 describe('opening the index ahead of the work', () => {
-  it('starts opening the index when an ingest starts, and a summary run begins only once it is open', async () => {
+  it('starts opening the index with the first file an ingest parses, and a summary run begins only once it is open', async () => {
     const { index, log, open } = indexOpenedByHand();
     const { engine, folder } = await engineOver(index);
-    const ingest = engine.call('ingest:start', { path: folder, summarize: false });
+    const { root } = await engine.call('ingest:start', { path: folder, summarize: false });
     expect(log).toEqual(['prepare']);
-    const { root } = await ingest;
     const run = engine.call('summarize:run', { uri: root }, { onEvent: (event) => log.push(event.type) });
     await new Promise((resolve) => setTimeout(resolve, 150));
     // Claimed, but nothing dispatched while the index is still opening.
@@ -63,6 +62,18 @@ describe('opening the index ahead of the work', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]!.dirs_done).toBe(2);
     expect(log.indexOf('dag/dir-dispatched')).toBeGreaterThan(log.indexOf('opened'));
+  });
+
+  it('never opens the index for a re-ingest of an unchanged tree (nothing to parse, nothing to write)', async () => {
+    const first = indexOpenedByHand();
+    first.open();
+    const { engine, folder } = await engineOver(first.index);
+    await engine.call('ingest:start', { path: folder, summarize: false });
+    expect(first.log).toContain('prepare');
+    const before = first.log.length;
+    const again = await engine.call('ingest:start', { path: folder, summarize: false });
+    expect(again.changed).toBe(0);
+    expect(first.log.slice(before)).not.toContain('prepare');
   });
 
   it('warms the local embedder up: its lexicon is loaded before the first embed', async () => {

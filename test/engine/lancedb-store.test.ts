@@ -14,6 +14,8 @@ vi.hoisted(() => {
 
 import * as lancedb from '@lancedb/lancedb';
 import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
+import { tableSchema, toArrowTable } from '../../main/adapters/store/lancedb/arrow-codec.js';
+import { roundToFloat16 } from '../../main/adapters/store/lancedb/float16.js';
 import { embedText } from '../../main/adapters/embed/local.js';
 import type { VectorRecord, VectorStore } from '../../main/engine/ports/vector-store.js';
 import type { ContextType } from '../../shared/types/node.js';
@@ -108,7 +110,8 @@ describe('LanceDB store: writes', () => {
       updated_at: '2024-05-08T13:56:00.000Z',
       provenance: { source: '/chats/export.json', lines: [3, 9], pages: [1, 2], message_ids: ['s1:1', 's1:2'] },
     });
-    expect(Array.from(row?.vector ?? [])).toEqual(Array.from(vector));
+    // Vectors are stored as 16-bit floats: each component comes back as its nearest half.
+    expect(Array.from(row?.vector ?? [])).toEqual(Array.from(roundToFloat16(vector)));
     expect(byId.get('ctx://resources/plain.md#1')).toMatchObject({ parent_uri: null, provenance: {} });
   });
 
@@ -354,6 +357,55 @@ describe('LanceDB store: opening', () => {
     expect(recreated.dimensions).toBe(DIMS * 2);
     expect(await recreated.count()).toBe(0);
     await recreated.close();
+  });
+
+  it('stores vectors as 16-bit floats, and a stored vector written back is unchanged', async () => {
+    await store.upsert([rec('ctx://resources/a.md', 2, 'half precision antennas')]);
+    const db = await lancedb.connect(join(tmp, 'index'));
+    const table = await db.openTable('context');
+    expect((await table.schema()).fields.find((f) => f.name === 'vector')?.type.toString()).toBe(`FixedSizeList[${DIMS}]<Float16>`);
+    table.close();
+    db.close();
+    const [first] = await store.get(['ctx://resources/a.md#2']);
+    await store.upsert([{ ...rec('ctx://resources/a.md', 2, 'half precision antennas'), vector: first!.vector! }]);
+    const [second] = await store.get(['ctx://resources/a.md#2']);
+    expect(Array.from(second!.vector!)).toEqual(Array.from(first!.vector!));
+  });
+
+  it('converts a table of 32-bit vectors (made before 16-bit ones) on open, keeping its rows and what search finds', async () => {
+    await store.close();
+    const uri = join(tmp, 'old-index');
+    const texts = Array.from({ length: 40 }, (_, i) => `note ${i} about ${i % 2 ? 'storm fronts' : 'antenna cables'} and item${i}`);
+    const records = texts.map((text, i) => rec(`ctx://resources/notes/n${i}.md`, 2, text));
+    const db = await lancedb.connect(uri);
+    const oldSchema = tableSchema(DIMS, 'float32');
+    const old = await db.createEmptyTable('context', oldSchema);
+    await old.add(toArrowTable(oldSchema, records, DIMS));
+    // LanceDB refuses to cast an indexed column: the old table's ANN index must not stop the conversion.
+    await old.createIndex('vector', { config: lancedb.Index.ivfFlat({ distanceType: 'cosine', numPartitions: 2 }) });
+    old.close();
+    store = await openLanceStore({ uri, dimensions: DIMS, annMinRows: 20 });
+    const table = await db.openTable('context');
+    expect((await table.schema()).fields.find((f) => f.name === 'vector')?.type.toString()).toBe(`FixedSizeList[${DIMS}]<Float16>`);
+    expect(await table.countRows()).toBe(40);
+    table.close();
+    db.close();
+    expect(await store.count()).toBe(40);
+    const query = embedText('antenna cables item4', DIMS);
+    const hits = await store.vectorSearch({ vector: query, k: 3 });
+    expect(hits[0]?.record.uri).toBe('ctx://resources/notes/n4.md');
+    const [row] = await store.get(['ctx://resources/notes/n7.md#2']);
+    expect(Array.from(row!.vector!)).toEqual(Array.from(roundToFloat16(records[7]!.vector)));
+    // Writes after the conversion go in as 16-bit vectors too, and the ANN index is trained again over them.
+    await store.upsert([rec('ctx://resources/notes/new.md', 2, 'written after the conversion')]);
+    expect(await store.count()).toBe(41);
+    await store.optimize();
+    const again = await lancedb.connect(uri);
+    const converted = await again.openTable('context');
+    expect((await converted.listIndices()).some((index) => index.columns.includes('vector'))).toBe(true);
+    converted.close();
+    again.close();
+    expect((await store.vectorSearch({ vector: query, k: 3 }))[0]?.record.uri).toBe('ctx://resources/notes/n4.md');
   });
 
   it('fails with INDEX_FAILED after close instead of touching a closed table', async () => {

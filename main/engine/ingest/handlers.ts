@@ -44,16 +44,26 @@ export function ingestHandlers(deps: IngestHandlerDeps): Pick<CommandHandlers, '
       const jobId = request.jobId ?? crypto.randomUUID();
       const cancel = new AbortController();
       running.set(jobId, cancel);
-      // Opens the index beside the scan, so neither the ingest's first records nor the summary
-      // run after it wait for LanceDB and the embedder to load.
-      void index?.prepare?.();
       let letGo: (() => void) | undefined;
       try {
         // One ingest at a time in a workspace, whichever process runs it: this waits for another
         // (or refuses, as the host chose) and keeps the workspace until this one is done.
         const queue = await deps.outbox();
         letGo = await queue.hold(`the ingest of ${request.path}`);
-        const ingestDeps = { fs, jobs: deps.jobs, parser: deps.parser, index: index ?? noopIndex, queue, logger, clock };
+        // Opens the index with the first file that changed, beside its parse, so neither the
+        // ingest's first records nor the summary run after it wait for LanceDB and the embedder
+        // to load; an unchanged tree (no parse) never loads them (issue 20: a re-ingest under 1 s).
+        let indexPrepared = false;
+        const parser: ParseRunner = {
+          concurrency: deps.parser.concurrency,
+          dispose: () => deps.parser.dispose(),
+          parse: (input, parseSignal) => {
+            if (!indexPrepared) void index?.prepare?.();
+            indexPrepared = true;
+            return deps.parser.parse(input, parseSignal);
+          },
+        };
+        const ingestDeps = { fs, jobs: deps.jobs, parser, index: index ?? noopIndex, queue, logger, clock };
         const signal = AbortSignal.any([cancel.signal, ctx.signal, deps.lifetime]);
         const run = { signal, emit: ctx.emit, jobId };
         const result = await (

@@ -6,7 +6,9 @@
 import {
   Field,
   FixedSizeList,
+  Float16,
   Float32,
+  Precision,
   Int32,
   List,
   RecordBatch,
@@ -24,6 +26,7 @@ import type { ContextType, Provenance } from '../../../../shared/types/node.js';
 import { parseCtxUri } from '../../../../shared/uri.js';
 import { ftsDocument } from '../../../lib/text-analysis.js';
 import type { RecordLevel, StoredRecord, VectorRecord } from '../../../engine/ports/vector-store.js';
+import { decodeFloat16, encodeFloat16 } from './float16.js';
 
 /** The analysed text full-text search runs on (see the notes in index.ts). */
 export const FTS_COLUMN = 'fts';
@@ -50,7 +53,20 @@ export const RECORD_COLUMNS = [
   'message_ids',
 ];
 
-export function tableSchema(dimensions: number): Schema {
+/**
+ * How a vector's components are stored. New tables hold 16-bit floats (half the bytes; see
+ * float16.ts); a table made before holds 32-bit floats until it is converted on open (table.ts),
+ * and is read and written as it is meanwhile.
+ */
+export type VectorElement = 'float16' | 'float32';
+
+/** The element type of a vector column's type (a FixedSizeList of floats). */
+export function vectorElementOf(type: DataType | undefined): VectorElement {
+  const item = (type as FixedSizeList | undefined)?.children?.[0]?.type as { precision?: Precision } | undefined;
+  return item?.precision === Precision.HALF ? 'float16' : 'float32';
+}
+
+export function tableSchema(dimensions: number, element: VectorElement = 'float16'): Schema {
   const utf8 = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
   const int32 = (name: string, nullable = false) => new Field(name, new Int32(), nullable);
   return new Schema(
@@ -65,7 +81,7 @@ export function tableSchema(dimensions: number): Schema {
       utf8('category'),
       utf8('text'),
       utf8(FTS_COLUMN),
-      new Field(VECTOR_COLUMN, new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+      new Field(VECTOR_COLUMN, new FixedSizeList(dimensions, new Field('item', element === 'float16' ? new Float16() : new Float32(), true)), false),
       utf8('embed_model'),
       int32('tokens'),
       utf8('content_hash'),
@@ -119,9 +135,17 @@ function int32Data(values: (number | null)[]): Data {
 export function toArrowTable(schema: Schema, records: VectorRecord[], dimensions: number): ArrowTable {
   const rows = records.map((record) => toRow(record, dimensions));
   const n = rows.length;
-  const flat = new Float32Array(n * dimensions);
-  records.forEach((record, i) => flat.set(record.vector, i * dimensions));
   const vectorType = schema.fields.find((field) => field.name === VECTOR_COLUMN)?.type as DataType;
+  let vectorItems: Data;
+  if (vectorElementOf(vectorType) === 'float16') {
+    const flat = new Uint16Array(n * dimensions);
+    records.forEach((record, i) => encodeFloat16(record.vector, flat, i * dimensions));
+    vectorItems = makeData({ type: new Float16(), length: n * dimensions, data: flat });
+  } else {
+    const flat = new Float32Array(n * dimensions);
+    records.forEach((record, i) => flat.set(record.vector, i * dimensions));
+    vectorItems = makeData({ type: new Float32(), length: n * dimensions, data: flat });
+  }
   const columns: Record<string, Data> = {
     id: utf8Data(rows.map((r) => r.id)),
     uri: utf8Data(rows.map((r) => r.uri)),
@@ -132,7 +156,7 @@ export function toArrowTable(schema: Schema, records: VectorRecord[], dimensions
     category: utf8Data(rows.map((r) => r.category)),
     text: utf8Data(rows.map((r) => r.text)),
     fts: utf8Data(rows.map((r) => r.fts)),
-    vector: makeData({ type: vectorType as FixedSizeList, length: n, nullCount: 0, child: makeData({ type: new Float32(), length: n * dimensions, data: flat }) }),
+    vector: makeData({ type: vectorType as FixedSizeList, length: n, nullCount: 0, child: vectorItems }),
     embed_model: utf8Data(rows.map((r) => r.embed_model)),
     tokens: int32Data(rows.map((r) => r.tokens)),
     content_hash: utf8Data(rows.map((r) => r.content_hash)),
@@ -242,8 +266,12 @@ export function recordsFromArrow(data: ArrowTable, withVector: boolean, extra?: 
       provenance,
     };
     const vector = at(vectors, i) as ArrowVectorLike | null;
-    // Copy: the Arrow view points into a batch buffer that the next query may reuse.
-    if (vector) record.vector = new Float32Array(vector.toArray() as Float32Array);
+    if (vector) {
+      const items = vector.toArray();
+      // A half-precision column hands out the bits; a 32-bit one is copied, since the Arrow view
+      // points into a batch buffer that the next query may reuse.
+      record.vector = items instanceof Uint16Array ? decodeFloat16(items) : new Float32Array(items as Float32Array);
+    }
     out.push({ record, extra: Number(at(scores, i)) });
   }
   return out;

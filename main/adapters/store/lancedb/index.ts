@@ -33,8 +33,15 @@
  * - The table has `id` as its (unenforced) primary key. Without it, two writers inserting the
  *   same new id at the same moment both succeed and the id is stored twice; with it, LanceDB
  *   sees the conflict and retries one of the merges.
- * - Vector search uses cosine distance, exact (flat) below `annMinRows` (20k by default; about
- *   10 to 20 ms at 10k × 512 on 2 cores, but it grows linearly). Past it, `optimize()` (asked
+ * - Vectors are stored as 16-bit floats (float16.ts): half the bytes of the column and of an
+ *   IVF_FLAT index, and a flat search reads half as much (about 3× faster than over 32-bit ones
+ *   at 100k × 512). A table of 32-bit vectors made before is converted when it is opened (table.ts).
+ * - Vector search uses cosine distance, exact (flat) below `annMinRows` (60k by default: a flat
+ *   search over 60k 16-bit vectors costs about what one over 20k 32-bit ones did, the default
+ *   before; it grows linearly). The ANN index has a cost on disk beyond its copy of the vectors:
+ *   LanceDB 0.37 rewrites it on every `table.optimize()`, even with nothing new to fold in, so a
+ *   table with one keeps the version that rewrite replaced (and its copy) until the next
+ *   optimize, which makes another (bench/RESULTS.md, issue 20). Past it, `optimize()` (asked
  *   for, or once writes pause; never a write itself) trains an ANN index (IVF_FLAT by default,
  *   see options.ts), and queries probe at least `nprobes` partitions and re-rank
  *   `refineFactor × k` candidates by exact cosine, so scores stay exact. Rows written since are searched flat next to it until the next optimize

@@ -36,7 +36,7 @@ export interface LanceStoreOptions {
   idleOptimizeMs?: number;
   /**
    * Rows from which `optimize()` (asked for, or after writes pause) builds an approximate (ANN)
-   * vector index; below it, vector search is exact. Default 20,000; `Infinity` never builds one.
+   * vector index; below it, vector search is exact. Default 60,000; `Infinity` never builds one.
    */
   annMinRows?: number;
   /** Rows from which optimizations build scalar indexes on the columns filters use. Default 1,000; `Infinity` never. */
@@ -92,7 +92,7 @@ export function upkeepSettings(options: LanceStoreOptions): UpkeepSettings {
     dimensions: options.dimensions,
     maxUnindexedRows: options.maxUnindexedRows ?? 5000,
     idleOptimizeMs: options.idleOptimizeMs ?? 2000,
-    annMinRows: options.annMinRows ?? 20_000,
+    annMinRows: options.annMinRows ?? 60_000,
     scalarIndexMinRows: options.scalarIndexMinRows ?? 1000,
     annKind: options.ann?.kind ?? ANN_DEFAULTS.kind,
     keepReplacedMs: Math.max(0, options.keepReplacedMs ?? 2000 + 1000 * (options.readConsistencySeconds ?? 0)),

@@ -69,9 +69,10 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
   if (!Number.isInteger(dimensions) || dimensions <= 0) {
     throw new CairnError('INVALID_INPUT', `Index dimensions must be a positive integer, got ${dimensions}`, { details: { dimensions } });
   }
-  const schema = tableSchema(dimensions);
   const where = { uri: options.uri, table: tableName };
-  const { lancedb, db, table } = await openTable(options, tableName, schema, logger);
+  const { lancedb, db, table, vectorElement } = await openTable(options, tableName, tableSchema(dimensions), logger);
+  // Writes hand the table the vector components it holds (16-bit, or 32-bit in a table not yet converted).
+  const schema = tableSchema(dimensions, vectorElement);
   const upkeep = createUpkeep({ lancedb, table, settings: upkeepSettings(options), logger, where, localDir: localTableDir(options.uri, tableName) });
   const { nprobes, refineFactor } = annTuning(options);
   let closed = false;

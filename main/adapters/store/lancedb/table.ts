@@ -4,10 +4,10 @@
  * store because each step must tolerate another process doing the same thing at the same moment.
  */
 import type * as LanceDB from '@lancedb/lancedb';
-import type { Schema } from 'apache-arrow';
+import { Field, FixedSizeList, Float16, type Schema } from 'apache-arrow';
 import { CairnError, errorMessage } from '../../../../shared/errors.js';
 import type { Logger } from '../../../engine/ports/logger.js';
-import { VECTOR_COLUMN } from './arrow-codec.js';
+import { VECTOR_COLUMN, vectorElementOf, type VectorElement } from './arrow-codec.js';
 import type { LanceStoreOptions } from './options.js';
 
 /** LanceDB's native module is large (about 180 MB): it loads when the first store opens, not when this file does. */
@@ -24,6 +24,8 @@ export interface OpenedTable {
   lancedb: typeof LanceDB;
   db: LanceDB.Connection;
   table: LanceDB.Table;
+  /** How the table stores vector components (see arrow-codec.ts): what writes must hand it. */
+  vectorElement: VectorElement;
 }
 
 /** Connects and opens (or creates) the table; any failure is one INDEX_FAILED saying where. */
@@ -54,7 +56,7 @@ export async function openTable(options: LanceStoreOptions, tableName: string, s
       table = await openOrCreateTable(db, tableName, schema);
     }
     await ensurePrimaryKey(table);
-    return { lancedb, db, table };
+    return { lancedb, db, table, vectorElement: await toHalfPrecision(table, dimensions, logger, where) };
   } catch (error) {
     if (CairnError.is(error)) throw error;
     throw new CairnError('INDEX_FAILED', `Could not open the index at ${options.uri}: ${errorMessage(error)}`, { cause: error, details: where });
@@ -70,6 +72,29 @@ async function openOrCreateTable(db: LanceDB.Connection, name: string, schema: S
     if ((await db.tableNames()).includes(name)) return db.openTable(name);
     throw error;
   }
+}
+
+/**
+ * Converts a table made with 32-bit vectors (before 16-bit ones) in place, once: its ANN index
+ * is dropped first (LanceDB refuses to cast an indexed column; the next optimize trains it again,
+ * and search is exact meanwhile), then the column is cast in one commit, so a reader sees either
+ * the old table or the converted one, and a kill between the two steps leaves a table the next
+ * open converts. When the cast fails (another process converting it at the same moment, a
+ * read-only store) the table is used as it is: the codec reads and writes either kind.
+ */
+async function toHalfPrecision(table: LanceDB.Table, dimensions: number, logger: Logger, where: Record<string, unknown>): Promise<VectorElement> {
+  const element = async () => vectorElementOf((await table.schema()).fields.find((f) => f.name === VECTOR_COLUMN)?.type);
+  if ((await element()) === 'float16') return 'float16';
+  const started = Date.now();
+  try {
+    for (const index of await table.listIndices()) if (index.columns.includes(VECTOR_COLUMN)) await table.dropIndex(index.name);
+    await table.alterColumns([{ path: VECTOR_COLUMN, dataType: new FixedSizeList(dimensions, new Field('item', new Float16(), true)) }]);
+    logger.info('Converted the index vectors to 16-bit floats', { ...where, ms: Date.now() - started });
+  } catch (error) {
+    await table.checkoutLatest().catch(() => undefined);
+    logger.warn('Could not convert the index vectors to 16-bit floats; keeping 32-bit ones', { ...where, error: errorMessage(error) });
+  }
+  return element();
 }
 
 async function vectorDimensions(table: LanceDB.Table): Promise<number> {
