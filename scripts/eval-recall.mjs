@@ -5,7 +5,7 @@
 // the message ids the ranked hits cite, in rank order, first 10 distinct. Per kind, tune and test
 // halves apart, with plain BM25 over the messages as a reference. See bench/lib/recall-eval.ts.
 //
-// Usage: node scripts/eval-recall.mjs [--fixtures DIR]... [--json] [--top-k N] [--misses]
+// Usage: node scripts/eval-recall.mjs [--fixtures DIR]... [--json] [--top-k N] [--half tune|test|dev] [--misses]
 //   --fixtures may be given more than once (the dev set is written in several folders).
 import { availableParallelism, cpus } from 'node:os';
 import { resolve } from 'node:path';
@@ -18,6 +18,8 @@ const { flag, option } = cliArgs(args);
 const JSON_OUT = flag('--json');
 const MISSES = flag('--misses');
 const TOP_K = Number(option('--top-k', '10'));
+/** Only this half (tune, test, dev): measure a change on the tune half without running the test half. */
+const HALF = option('--half', undefined);
 const folders = [];
 for (let dir = option('--fixtures', undefined); dir !== undefined; dir = option('--fixtures', undefined)) folders.push(resolve(dir));
 if (folders.length === 0) folders.push(resolve(ROOT, 'test/fixtures/recall-dev'));
@@ -27,7 +29,7 @@ if (args.length > 0) {
 }
 
 const ev = await importTs('eval-recall', ['./bench/lib/recall-eval.ts']);
-const set = folders.flatMap((dir) => ev.loadRecallSet(dir));
+const set = folders.flatMap((dir) => ev.loadRecallSet(dir)).filter((c) => HALF === undefined || c.half === HALF);
 if (set.length === 0) {
   console.error(`No conversations with questions in ${folders.join(', ')}`);
   process.exit(1);
