@@ -1,24 +1,42 @@
 /**
- * What hybrid search does besides fusing its two lists when the hits are conversation messages
- * (records citing message ids; issue 19, item 2). Each step was kept because it raised
- * recall@10 on the tune half of the conversational dev set (`npm run eval:recall`, figures in
+ * What hybrid search does besides fusing its two lists when it searches conversations (records
+ * citing message ids; issue 19, item 2). Kept because each raised recall@10 on the tune half of
+ * the conversational dev set (`npm run eval:recall`; figures and what was tried and dropped in
  * bench/RESULTS.md, "Conversational recall"):
  *
- * - `expansionTerms`: pseudo-relevance feedback from the corpus itself. The words the first
- *   round's best messages share (beyond the question's own) are asked again in a second
- *   full-text round, fused as a third list: the messages that answer a question are often worded
- *   like the messages around its best match, not like the question.
- * - `demoteRepeatedMessages`: a hit whose messages are all cited by better hits (a memory
- *   restating a message already found) scores lower, so the first results cite as many
- *   distinct messages as they can.
+ * - Fusion weights of its own: with the local embedder the vector list weighs 0.3 (0.5 for
+ *   documents): its vectors read each message with its neighbours, which helps a reply say what
+ *   it answers but blurs which message of a run answers.
+ * - Session records route, never stand in: a session's record (its transcript, citing all its
+ *   messages; memory/sessions/workspace-store.ts) would spend a whole budget of cited messages
+ *   by itself, so it leaves the hits and its score lifts its messages instead.
+ * - Neighbours: the message after each of the best messages gains a share of its score (an
+ *   answer follows its question: "When's the operation?" / "The 16th of April."), the one
+ *   before a smaller share; the session record's ordered message ids say who the neighbours are.
+ * - Time: for a question asking when, messages that state a time (a weekday, a date, "last
+ *   week", 星期三) gain a share of their score.
  */
 import type { StoredRecord } from '../ports/vector-store.js';
-import { searchTerms } from '../../lib/text-analysis.js';
 import { SESSION_RECORD_CATEGORY } from './message-record.js';
+
+/** The weights, fitted on the tune half (bench/RESULTS.md, "Conversational recall"). */
+export const CONVERSATION_RECALL = {
+  /** The vector list's weight in fusion, local embedder. */
+  localVectorWeight: 0.3,
+  /** For a question asking when: the share of its score a message stating a time gains. */
+  statedTimeShare: 0.6,
+  routing: { session: 0.5, next: 0.5, previous: 0.2, spread: 10 },
+} as const;
 
 /** Whether a record is a conversation message (or cites messages). */
 export function citesMessages(record: Pick<StoredRecord, 'provenance'>): boolean {
   return (record.provenance.message_ids?.length ?? 0) > 0;
+}
+
+/** Whether a search is among conversations: most of its best full-text hits cite messages. */
+export function isConversational(best: readonly Pick<StoredRecord, 'provenance'>[]): boolean {
+  const top = best.slice(0, 10);
+  return top.length > 0 && top.filter(citesMessages).length * 2 > top.length;
 }
 
 /** The text of a message record after its `[date] Speaker:` prefix (see message-record.ts). */
@@ -26,51 +44,17 @@ function messageBody(text: string): string {
   return text.replace(/^\[\d{4}-\d{2}-\d{2}\]\s*/, '').replace(/^[^:\n]{1,40}:\s*/, '');
 }
 
-export interface ExpansionOptions {
-  /** Feedback records read. */
-  records: number;
-  /** Terms added at most. */
-  terms: number;
-  /** A term must appear in at least this many of the feedback records. */
-  minRecords: number;
-}
+/** A session's own record (workspace-store.ts): its transcript, citing all its messages. */
+export const isSessionRecord = (record: Pick<StoredRecord, 'category' | 'level' | 'provenance'>) => record.category === SESSION_RECORD_CATEGORY && record.level === 1 && citesMessages(record);
+const isMessageRecord = (record: Pick<StoredRecord, 'id' | 'level' | 'provenance'>) => record.level === 2 && (record.provenance.message_ids?.length ?? 0) === 1 && record.id.includes('#m:');
+const messageRecordId = (sessionUri: string, messageId: string) => `${sessionUri}#m:${messageId}`;
 
 /**
- * Terms to add to `query`: those of the best `records` feedback records that the query lacks,
- * by the number of feedback records holding them (then by the rank of the first), only terms in
- * at least `minRecords` of them.
+ * The conversational steps above over fused candidates (any order): times first, then routing.
+ * Candidates that are not messages pass through; session records leave.
  */
-export function expansionTerms(query: string, feedback: readonly Pick<StoredRecord, 'text'>[], options: ExpansionOptions): string[] {
-  const asked = new Set(searchTerms(query));
-  const seen = new Map<string, { records: number; first: number }>();
-  feedback.slice(0, options.records).forEach((record, rank) => {
-    for (const term of new Set(searchTerms(messageBody(record.text)))) {
-      if (asked.has(term) || term.length < 3 || /^\d+$/.test(term)) continue;
-      const entry = seen.get(term);
-      if (entry) entry.records += 1;
-      else seen.set(term, { records: 1, first: rank });
-    }
-  });
-  return [...seen.entries()]
-    .filter(([, e]) => e.records >= options.minRecords)
-    .sort((a, b) => b[1].records - a[1].records || a[1].first - b[1].first)
-    .slice(0, options.terms)
-    .map(([term]) => term);
-}
-
-/**
- * Demotes records (best first) citing only messages already cited by a better one: their score
- * is multiplied by `factor`, and the list sorted again. Records citing no message keep theirs.
- */
-export function demoteRepeatedMessages<T extends { record: Pick<StoredRecord, 'provenance'>; score: number }>(ranked: readonly T[], factor: number): T[] {
-  const cited = new Set<string>();
-  const out = ranked.map((item) => {
-    const ids = item.record.provenance.message_ids ?? [];
-    if (ids.length > 0 && ids.every((id) => cited.has(id))) return { ...item, score: item.score * factor };
-    for (const id of ids) cited.add(id);
-    return item;
-  });
-  return out.sort((a, b) => b.score - a.score);
+export async function conversationRecall(query: string, candidates: Scored[], get: (ids: string[]) => Promise<StoredRecord[]>): Promise<Scored[]> {
+  return routeConversation(preferStatedTimes(query, candidates, CONVERSATION_RECALL.statedTimeShare), get, CONVERSATION_RECALL.routing);
 }
 
 export interface RoutingOptions {
@@ -88,11 +72,6 @@ export interface Scored {
   record: StoredRecord;
   score: number;
 }
-
-/** A session's own record (workspace-store.ts): its transcript, citing all its messages. */
-export const isSessionRecord = (record: StoredRecord) => record.category === SESSION_RECORD_CATEGORY && record.level === 1 && citesMessages(record);
-const isMessageRecord = (record: StoredRecord) => record.level === 2 && (record.provenance.message_ids?.length ?? 0) === 1 && record.id.includes('#m:');
-const messageRecordId = (sessionUri: string, messageId: string) => `${sessionUri}#m:${messageId}`;
 
 /**
  * Session records route to their messages: each message gains `session` × its session's score,
@@ -137,4 +116,36 @@ export async function routeConversation(candidates: Scored[], get: (ids: string[
     }
   }
   return [...scores.values()];
+}
+const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec';
+/** A message that states when: a weekday, a month, a day of the month, a relative day, a clock time, a date (English and Chinese). */
+const STATES_TIME = new RegExp(
+  [
+    `\\b(?:${WEEKDAYS}|${MONTHS})\\b`,
+    '\\b\\d{1,2}(?:st|nd|rd|th)\\b',
+    '\\b(?:yesterday|today|tonight|tomorrow|last (?:night|week|month|year|weekend)|next (?:week|month|year|weekend)|this (?:morning|afternoon|evening|weekend)|(?:days?|weeks?|months?|years?) ago)\\b',
+    '\\b\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)\\b',
+    '\\b\\d{4}-\\d{2}-\\d{2}\\b',
+    '\\b(?:19|20)\\d{2}\\b',
+    '[0-9一二三四五六七八九十]+[月号日]|星期|周[一二三四五六日末]|[昨今明前后]天|[上下这本]个?(?:周|星期|月)|去年|明年|今年',
+  ].join('|'),
+  'i',
+);
+/** A question asking when (or how long): the answer is a message that states a time. */
+const ASKS_WHEN = /^\s*(?:when\b|what (?:day|date|time|month|year|week)\b|which (?:day|date|month|year|week)\b|how long\b|on what (?:day|date)\b|in what (?:month|year)\b|how (?:many|much) (?:days|weeks|months|years)\b)|什么时候|哪天|哪一天|几号|几月|多久|多长时间|哪年/i;
+
+export function asksWhen(query: string): boolean {
+  return ASKS_WHEN.test(query);
+}
+
+/** Whether a message (its text after the `[date] Speaker:` prefix) states a time. */
+export function statesTime(recordText: string): boolean {
+  return STATES_TIME.test(messageBody(recordText));
+}
+
+/** For a question asking when: each message stating a time gains `share` × its score. */
+export function preferStatedTimes(query: string, candidates: Scored[], share: number): Scored[] {
+  if (share <= 0 || !asksWhen(query)) return candidates;
+  return candidates.map((c) => (isMessageRecord(c.record) && statesTime(c.record.text) ? { ...c, score: c.score * (1 + share) } : c));
 }

@@ -35,9 +35,7 @@ import type { RecordLevel, ScoredRecord, StoredRecord, VectorFilter, VectorRecor
 import { highlightRanges, type TextRange } from '../../lib/text-analysis.js';
 import { makeSnippet, openingHeading } from './snippet.js';
 import { compareNatural } from '../../../shared/natural-sort.js';
-import { citesMessages, demoteRepeatedMessages, expansionTerms, isSessionRecord, routeConversation, type RoutingOptions } from './conversation-recall.js';
-
-const EXP = JSON.parse(process.env.CAIRN_RECALL_EXP ?? '{}') as { vw?: number; k?: number; demote?: number; prf?: { records: number; terms: number; min: number; w: number }; route?: RoutingOptions };
+import { CONVERSATION_RECALL, conversationRecall, isConversational, isSessionRecord } from './conversation-recall.js';
 
 export const SEARCH_MODES = ['hybrid', 'fts', 'vector', 'hierarchical'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -357,25 +355,14 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const vector = await embedQuery(text, signal);
     throwIfAborted(signal);
     const [lexical, semantic] = await lexicalAndVector(text, vector, poolSize(k), filter, false);
-    const lists = [lexical.map((hit) => hit.record.id), semantic.map((hit) => hit.record.id)];
-    const weights = [1, EXP.vw ?? fusion.vectorWeight];
-    let fused = reciprocalRankFusion(lists, EXP.k ?? fusion.k, weights);
+    // A search among messages fuses with weights of its own (fitted on the conversational dev set).
+    const conversational = isConversational(lexical.map((hit) => hit.record));
+    const vectorWeight = conversational && localEmbedder && options.hybrid?.vectorWeight === undefined ? CONVERSATION_RECALL.localVectorWeight : fusion.vectorWeight;
+    const fused = reciprocalRankFusion([lexical.map((hit) => hit.record.id), semantic.map((hit) => hit.record.id)], fusion.k, [1, vectorWeight]);
     const records = new Map<string, StoredRecord>();
     for (const hit of [...lexical, ...semantic]) records.set(hit.record.id, hit.record);
-    if (EXP.prf) {
-      const firstRound = [...records.values()].sort((a, b) => (fused.get(b.id) ?? 0) - (fused.get(a.id) ?? 0));
-      if (firstRound.slice(0, 3).some(citesMessages)) {
-        const terms = expansionTerms(text, firstRound.filter(citesMessages), { records: EXP.prf.records, terms: EXP.prf.terms, minRecords: EXP.prf.min });
-        if (terms.length > 0) {
-          const second = await store.textSearch({ query: `${text} ${terms.join(' ')}`, k: poolSize(k), filter });
-          for (const hit of second) records.set(hit.record.id, hit.record);
-          fused = reciprocalRankFusion([...lists, second.map((hit) => hit.record.id)], EXP.k ?? fusion.k, [...weights, EXP.prf.w]);
-        }
-      }
-    }
-    let out = [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
-    out = await routeConversation(out, (ids) => store.get(ids), EXP.route ?? { session: 0, next: 0, previous: 0, spread: 0 });
-    return EXP.demote !== undefined ? demoteRepeatedMessages(out.sort((a, b) => b.score - a.score), EXP.demote) : out;
+    const candidates = [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
+    return conversationRecall(text, candidates, (ids) => store.get(ids));
   }
 
   async function hierarchical(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<Candidate[]> {
