@@ -17,7 +17,6 @@
  *   week", 星期三) gain a share of their score.
  */
 import type { StoredRecord } from '../ports/vector-store.js';
-import { SESSION_RECORD_CATEGORY } from './message-record.js';
 
 /** The weights, fitted on the tune half (bench/RESULTS.md, "Conversational recall"). */
 export const CONVERSATION_RECALL = {
@@ -45,7 +44,8 @@ function messageBody(text: string): string {
 }
 
 /** A session's own record (workspace-store.ts): its transcript, citing all its messages. */
-export const isSessionRecord = (record: Pick<StoredRecord, 'category' | 'level' | 'provenance'>) => record.category === SESSION_RECORD_CATEGORY && record.level === 1 && citesMessages(record);
+export const isSessionRecord = (record: Pick<StoredRecord, 'category' | 'context_type' | 'level' | 'provenance'>) =>
+  record.context_type === 'session' && record.category === 'message' && record.level === 1 && citesMessages(record);
 const isMessageRecord = (record: Pick<StoredRecord, 'id' | 'level' | 'provenance'>) => record.level === 2 && (record.provenance.message_ids?.length ?? 0) === 1 && record.id.includes('#m:');
 const messageRecordId = (sessionUri: string, messageId: string) => `${sessionUri}#m:${messageId}`;
 
@@ -76,7 +76,7 @@ export interface Scored {
 /**
  * Session records route to their messages: each message gains `session` × its session's score,
  * then the message after each of the `spread` best ones gains `next` × its score (and the one
- * before `previous` ×), read from the store when the search did not find it. Session records
+ * before `previous` ×), up to just under that score, read from the store when the search did not find it. Session records
  * leave the list: they cite every message of the session and would spend the whole budget.
  * `get` reads records by id (the session records of the messages found, their neighbours).
  */
@@ -97,23 +97,26 @@ export async function routeConversation(candidates: Scored[], get: (ids: string[
     const best = [...scores.values()].filter((c) => isMessageRecord(c.record)).sort((a, b) => b.score - a.score).slice(0, options.spread);
     const missingSessions = [...new Set(best.map((c) => c.record.uri))].filter((uri) => !sessions.has(uri));
     for (const record of missingSessions.length > 0 ? await get(missingSessions.map((uri) => `${uri}#1`)) : []) if (isSessionRecord(record)) sessions.set(record.uri, record);
-    const lifts: { id: string; uri: string; gain: number }[] = [];
+    const lifts: { id: string; gain: number; cap: number }[] = [];
     for (const c of best) {
       const order = sessions.get(c.record.uri)?.provenance.message_ids ?? [];
       const at = order.indexOf(c.record.provenance.message_ids?.[0] ?? '');
       if (at === -1) continue;
-      if (at + 1 < order.length) lifts.push({ id: messageRecordId(c.record.uri, order[at + 1] as string), uri: c.record.uri, gain: options.next * c.score });
-      if (at > 0) lifts.push({ id: messageRecordId(c.record.uri, order[at - 1] as string), uri: c.record.uri, gain: options.previous * c.score });
+      if (at + 1 < order.length) lifts.push({ id: messageRecordId(c.record.uri, order[at + 1] as string), gain: options.next * c.score, cap: c.score });
+      if (at > 0) lifts.push({ id: messageRecordId(c.record.uri, order[at - 1] as string), gain: options.previous * c.score, cap: c.score });
     }
     const unknown = [...new Set(lifts.filter((l) => l.gain > 0 && !scores.has(l.id)).map((l) => l.id))];
     for (const record of unknown.length > 0 ? await get(unknown) : []) scores.set(record.id, { record, score: options.session * (sessionScore.get(record.uri) ?? 0) });
-    // Gains are read off the scores before any lift: a lifted message does not lift the next in turn.
-    const gains = new Map<string, number>();
-    for (const l of lifts) gains.set(l.id, Math.max(gains.get(l.id) ?? 0, l.gain));
-    for (const [id, gain] of gains) {
-      const c = scores.get(id);
-      if (c) c.score += gain;
+    // Lifts are read off the scores before any lift (a lifted message does not lift the next in
+    // turn), and a neighbour never overtakes the message that lifted it: the message holding the
+    // words asked for stays first, its answer right after it.
+    const lifted = new Map<string, number>();
+    for (const l of lifts) {
+      const own = scores.get(l.id)?.score;
+      if (own === undefined) continue;
+      lifted.set(l.id, Math.max(lifted.get(l.id) ?? own, Math.min(own + l.gain, l.cap * (1 - 1e-6))));
     }
+    for (const [id, score] of lifted) (scores.get(id) as Scored).score = score;
   }
   return [...scores.values()];
 }

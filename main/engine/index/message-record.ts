@@ -15,9 +15,6 @@
  */
 import type { Message } from '../../../shared/types/memory.js';
 
-/** The category of a session's own record (its transcript at level 1): it routes a search to its messages and is never a hit itself. */
-export const SESSION_RECORD_CATEGORY = 'session';
-
 /** The calendar day of an ISO 8601 timestamp as written (the speaker's local day when it carries an offset), or null. */
 function dayOf(timestamp: string | undefined): string | null {
   const match = timestamp ? /^(\d{4}-\d{2}-\d{2})/.exec(timestamp.trim()) : null;

@@ -22,7 +22,7 @@ import type { NodeMeta } from '../../../../shared/types/node.js';
 import { parseCtxUri, validateSegment } from '../../../../shared/uri.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ContextIndex, IndexInput } from '../../ports/context-index.js';
-import { formatMessageRecord, messageEmbedContext, SESSION_RECORD_CATEGORY } from '../../index/message-record.js';
+import { formatMessageRecord, messageEmbedContext } from '../../index/message-record.js';
 import { countTokens } from '../../../lib/tokens.js';
 import type { ContextFS } from '../../tree/context-fs.js';
 import { sha256 } from '../../util/hash.js';
@@ -124,7 +124,7 @@ export async function storeConversation(fs: ContextFS, index: ContextIndex, conv
     message_count: counts.messages,
   });
   if (records.length > 0) await index.upsert(records);
-  return { ...outcome, unchanged: false, records: records.length };
+  return { ...outcome, unchanged: false, records: records.filter((r) => r.level === 2).length };
 }
 
 function messageRecords(fileUri: string, dirUri: string, messages: Message[], startedAt: string | undefined, source: string | undefined, updatedAt: string): IndexInput[] {
@@ -134,8 +134,8 @@ function messageRecords(fileUri: string, dirUri: string, messages: Message[], st
 }
 
 /**
- * The session as one record (level 1 of the session node): its whole transcript, citing its
- * messages in order. Search never shows it: a question matching a session lifts that session's
+ * The session as one record (level 1 of the session node, category `message` like its level 2
+ * records): its whole transcript, citing its messages in order. Search never shows it: a question matching a session lifts that session's
  * messages, and the order of its ids gives each message its neighbours (index/conversation-recall.ts).
  */
 function sessionRecord(fileUri: string, dirUri: string, messages: Message[], startedAt: string | undefined, source: string | undefined, updatedAt: string): IndexInput {
@@ -146,7 +146,7 @@ function sessionRecord(fileUri: string, dirUri: string, messages: Message[], sta
     parent_uri: dirUri,
     level: 1,
     context_type: 'session',
-    category: SESSION_RECORD_CATEGORY,
+    category: 'message',
     text,
     tokens: countTokens(text),
     content_hash: sha256(text),
