@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { formatMessageRecord, messageEmbedContext } from './message-record.js';
-import { resolveRelativeDates } from './relative-dates.js';
 
 describe('formatMessageRecord', () => {
   it('names the day and the speaker', () => {
@@ -23,20 +22,5 @@ describe('messageEmbedContext', () => {
     expect(messageEmbedContext(messages, 0)).toBe('I finished! 1 hour 52 minutes.');
     expect(messageEmbedContext(messages, 3)).toBe('I finished! 1 hour 52 minutes.');
     expect(messageEmbedContext(messages.slice(0, 1), 0)).toBe('');
-  });
-});
-
-describe('relative dates in a message record', () => {
-  it('resolves them against the day the message was said', () => {
-    const record = formatMessageRecord({ id: 's5:3', role: 'user', speaker: 'Hannah', text: 'First run was on Tuesday. Did another 4 yesterday.' }, '2024-03-24T19:50:00Z');
-    expect(record).toBe('[2024-03-24] Hannah: First run was on Tuesday. Did another 4 yesterday. (Tuesday = 2024-03-19; yesterday = 2024-03-23)');
-  });
-
-  it('reads a bare weekday forward in a message about the future, and knows weeks, ago and Chinese days', () => {
-    expect(resolveRelativeDates("I'll see the physio on Friday.", '2024-03-24')).toEqual(['Friday = 2024-03-29']);
-    expect(resolveRelativeDates('Northpay rang last Monday, three days ago.', '2024-03-21')).toEqual(['last Monday = 2024-03-18', 'three days ago = 2024-03-18']);
-    expect(resolveRelativeDates('We went last week.', '2024-03-21')).toEqual(['last week = week of 2024-03-11']);
-    expect(resolveRelativeDates('我们上周三到的，昨天才回来。', '2024-03-21')).toEqual(['上周三 = 2024-03-13', '昨天 = 2024-03-20']);
-    expect(resolveRelativeDates('Nothing relative here, see you in May.', '2024-03-21')).toEqual([]);
   });
 });

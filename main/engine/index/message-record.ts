@@ -14,7 +14,6 @@
  * // "[2024-04-14] Ana: I'm moving on the 15th of June."
  */
 import type { Message } from '../../../shared/types/memory.js';
-import { resolveRelativeDates } from './relative-dates.js';
 
 /** The calendar day of an ISO 8601 timestamp as written (the speaker's local day when it carries an offset), or null. */
 function dayOf(timestamp: string | undefined): string | null {
@@ -23,15 +22,13 @@ function dayOf(timestamp: string | undefined): string | null {
 }
 
 /**
- * `[YYYY-MM-DD] Speaker: text`, then the relative dates of the text resolved against that day
- * (relative-dates.ts: `(yesterday = 2024-04-13)`); without a timestamp the date is left out, and
- * without a speaker the role stands in. `sessionStartedAt` dates messages that carry no timestamp of their own.
+ * `[YYYY-MM-DD] Speaker: text`; without a timestamp the date is left out, and without a
+ * speaker the role stands in. `sessionStartedAt` dates messages that carry no timestamp of their own.
  */
 export function formatMessageRecord(message: Message, sessionStartedAt?: string): string {
   const day = dayOf(message.timestamp) ?? dayOf(sessionStartedAt);
   const who = message.speaker?.trim() || message.role;
-  const dates = day ? resolveRelativeDates(message.text, day) : [];
-  return `${day ? `[${day}] ` : ''}${who}: ${message.text}${dates.length > 0 ? ` (${dates.join('; ')})` : ''}`;
+  return `${day ? `[${day}] ` : ''}${who}: ${message.text}`;
 }
 
 /**
