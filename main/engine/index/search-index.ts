@@ -11,6 +11,8 @@
  *   With a remote (semantic) embedder both lists weigh alike and k = 60, the usual constant; with
  *   the local embedder, whose vectors are mostly lexical, the vector list weighs half and k = 20:
  *   full text decides the top, vectors add what it misses (bench/RESULTS.md, "Retrieval quality").
+ *   Among conversation messages, conversation-recall.ts takes over after fusion (its own vector
+ *   weight, session records routing to their messages, times for when-questions).
  * - `hierarchical`: starts from L0/L1 directory hits and drills into their children, best
  *   first, to a bounded depth. A record's own relevance is a convex combination of its cosine
  *   and its BM25 (each divided by the query's best), and a child scores
@@ -362,7 +364,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const records = new Map<string, StoredRecord>();
     for (const hit of [...lexical, ...semantic]) records.set(hit.record.id, hit.record);
     const candidates = [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
-    return conversationRecall(text, candidates, (ids) => store.get(ids));
+    return conversationRecall(text, candidates);
   }
 
   async function hierarchical(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<Candidate[]> {

@@ -135,8 +135,8 @@ function messageRecords(fileUri: string, dirUri: string, messages: Message[], st
 
 /**
  * The session as one record (level 1 of the session node, category `message` like its level 2
- * records): its whole transcript, citing its messages in order. Search never shows it: a question matching a session lifts that session's
- * messages, and the order of its ids gives each message its neighbours (index/conversation-recall.ts).
+ * records): its whole transcript, citing its messages in order. Search never shows it: a
+ * question matching a session lifts that session's messages (index/conversation-recall.ts).
  */
 function sessionRecord(fileUri: string, dirUri: string, messages: Message[], startedAt: string | undefined, source: string | undefined, updatedAt: string): IndexInput {
   const text = messages.map((message) => formatMessageRecord(message, startedAt)).join('\n');
