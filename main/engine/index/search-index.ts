@@ -11,6 +11,8 @@
  *   With a remote (semantic) embedder both lists weigh alike and k = 60, the usual constant; with
  *   the local embedder, whose vectors are mostly lexical, the vector list weighs half and k = 20:
  *   full text decides the top, vectors add what it misses (bench/RESULTS.md, "Retrieval quality").
+ *   Among conversation messages, conversation-recall.ts takes over after fusion (its own vector
+ *   weight, session records routing to their messages, times for when-questions).
  * - `hierarchical`: starts from L0/L1 directory hits and drills into their children, best
  *   first, to a bounded depth. A record's own relevance is a convex combination of its cosine
  *   and its BM25 (each divided by the query's best), and a child scores
@@ -35,6 +37,7 @@ import type { RecordLevel, ScoredRecord, StoredRecord, VectorFilter, VectorRecor
 import { highlightRanges, type TextRange } from '../../lib/text-analysis.js';
 import { makeSnippet, openingHeading } from './snippet.js';
 import { compareNatural } from '../../../shared/natural-sort.js';
+import { CONVERSATION_RECALL, conversationRecall, isConversational, isSessionRecord } from './conversation-recall.js';
 
 export const SEARCH_MODES = ['hybrid', 'fts', 'vector', 'hierarchical'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -354,10 +357,14 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const vector = await embedQuery(text, signal);
     throwIfAborted(signal);
     const [lexical, semantic] = await lexicalAndVector(text, vector, poolSize(k), filter, false);
-    const fused = reciprocalRankFusion([lexical.map((hit) => hit.record.id), semantic.map((hit) => hit.record.id)], fusion.k, [1, fusion.vectorWeight]);
+    // A search among messages fuses with weights of its own (fitted on the conversational dev set).
+    const conversational = isConversational(lexical.map((hit) => hit.record));
+    const vectorWeight = conversational && localEmbedder && options.hybrid?.vectorWeight === undefined ? CONVERSATION_RECALL.localVectorWeight : fusion.vectorWeight;
+    const fused = reciprocalRankFusion([lexical.map((hit) => hit.record.id), semantic.map((hit) => hit.record.id)], fusion.k, [1, vectorWeight]);
     const records = new Map<string, StoredRecord>();
     for (const hit of [...lexical, ...semantic]) records.set(hit.record.id, hit.record);
-    return [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
+    const candidates = [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
+    return conversationRecall(text, candidates);
   }
 
   async function hierarchical(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<Candidate[]> {
@@ -475,7 +482,8 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
       candidates = await hierarchical(text, k, query.filter, query.signal);
     }
 
-    let ranked = rankCandidates(candidates, query.filter?.levels);
+    // A session's own record routes hybrid search to its messages (conversation-recall.ts); it is never a hit.
+    let ranked = rankCandidates(mode === 'hybrid' ? candidates : candidates.filter((c) => !isSessionRecord(c.record)), query.filter?.levels);
     if (options.reranker && ranked.length > 0) ranked = await rerank(text, ranked, k, query.signal);
     const minScore = query.minScore ?? 0;
     const hits = ranked

@@ -8,7 +8,8 @@
  *     analysis.json                           the last SessionAnalysis, with the cache key it answers
  *
  * and the index gets one record per message (`{session node}#m:{message_id}`, text from
- * formatMessageRecord, provenance.message_ids = [id]), so a search hit names its message.
+ * formatMessageRecord, provenance.message_ids = [id]), so a search hit names its message, and
+ * one per session (`{session node}#1`, its transcript) that routes a search to its messages.
  * Index rebuilds and journal replays re-make exactly these records from the files through
  * `sessionNodeRecords` (called by index/node-records.ts): the files stay the truth.
  *
@@ -123,10 +124,38 @@ export async function storeConversation(fs: ContextFS, index: ContextIndex, conv
     message_count: counts.messages,
   });
   if (records.length > 0) await index.upsert(records);
-  return { ...outcome, unchanged: false, records: records.length };
+  return { ...outcome, unchanged: false, records: records.filter((r) => r.level === 2).length };
 }
 
 function messageRecords(fileUri: string, dirUri: string, messages: Message[], startedAt: string | undefined, source: string | undefined, updatedAt: string): IndexInput[] {
+  const said = messages.filter((message) => message.text.trim().length > 0);
+  if (said.length === 0) return [];
+  return [...eachMessageRecord(fileUri, dirUri, messages, startedAt, source, updatedAt), sessionRecord(fileUri, dirUri, said, startedAt, source, updatedAt)];
+}
+
+/**
+ * The session as one record (level 1 of the session node, category `message` like its level 2
+ * records): its whole transcript, citing its messages in order. Search never shows it: a
+ * question matching a session lifts that session's messages (index/conversation-recall.ts).
+ */
+function sessionRecord(fileUri: string, dirUri: string, messages: Message[], startedAt: string | undefined, source: string | undefined, updatedAt: string): IndexInput {
+  const text = messages.map((message) => formatMessageRecord(message, startedAt)).join('\n');
+  return {
+    id: `${fileUri}#1`,
+    uri: fileUri,
+    parent_uri: dirUri,
+    level: 1,
+    context_type: 'session',
+    category: 'message',
+    text,
+    tokens: countTokens(text),
+    content_hash: sha256(text),
+    updated_at: startedAt ?? updatedAt,
+    provenance: { ...(source ? { source } : {}), message_ids: messages.map((m) => m.id) },
+  };
+}
+
+function eachMessageRecord(fileUri: string, dirUri: string, messages: Message[], startedAt: string | undefined, source: string | undefined, updatedAt: string): IndexInput[] {
   return messages
     .map((message, index) => ({ message, index }))
     .filter(({ message }) => message.text.trim().length > 0)

@@ -1,0 +1,121 @@
+/**
+ * Conversational recall (main/engine/index/conversation-recall.ts) on a real engine: a
+ * conversation imported with sessions:import into a real workspace and LanceDB index, searched
+ * with search:query as the CLI and MCP do. A session's own record routes to its messages and is
+ * never a hit, and an exact match stays first; a question asking when prefers messages that
+ * state a time. Plus the eval's counting rule (bench/lib/recall-eval.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+vi.hoisted(() => {
+  process.env.LANCEDB_LOG ??= 'error';
+});
+
+import { createEngine, type Engine } from '../../main/engine/engine.js';
+import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
+import { lazySearchIndex } from '../../main/host/open-index.js';
+import { asksWhen, statesTime } from '../../main/engine/index/conversation-recall.js';
+import { citedMessageIds, recallOf } from '../../bench/lib/recall-eval.js';
+import type { SearchResponse } from '../../shared/contracts/api.js';
+
+const say = (id: string, speaker: string, text: string) => ({ id, role: 'user', speaker, text });
+
+/** Elena's knee: the date of the operation is in a reply that names neither knee nor operation. */
+const CONVERSATION = {
+  id: 'knee',
+  title: 'Elena and Sam',
+  sessions: [
+    {
+      id: 's1',
+      started_at: '2024-03-02T18:00:00Z',
+      messages: [
+        say('s1:1', 'Elena', 'I hurt my knee at five-a-side and the physio says it needs an operation.'),
+        say('s1:2', 'Sam', 'Oh no. Does the operation mean crutches for weeks?'),
+        say('s1:3', 'Elena', 'Probably. The surgeon said recovery after this kind of operation is slow.'),
+        say('s1:4', 'Sam', 'I can drive you to the hospital for the operation if you want.'),
+        say('s1:5', 'Elena', 'That would be kind. Mum wants to come to the operation too.'),
+      ],
+    },
+    {
+      id: 's2',
+      started_at: '2024-03-20T19:00:00Z',
+      messages: [
+        say('s2:1', 'Sam', 'Any news from the hospital? When is the operation booked for?'),
+        say('s2:2', 'Elena', 'Yes, finally. The 16th of April, first thing.'),
+        say('s2:3', 'Sam', 'Good. The operation worry can stop now.'),
+        say('s2:4', 'Elena', 'Talking of worry, the operation waiting list was the worst part.'),
+        say('s2:5', 'Sam', 'I made a playlist for after the operation.'),
+        say('s2:6', 'Elena', 'You are the best. Operation playlist it is.'),
+      ],
+    },
+  ],
+};
+
+let workspace: string;
+let engine: Engine;
+
+beforeAll(async () => {
+  workspace = await mkdtemp(join(tmpdir(), 'cairn-conversation-recall-'));
+  engine = await createEngine({ workspace, parser: inProcessParseRunner(), index: lazySearchIndex(workspace, { idleOptimizeMs: 0 }) });
+  const file = join(workspace, 'knee.json');
+  await writeFile(file, JSON.stringify(CONVERSATION));
+  const { conversations } = await engine.call('sessions:import', { path: file });
+  expect(conversations[0]?.records).toBe(11);
+}, 60_000);
+
+afterAll(async () => {
+  await engine.dispose();
+  await rm(workspace, { recursive: true, force: true });
+});
+
+describe('conversational search', () => {
+  it('never returns a session record: every conversation hit cites one message', async () => {
+    for (const mode of ['hybrid', 'fts', 'vector', 'hierarchical'] as const) {
+      const { hits } = await engine.call('search:query', { query: 'operation hospital knee', mode, topK: 20 });
+      expect(hits.length).toBeGreaterThan(0);
+      for (const hit of hits) expect(hit.provenance.message_ids).toHaveLength(1);
+    }
+  }, 60_000);
+
+  it('keeps the message holding the exact words first', async () => {
+    const { hits } = await engine.call('search:query', { query: 'playlist', topK: 3 });
+    expect(hits[0]?.provenance.message_ids).toEqual(['s2:5']);
+  }, 60_000);
+});
+
+describe('when-questions', () => {
+  it('tells a question asking when, and a message stating a time', () => {
+    expect(asksWhen('When did Lucy move to Bristol?')).toBe(true);
+    expect(asksWhen('How long was Jake out of work?')).toBe(true);
+    expect(asksWhen('他们什么时候去的杭州？')).toBe(true);
+    expect(asksWhen('Who did Lucy share a flat with?')).toBe(false);
+    expect(statesTime('[2024-03-20] Elena: Yes, finally. The 16th of April, first thing.')).toBe(true);
+    expect(statesTime('[2024-03-20] Elena: First run was on Tuesday.')).toBe(true);
+    expect(statesTime('[2024-03-20] 小林: 我们下周三出发。')).toBe(true);
+    // The record's own date prefix is not a time the message states.
+    expect(statesTime('[2024-03-20] Sam: Good. The worry can stop now.')).toBe(false);
+  });
+});
+
+describe('the recall count (as the held-out judge counts)', () => {
+  const hit = (ids: string[]) => ({ uri: 'u', level: 2 as const, score: 1, snippet: '', highlights: [], context_type: 'session' as const, category: 'message', provenance: { source: null, lines: null, message_ids: ids }, heading: null, also_at: [] });
+  const response = (...hits: ReturnType<typeof hit>[][]): Pick<SearchResponse, 'ranked'> => ({
+    ranked: hits.map((h) => ({ uri: 'u', title: 't', score: 1, scope: 'session', weak: false, hits: h, also_at: [] })),
+  });
+
+  it('keeps the first 10 distinct message ids in rank order', () => {
+    const cited = citedMessageIds(response([hit(['s1:1'])], [hit(['s1:1']), hit(['s1:2'])], [hit(['s2:1'])]));
+    expect(cited).toEqual(['s1:1', 's1:2', 's2:1']);
+    expect(recallOf(['s1:2', 's9:9'], cited)).toBe(0.5);
+  });
+
+  it('lets a hit citing 30 messages spend the whole budget', () => {
+    const session = Array.from({ length: 30 }, (_, i) => `s1:${i + 1}`);
+    const cited = citedMessageIds(response([hit(session)], [hit(['s2:4'])]));
+    expect(cited).toHaveLength(10);
+    expect(recallOf(['s2:4'], cited)).toBe(0);
+  });
+});
