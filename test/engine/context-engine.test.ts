@@ -40,9 +40,10 @@ describe('context:pack', () => {
       // Every message hit is its own block and brings its chains: some may be left out whole at a
       // small budget, none is ever cut (kept in part).
       expect(pack.result.chains.filter((c) => c.status === 'partial')).toEqual([]);
-      // The answer ("we deployed v2.14 ... the first OOM kill") and its causal chain are in, whole.
-      const answer = pack.result.chains.find((c) => c.block_ids.includes('ctx://session/en-memory-leak/s1.md#m:s1:3') && c.id.startsWith('causal-'));
-      expect(answer?.status).toBe('whole');
+      // The answer ("we deployed v2.14 ... the first OOM kill") and its chain (its timeline) are in,
+      // every step (at 300 tokens a step may be shortened to its leading sentences, never left out).
+      const answer = pack.result.chains.find((c) => c.block_ids.includes('ctx://session/en-memory-leak/s1.md#m:s1:3'));
+      expect(['whole', 'shortened']).toContain(answer?.status);
       // The conversation was found, and at least one chain came with it, whole.
       const chained = pack.blocks.filter((b) => b.chain_links.length > 0);
       expect(chained.length).toBeGreaterThan(1);

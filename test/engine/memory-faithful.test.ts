@@ -88,6 +88,20 @@ describe('the dev conversations', () => {
 });
 
 describe('roles from the sentence, not from a cue word', () => {
+  it('keeps "it turned out to be caused by X" one step: a copula before the marker is no clause of its own', () => {
+    const chains = extractChainsWithRules(
+      conversation('copula', [
+        ['user', 'Memory still crept up by about 5 MB an hour after the fix.'],
+        ['assistant', 'It turned out to be caused by a `setInterval` in the metrics module that was never cleared.'],
+        ['assistant', 'Clearing the interval in the shutdown hook should fix that one.'],
+      ]),
+      { now: EPOCH },
+    );
+    const steps = chains.flatMap((c) => c.nodes.map((n) => n.text));
+    expect(steps).not.toContain('It turned out to be');
+    expect(steps.filter((t) => t.startsWith('It turned out to be'))).toEqual(steps.filter((t) => t.includes('setInterval')).slice(0, 1));
+  });
+
   it('does not take a status report for a problem', () => {
     const chains = extractChainsWithRules(
       conversation('status', [

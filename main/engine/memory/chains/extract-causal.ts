@@ -117,6 +117,11 @@ function splitAnchor(unit: Unit): Anchor | undefined {
       }
       return { unit, steps: [{ role: 'cause', text: introduced ? after.trim() : text, unit, marker }] };
     }
+    // "It turned out to be caused by B", "The outage was due to B": the marker completes the verb
+    // before it, so the sentence is one clause and one cause step ("It turned out to be" is no step).
+    if (!/^(?:because|是因为|因为|由于)/i.test(marker) && /\b(?:is|was|were|are|be|been|being)$/i.test(before)) {
+      return { unit, steps: [{ role: 'cause', text, unit, marker }] };
+    }
     // "A because B": A is what B explains: a problem when it states trouble, else an effect
     // ("Latency is back to normal because the pool is bigger" reports an outcome).
     // An effect is listed after its cause, as the chain reads.
