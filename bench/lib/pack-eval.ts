@@ -183,3 +183,132 @@ export function formatPackReport(report: PackEvalReport): string {
   for (const [name, g] of Object.entries(report.groups)) row(name, g);
   return lines.join('\n');
 }
+
+// ---------------------------------------------------------------------------------------------
+// The conversational dev set (test/fixtures/recall-dev): long multi-session conversations.
+
+export interface RecallQuestion {
+  id: string;
+  kind: string;
+  question: string;
+  evidence: string[];
+}
+
+export interface ConversationPackOptions {
+  fixtures: string;
+  /** A scratch folder: one workspace per conversation is made under it. */
+  workDir: string;
+  budgets: number[];
+  /** Pack floors to compare (a tuning run); the pack's own floor when absent. */
+  floors?: number[];
+}
+
+export interface ConversationPackGroup {
+  questions: number;
+  /** Share of questions whose every evidence message is in the pack, whole. */
+  all: number;
+  /** Share with at least one evidence message in the pack, whole. */
+  any: number;
+  meanTokens: number;
+}
+
+export interface ConversationPackReport {
+  /** `floor` → `budget` → group name (`all`, `tune`, `test`, `tune:single-hop`, ...) → figures. */
+  byFloor: Record<string, Record<string, Record<string, ConversationPackGroup>>>;
+}
+
+/** Whitespace collapsed, so a message wrapped or indented in the pack still matches. */
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * Whether a message is in a pack, strictly: its whole text, every sentence of it, stands in the
+ * pack's text (whitespace collapsed). A message shortened to its leading sentences, or a summary
+ * that paraphrases it, does not count.
+ */
+export function messageInPack(messageText: string, packText: string): boolean {
+  const text = flat(messageText);
+  return text.length > 0 && flat(packText).includes(text);
+}
+
+/**
+ * Each conversation is imported into a fresh workspace as `cairn sessions import` does (no
+ * commit: that is what the plain command does), then each question's pack is built as `cairn
+ * context "question" -b N` builds it: one hybrid search (top 40), then `packRanked`, the
+ * `context:pack` handler's own code, once per budget and floor.
+ */
+export async function runConversationPackEval(options: ConversationPackOptions): Promise<ConversationPackReport> {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { createEngine } = await import('../../main/engine/engine.js');
+  const { inProcessParseRunner } = await import('../../main/engine/parse/runner.js');
+  const { lazySearchIndex } = await import('../../main/host/open-index.js');
+  const { ContextFS } = await import('../../main/engine/tree/context-fs.js');
+  const { packRanked } = await import('../../main/engine/compress/handlers.js');
+  const { PACK_FLOOR } = await import('../../main/engine/compress/context-pack.js');
+  const floors = options.floors ?? [PACK_FLOOR];
+  const rows: Array<{ split: string; kind: string; floor: number; budget: number; all: boolean; any: boolean; tokens: number }> = [];
+  const files = readdirSync(options.fixtures).filter((f) => /^rc\d+.*\.json$/.test(f) && !f.endsWith('.questions.json')).sort();
+  for (const file of files) {
+    const id = file.replace(/\.json$/, '');
+    const conversation = JSON.parse(readFileSync(join(options.fixtures, file), 'utf8')) as { sessions: Array<{ messages: Array<{ id: string; text: string }> }> };
+    const text = new Map(conversation.sessions.flatMap((s) => s.messages.map((m) => [m.id, m.text] as const)));
+    const { questions } = JSON.parse(readFileSync(join(options.fixtures, `${id}.questions.json`), 'utf8')) as { questions: RecallQuestion[] };
+    const split = Number(/^rc(\d+)/.exec(id)?.[1]) % 2 === 1 ? 'tune' : 'test';
+    const workspace = join(options.workDir, id);
+    const engine = await createEngine({ workspace, parser: inProcessParseRunner(), index: lazySearchIndex(workspace, { idleOptimizeMs: 0 }) });
+    try {
+      await engine.call('sessions:import', { path: join(options.fixtures, file) });
+      const fs = await ContextFS.open(workspace);
+      for (const q of questions) {
+        for (const e of q.evidence) if (!text.has(e)) throw new Error(`${q.id} names unknown evidence ${e}`);
+        const { ranked } = await engine.call('search:query', { query: q.question, mode: 'hybrid', topK: 40 });
+        for (const floor of floors) {
+          for (const budget of options.budgets) {
+            const pack = await packRanked(fs, ranked, { query: q.question, budget }, floor);
+            const hits = q.evidence.map((e) => messageInPack(text.get(e) as string, pack.markdown));
+            rows.push({ split, kind: q.kind, floor, budget, all: hits.every(Boolean), any: hits.some(Boolean), tokens: pack.tokens });
+          }
+        }
+      }
+    } finally {
+      await engine.dispose();
+    }
+  }
+  const summarize = (rs: typeof rows): ConversationPackGroup => {
+    const n = rs.length || 1;
+    return { questions: rs.length, all: rs.filter((r) => r.all).length / n, any: rs.filter((r) => r.any).length / n, meanTokens: rs.reduce((s, r) => s + r.tokens, 0) / n };
+  };
+  const byFloor: ConversationPackReport['byFloor'] = {};
+  for (const floor of floors) {
+    const perBudget: Record<string, Record<string, ConversationPackGroup>> = {};
+    for (const budget of options.budgets) {
+      const rs = rows.filter((r) => r.floor === floor && r.budget === budget);
+      const groups: Record<string, ConversationPackGroup> = { all: summarize(rs) };
+      for (const split of ['tune', 'test']) {
+        groups[split] = summarize(rs.filter((r) => r.split === split));
+        for (const kind of [...new Set(rs.map((r) => r.kind))].sort()) groups[`${split}:${kind}`] = summarize(rs.filter((r) => r.split === split && r.kind === kind));
+      }
+      perBudget[String(budget)] = groups;
+    }
+    byFloor[String(floor)] = perBudget;
+  }
+  return { byFloor };
+}
+
+export function formatConversationPackReport(report: ConversationPackReport): string {
+  const lines: string[] = [];
+  for (const [floor, perBudget] of Object.entries(report.byFloor)) {
+    const budgets = Object.keys(perBudget);
+    lines.push(`floor ${floor}: evidence in pack, all / any (%), and mean pack tokens`, '');
+    lines.push(`| group | n | ${budgets.map((b) => `${b}: all / any / tokens`).join(' | ')} |`, `|---|---|${budgets.map(() => '---|').join('')}`);
+    for (const name of Object.keys(perBudget[budgets[0] as string] ?? {})) {
+      const cells = budgets.map((b) => {
+        const g = (perBudget[b] as Record<string, ConversationPackGroup>)[name] as ConversationPackGroup;
+        return `${pct(g.all)} / ${pct(g.any)} / ${Math.round(g.meanTokens)}`;
+      });
+      lines.push(`| ${name} | ${(perBudget[budgets[0] as string] as Record<string, ConversationPackGroup>)[name]?.questions} | ${cells.join(' | ')} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}

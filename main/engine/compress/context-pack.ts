@@ -79,14 +79,20 @@ const FRESHNESS_HALF_LIFE_DAYS = 30;
 const SOURCE_OF: Record<string, string> = { memory: 'long_term_memory', session: 'short_term_memory', resource: 'resource', skill: 'skill' };
 
 /**
- * The hits worth a block: those of the search's ranked results that are not weak (index/rank.ts:
- * a result below its mode's floor is probably not relevant). A document is judged by its best
- * section, as the search list shows it, so a relevant document brings its other matching
- * sections; copies of the same content (`also_at`) come once.
+ * The pack's relevance floor: a ranked result whose best hit scores below it brings no block.
+ * Fitted for packs (hybrid search over every level, as `context:pack` searches), not the search
+ * list's floor (`WEAK_BELOW`, fitted on L2-only searches): see bench/RESULTS.md, "Context packs".
  */
-export function relevantHits(ranked: readonly RankedResult[]): PackHit[] {
+export const PACK_FLOOR = 0.74;
+
+/**
+ * The hits worth a block: those of the search's ranked results scoring at or above the pack's
+ * floor. A document is judged by its best section, as the search list shows it, so a relevant
+ * document brings its other matching sections; copies of the same content (`also_at`) come once.
+ */
+export function relevantHits(ranked: readonly RankedResult[], floor: number = PACK_FLOOR): PackHit[] {
   return ranked
-    .filter((result) => !result.weak)
+    .filter((result) => result.score >= floor)
     .flatMap((result) =>
       result.hits.map((hit) => ({
         uri: hit.uri,

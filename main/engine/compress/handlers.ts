@@ -11,7 +11,9 @@ import { formatMessageRecord } from '../index/message-record.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { compressBlocks } from './compress.js';
 import { parseCompressInput } from './blocks.js';
-import { buildContextPack, relevantHits, type PackHit } from './context-pack.js';
+import { buildContextPack, relevantHits, type ContextPack, type PackHit } from './context-pack.js';
+import type { RankedResult } from '../../../shared/contracts/api.js';
+import type { CompressionStrategy } from '../../../shared/types/compress.js';
 import { renderDiffPair } from './render.js';
 
 export interface CompressHandlerDeps {
@@ -59,6 +61,33 @@ async function readMessages(fs: ContextFS, uri: string, messageIds: string[]): P
   return lines.length > 0 ? lines.join('\n') : null;
 }
 
+/**
+ * The pack of a search's ranked results, as `context:pack` builds it (`cairn context`, MCP
+ * `context`, the Compression view). Apart so the pack evaluation can build packs from one
+ * search at several budgets and floors (`floor` defaults to the pack floor).
+ */
+export async function packRanked(
+  fs: ContextFS,
+  ranked: readonly RankedResult[],
+  request: { query: string; budget: number; strategy?: CompressionStrategy },
+  floor?: number,
+): Promise<ContextPack> {
+  const packHits: PackHit[] = [];
+  for (const hit of relevantHits(ranked, floor)) {
+    const meta = await fs.readMeta(hit.uri).catch(() => null);
+    packHits.push({ ...hit, ...(meta?.updated_at ? { updated_at: meta.updated_at } : {}) });
+  }
+  return buildContextPack(
+    packHits,
+    {
+      read: (uri, level) => fs.read(uri, level),
+      readMessages: (uri, ids) => readMessages(fs, uri, ids),
+      chainsFor: (refs) => chainsFor(fs, refs),
+    },
+    { query: request.query, budget: request.budget, ...(request.strategy ? { strategy: request.strategy } : {}) },
+  );
+}
+
 export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandlers, 'compress:run' | 'context:pack'> {
   return {
     'compress:run': async (request) => {
@@ -73,20 +102,7 @@ export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandler
     },
     'context:pack': async (request, ctx) => {
       const { ranked } = await deps.search({ query: request.query, mode: 'hybrid', topK: request.topK, ...(request.scope ? { scope: request.scope } : {}) }, ctx);
-      const packHits: PackHit[] = [];
-      for (const hit of relevantHits(ranked)) {
-        const meta = await deps.fs.readMeta(hit.uri).catch(() => null);
-        packHits.push({ ...hit, ...(meta?.updated_at ? { updated_at: meta.updated_at } : {}) });
-      }
-      return buildContextPack(
-        packHits,
-        {
-          read: (uri, level) => deps.fs.read(uri, level),
-          readMessages: (uri, ids) => readMessages(deps.fs, uri, ids),
-          chainsFor: (refs) => chainsFor(deps.fs, refs),
-        },
-        { query: request.query, budget: request.budget, strategy: request.strategy },
-      );
+      return packRanked(deps.fs, ranked, request);
     },
   };
 }
