@@ -8,7 +8,7 @@
 // `cairn context` builds it, at 500 / 1,500 / 3,000 tokens (or --budgets), per kind and split;
 // --floors a,b,c compares pack floors (fit them on the tune split).
 //
-// Usage: node scripts/eval-packs.mjs [--json] [--budget N] [--fixtures DIR]
+// Usage: node scripts/eval-packs.mjs [--json] [--budget N] [--floors F] [--fixtures DIR]
 //        node scripts/eval-packs.mjs --recall-dev [--json] [--budgets 500,1500,3000] [--floors F,...]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -53,7 +53,7 @@ const ev = await importTs('eval-packs', ['./bench/lib/pack-eval.ts', { from: './
 const tmp = mkdtempSync(join(tmpdir(), 'cairn-eval-packs-'));
 try {
   const started = performance.now();
-  const report = await ev.runPackEval({ fixtures: FIXTURES, embedder: ev.createLocalEmbedder(), indexDir: join(tmp, 'index'), budget: BUDGET });
+  const report = await ev.runPackEval({ fixtures: FIXTURES, embedder: ev.createLocalEmbedder(), indexDir: join(tmp, 'index'), budget: BUDGET, ...(FLOORS.length === 1 ? { floor: FLOORS[0] } : {}) });
   const machine = `${cpus()[0]?.model ?? 'cpu'} × ${availableParallelism()}, Node ${process.version}`;
   if (JSON_OUT) process.stdout.write(`${JSON.stringify({ machine, ...report })}\n`);
   else {

@@ -16,7 +16,7 @@ import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createSearchIndex, type SearchHit } from '../../main/engine/index/search-index.js';
 import { rankHits, WEAK_BELOW, type RankInput } from '../../main/engine/index/rank.js';
 import type { EmbeddingModel } from '../../main/engine/ports/embedding-model.js';
-import { buildContextPack, relevantHits, type PackSources } from '../../main/engine/compress/context-pack.js';
+import { buildContextPack, relevantHits, type MessageRef, type PackSources } from '../../main/engine/compress/context-pack.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
 import { isOutcomeQuestion } from '../../main/engine/compress/outcomes.js';
 import type { ExtractedChain } from '../../shared/types/memory.js';
@@ -29,6 +29,8 @@ export interface PackEvalOptions {
   budget: number;
   /** Search hits gathered before compressing (the handler's default). */
   topK?: number;
+  /** The pack's relevance floor; PACK_FLOOR when absent. */
+  floor?: number;
 }
 
 export interface PackGroup {
@@ -76,6 +78,13 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
   const known = evidenceIds(set);
   for (const q of set.questions) for (const id of q.evidence) if (!known.has(id)) throw new Error(`${q.id} names unknown evidence ${id}`);
   const { records, evidenceOf } = buildRecords(set);
+  const neighbours = new Map<string, { before: MessageRef[]; after: MessageRef[] }>();
+  const messageRecords = records.filter((r) => r.level === 2 && r.context_type === 'session' && r.provenance.message_ids?.length === 1);
+  messageRecords.forEach((r, i) => {
+    const ref = (other: (typeof messageRecords)[number] | undefined): MessageRef[] =>
+      other && other.parent_uri === r.parent_uri ? [{ uri: other.uri, message_id: other.provenance.message_ids?.[0] as string }] : [];
+    neighbours.set(r.uri, { before: ref(messageRecords[i - 1]), after: ref(messageRecords[i + 1]) });
+  });
   const texts = new Map(records.map((r) => [`${r.uri}#${r.level}`, r.text]));
   const chainsByConversation = new Map<string, ExtractedChain[]>();
   for (const { conversation } of set.conversations) chainsByConversation.set(conversation.id, extractChainsWithRules(conversation, { now: () => new Date('2024-10-01T00:00:00Z') }));
@@ -88,6 +97,8 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
     },
     // A message record holds exactly its message, as the engine's readMessages gives it.
     readMessages: async (uri) => texts.get(`${uri}#2`) ?? null,
+    // Each message of the dev set is its own node: its neighbours are the nodes of the messages next to it.
+    neighboursOf: async (uri) => neighbours.get(uri) ?? { before: [], after: [] },
     chainsFor: async (refs) => {
       const out: ExtractedChain[] = [];
       const seen = new Set<string>();
@@ -114,7 +125,7 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
     await index.optimize();
     for (const q of set.questions) {
       const hits = await index.search({ text: q.question, k: options.topK ?? 40, mode: 'hybrid' });
-      const packHits = relevantHits(rankHits(hits.map(asRankInput), { weakBelow: WEAK_BELOW.hybrid }));
+      const packHits = relevantHits(rankHits(hits.map(asRankInput), { weakBelow: WEAK_BELOW.hybrid }), options.floor);
       const build = (budget: number) => buildContextPack(packHits, sources, { query: q.question, budget });
       // The pack is the text an agent is given: it must fit the budget, headings and legend
       // included. A pack whose text runs over is rebuilt with the largest budget whose text fits.
@@ -154,6 +165,8 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
   }
   const groups: Record<string, PackGroup> = {};
   for (const key of ['en', 'zh', 'doc', 'conv']) groups[key] = group(rows.filter((r) => r.q.lang === key || r.q.source === key));
+  // Tune on questions with an odd number (en-doc-01), report on even ones, as the recall-dev set splits.
+  for (const split of ['tune', 'test']) groups[split] = group(rows.filter((r) => (Number(/(\d+)$/.exec(r.q.id)?.[1]) % 2 === 1 ? 'tune' : 'test') === split));
   groups['decision/outcome questions'] = group(rows.filter((r) => isOutcomeQuestion(r.q.question)));
   for (const type of [...new Set(rows.map((r) => r.q.type))].sort()) groups[`type:${type}`] = group(rows.filter((r) => r.q.type === type));
   return { budget: options.budget, overall: group(rows), groups, lostInPack: rows.filter((r) => r.inHits && !r.answered).map((r) => r.q.id) };

@@ -44,8 +44,21 @@ export interface PackSources {
    * or null when they cannot be found. Without it a message hit brings its whole session file.
    */
   readMessages?(uri: string, message_ids: string[]): Promise<string | null>;
+  /**
+   * The messages next to these messages of a session node, in the same session (the node each
+   * is read from, and its id): the one right before the first and the one right after the last.
+   * The answer to a question is often the reply to the message that matches it ("How did the
+   * race go?" / "1 hour 52!").
+   */
+  neighboursOf?(uri: string, message_ids: string[]): Promise<{ before: MessageRef[]; after: MessageRef[] }>;
   /** Chains holding any of these messages of these nodes, with each step's text (from the sessions' analyses). */
   chainsFor?(refs: Array<{ uri: string; message_ids: string[] }>): Promise<ExtractedChain[]>;
+}
+
+/** A message of a session node. */
+export interface MessageRef {
+  uri: string;
+  message_id: string;
 }
 
 export interface PackOptions {
@@ -147,14 +160,71 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
     });
   }
 
-  const outcomes = await attachChains(blocks, sources);
-  const ordered = chainStepsAfterTheirHits(blocks);
+  const withNeighbours = await addNeighbours(blocks, sources, seen);
+  const outcomes = await attachChains(withNeighbours, sources);
+  const ordered = chainStepsAfterTheirHits(withNeighbours);
   if (isOutcomeQuestion(options.query)) {
     // CRITICAL: ahead of every other block, however much more of the question's wording the
     // discussion around the decision repeats (it usually does).
     for (const block of ordered) if (outcomes.has(block.id) || statesOutcome(block.content)) block.priority = 'CRITICAL';
   }
   return fitText(ordered, options);
+}
+
+/** A message next to a hit is worth less than the hit: this share of its relevance, one priority lower. */
+const NEIGHBOUR_SHARE = 0.5;
+const LOWER: Record<ContextPriority, ContextPriority> = { CRITICAL: 'HIGH', HIGH: 'MEDIUM', MEDIUM: 'LOW', LOW: 'LOW' };
+
+/**
+ * The messages right before and after each message hit join as blocks of their own, next to
+ * their hit in reading order, ranked below it: what the budget has left after the hits goes to
+ * the replies and questions around them. A neighbour that is a hit itself stays where its rank put it.
+ */
+async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen: Set<string>): Promise<ContextBlock[]> {
+  const { neighboursOf, readMessages } = sources;
+  if (!neighboursOf || !readMessages) return blocks;
+  const out: ContextBlock[] = [];
+  const after: ContextBlock[] = [];
+  const neighbour = async (hit: ContextBlock, { uri, message_id: messageId }: MessageRef): Promise<ContextBlock | null> => {
+    const id = messageBlockId(uri, [messageId]);
+    if (seen.has(id)) return null;
+    const text = await readMessages(uri, [messageId]).catch(() => null);
+    if (!text?.trim()) return null;
+    seen.add(id);
+    return {
+      id,
+      source: hit.source,
+      priority: LOWER[hit.priority],
+      content: text,
+      token_count: countTokens(text),
+      chain_links: [],
+      chain_types: [],
+      relevance_score: hit.relevance_score * NEIGHBOUR_SHARE,
+      freshness_score: hit.freshness_score,
+      provenance: { uri, message_ids: [messageId] },
+    };
+  };
+  for (const block of blocks) {
+    const uri = block.provenance?.uri;
+    const ids = block.provenance?.message_ids;
+    if (!uri || !ids?.length || !block.id.includes('#m:')) {
+      out.push(block);
+      continue;
+    }
+    const near = await neighboursOf(uri, ids).catch(() => ({ before: [], after: [] }));
+    for (const ref of near.before) {
+      const b = await neighbour(block, ref);
+      if (b) out.push(b);
+    }
+    out.push(block);
+    after.length = 0;
+    for (const ref of near.after) {
+      const b = await neighbour(block, ref);
+      if (b) after.push(b);
+    }
+    out.push(...after);
+  }
+  return out;
 }
 
 /**

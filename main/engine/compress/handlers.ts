@@ -5,13 +5,13 @@
  * memories and their sessions' chains).
  */
 import type { CommandHandlers } from '../command-handlers.js';
-import { SessionAnalysis, type ExtractedChain } from '../../../shared/types/memory.js';
+import { SessionAnalysis, type Conversation, type ExtractedChain } from '../../../shared/types/memory.js';
 import { ANALYSIS_FILE, readConversation } from '../memory/sessions/workspace-store.js';
 import { formatMessageRecord } from '../index/message-record.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { compressBlocks } from './compress.js';
 import { parseCompressInput } from './blocks.js';
-import { buildContextPack, relevantHits, type ContextPack, type PackHit } from './context-pack.js';
+import { buildContextPack, relevantHits, type ContextPack, type MessageRef, type PackHit } from './context-pack.js';
 import type { RankedResult } from '../../../shared/contracts/api.js';
 import type { CompressionStrategy } from '../../../shared/types/compress.js';
 import { renderDiffPair } from './render.js';
@@ -48,11 +48,23 @@ async function chainsFor(fs: ContextFS, refs: Array<{ uri: string; message_ids: 
   return chains;
 }
 
+/** A conversation by its folder, read once per pack (a pack reads many of its messages). */
+type Conversations = (dir: string) => Promise<Conversation>;
+
+function conversationReader(fs: ContextFS): Conversations {
+  const read = new Map<string, Promise<Conversation>>();
+  return (dir) => {
+    let conversation = read.get(dir);
+    if (!conversation) read.set(dir, (conversation = readConversation(fs, dir).then((r) => r.conversation)));
+    return conversation;
+  };
+}
+
 /** The messages named, from the conversation the session node belongs to, as they are indexed. */
-async function readMessages(fs: ContextFS, uri: string, messageIds: string[]): Promise<string | null> {
+async function readMessages(conversations: Conversations, uri: string, messageIds: string[]): Promise<string | null> {
   const dir = conversationDir(uri);
   if (!dir) return null;
-  const { conversation } = await readConversation(fs, dir);
+  const conversation = await conversations(dir);
   const wanted = new Set(messageIds);
   const lines: string[] = [];
   for (const session of conversation.sessions) {
@@ -72,6 +84,7 @@ export async function packRanked(
   request: { query: string; budget: number; strategy?: CompressionStrategy },
   floor?: number,
 ): Promise<ContextPack> {
+  const conversations = conversationReader(fs);
   const packHits: PackHit[] = [];
   for (const hit of relevantHits(ranked, floor)) {
     const meta = await fs.readMeta(hit.uri).catch(() => null);
@@ -81,11 +94,30 @@ export async function packRanked(
     packHits,
     {
       read: (uri, level) => fs.read(uri, level),
-      readMessages: (uri, ids) => readMessages(fs, uri, ids),
+      readMessages: (uri, ids) => readMessages(conversations, uri, ids),
+      neighboursOf: (uri, ids) => neighboursOf(conversations, uri, ids),
       chainsFor: (refs) => chainsFor(fs, refs),
     },
     { query: request.query, budget: request.budget, ...(request.strategy ? { strategy: request.strategy } : {}) },
   );
+}
+
+/** The messages right before the first and right after the last of these, in their session. */
+async function neighboursOf(conversations: Conversations, uri: string, messageIds: string[]): Promise<{ before: MessageRef[]; after: MessageRef[] }> {
+  const dir = conversationDir(uri);
+  if (!dir) return { before: [], after: [] };
+  const conversation = await conversations(dir);
+  for (const session of conversation.sessions) {
+    const at = session.messages.map((m, i) => (messageIds.includes(m.id) ? i : -1)).filter((i) => i >= 0);
+    if (at.length === 0) continue;
+    const first = at[0] as number;
+    const last = at[at.length - 1] as number;
+    return {
+      before: first > 0 ? [{ uri, message_id: (session.messages[first - 1] as { id: string }).id }] : [],
+      after: last < session.messages.length - 1 ? [{ uri, message_id: (session.messages[last + 1] as { id: string }).id }] : [],
+    };
+  }
+  return { before: [], after: [] };
 }
 
 export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandlers, 'compress:run' | 'context:pack'> {
