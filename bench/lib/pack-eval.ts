@@ -222,6 +222,8 @@ export interface ConversationPackGroup {
   all: number;
   /** Share with at least one evidence message in the pack, whole. */
   any: number;
+  /** Share whose every evidence message is among the search's 40 hits (what the floor and the budget choose from). */
+  inHits: number;
   meanTokens: number;
 }
 
@@ -259,7 +261,7 @@ export async function runConversationPackEval(options: ConversationPackOptions):
   const { packRanked } = await import('../../main/engine/compress/handlers.js');
   const { PACK_FLOOR } = await import('../../main/engine/compress/context-pack.js');
   const floors = options.floors ?? [PACK_FLOOR];
-  const rows: Array<{ split: string; kind: string; floor: number; budget: number; all: boolean; any: boolean; tokens: number }> = [];
+  const rows: Array<{ split: string; kind: string; floor: number; budget: number; all: boolean; any: boolean; inHits: boolean; tokens: number }> = [];
   const files = readdirSync(options.fixtures).filter((f) => /^rc\d+.*\.json$/.test(f) && !f.endsWith('.questions.json')).sort();
   for (const file of files) {
     const id = file.replace(/\.json$/, '');
@@ -275,11 +277,13 @@ export async function runConversationPackEval(options: ConversationPackOptions):
       for (const q of questions) {
         for (const e of q.evidence) if (!text.has(e)) throw new Error(`${q.id} names unknown evidence ${e}`);
         const { ranked } = await engine.call('search:query', { query: q.question, mode: 'hybrid', topK: 40 });
+        const found = new Set(ranked.flatMap((r) => r.hits.flatMap((h) => h.provenance.message_ids)));
+        const inHits = q.evidence.every((e) => found.has(e));
         for (const floor of floors) {
           for (const budget of options.budgets) {
             const pack = await packRanked(fs, ranked, { query: q.question, budget }, floor);
             const hits = q.evidence.map((e) => messageInPack(text.get(e) as string, pack.markdown));
-            rows.push({ split, kind: q.kind, floor, budget, all: hits.every(Boolean), any: hits.some(Boolean), tokens: pack.tokens });
+            rows.push({ split, kind: q.kind, floor, budget, all: hits.every(Boolean), any: hits.some(Boolean), inHits, tokens: pack.tokens });
           }
         }
       }
@@ -289,7 +293,7 @@ export async function runConversationPackEval(options: ConversationPackOptions):
   }
   const summarize = (rs: typeof rows): ConversationPackGroup => {
     const n = rs.length || 1;
-    return { questions: rs.length, all: rs.filter((r) => r.all).length / n, any: rs.filter((r) => r.any).length / n, meanTokens: rs.reduce((s, r) => s + r.tokens, 0) / n };
+    return { questions: rs.length, all: rs.filter((r) => r.all).length / n, any: rs.filter((r) => r.any).length / n, inHits: rs.filter((r) => r.inHits).length / n, meanTokens: rs.reduce((s, r) => s + r.tokens, 0) / n };
   };
   const byFloor: ConversationPackReport['byFloor'] = {};
   for (const floor of floors) {
@@ -312,14 +316,15 @@ export function formatConversationPackReport(report: ConversationPackReport): st
   const lines: string[] = [];
   for (const [floor, perBudget] of Object.entries(report.byFloor)) {
     const budgets = Object.keys(perBudget);
-    lines.push(`floor ${floor}: evidence in pack, all / any (%), and mean pack tokens`, '');
-    lines.push(`| group | n | ${budgets.map((b) => `${b}: all / any / tokens`).join(' | ')} |`, `|---|---|${budgets.map(() => '---|').join('')}`);
+    lines.push(`floor ${floor}: evidence in pack, all / any (%), and mean pack tokens; in hits: every evidence message among the 40 search hits`, '');
+    lines.push(`| group | n | in hits | ${budgets.map((b) => `${b}: all / any / tokens`).join(' | ')} |`, `|---|---|---|${budgets.map(() => '---|').join('')}`);
     for (const name of Object.keys(perBudget[budgets[0] as string] ?? {})) {
       const cells = budgets.map((b) => {
         const g = (perBudget[b] as Record<string, ConversationPackGroup>)[name] as ConversationPackGroup;
         return `${pct(g.all)} / ${pct(g.any)} / ${Math.round(g.meanTokens)}`;
       });
-      lines.push(`| ${name} | ${(perBudget[budgets[0] as string] as Record<string, ConversationPackGroup>)[name]?.questions} | ${cells.join(' | ')} |`);
+      const first = (perBudget[budgets[0] as string] as Record<string, ConversationPackGroup>)[name] as ConversationPackGroup;
+      lines.push(`| ${name} | ${first.questions} | ${pct(first.inHits)} | ${cells.join(' | ')} |`);
     }
     lines.push('');
   }

@@ -6,8 +6,9 @@
  *
  * Worth their tokens (issue 19, item 3): the budget holds the whole text (blocks, references,
  * legend); blocks are opened by short references and one legend names the sources
- * (pack-render.ts); a block is cut only between sentences; only hits above the search mode's
- * relevance floor become blocks (`relevantHits`); for a "what did we decide / what was the fix" question, blocks
+ * (pack-render.ts); a block is cut only between sentences; only hits above the pack's
+ * relevance floor become blocks (`relevantHits`), with the messages next to a message hit
+ * (`addNeighbours`); for a "what did we decide / what was the fix" question, blocks
  * that state a decision or an outcome are CRITICAL, packed first (outcomes.ts).
  *
  * Blocks: one per node (the best-scoring level of it wins, and L2 content is preferred to an
@@ -92,11 +93,13 @@ const FRESHNESS_HALF_LIFE_DAYS = 30;
 const SOURCE_OF: Record<string, string> = { memory: 'long_term_memory', session: 'short_term_memory', resource: 'resource', skill: 'skill' };
 
 /**
- * The pack's relevance floor: a ranked result whose best hit scores below it brings no block.
- * Fitted for packs (hybrid search over every level, as `context:pack` searches), not the search
- * list's floor (`WEAK_BELOW`, fitted on L2-only searches): see bench/RESULTS.md, "Context packs".
+ * The pack's relevance floor: a ranked result whose best hit scores below it (hybrid scores are
+ * relative to the best) brings no block. Fitted for packs, not taken from the search list's
+ * floor (`WEAK_BELOW.hybrid`, 0.74, fitted on L2-only searches): the floor with the most
+ * questions answered inside 1,500 tokens on the tune halves of both dev sets (`npm run
+ * eval:packs -- --floors`, 0.40 to 0.74; bench/RESULTS.md, "Context packs worth their tokens").
  */
-export const PACK_FLOOR = 0.74;
+export const PACK_FLOOR = 0.5;
 
 /**
  * The hits worth a block: those of the search's ranked results scoring at or above the pack's

@@ -1,7 +1,7 @@
 /**
  * The compression commands of the contract: `compress:run` (blocks in, the kept blocks and a
  * before/after pair for the diff view out) and `context:pack` (a query and a budget in, a
- * chain-intact pack out, gathered from the search's relevant results (above the hybrid floor),
+ * chain-intact pack out, gathered from the search's relevant results (above the pack floor, PACK_FLOOR),
  * memories and their sessions' chains).
  */
 import type { CommandHandlers } from '../command-handlers.js';
