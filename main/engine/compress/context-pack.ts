@@ -94,12 +94,13 @@ const SOURCE_OF: Record<string, string> = { memory: 'long_term_memory', session:
 
 /**
  * The pack's relevance floor: a ranked result whose best hit scores below it (hybrid scores are
- * relative to the best) brings no block. Fitted for packs, not taken from the search list's
- * floor (`WEAK_BELOW.hybrid`, 0.74, fitted on L2-only searches): the floor with the most
- * questions answered inside 1,500 tokens on the tune halves of both dev sets (`npm run
- * eval:packs -- --floors`, 0.40 to 0.74; bench/RESULTS.md, "Context packs worth their tokens").
+ * relative to the best) brings no block. Still the search list's hybrid floor: 0.5 answers the
+ * most questions inside 1,500 tokens on the tune halves of both dev sets (`npm run eval:packs --
+ * --floors`; bench/RESULTS.md, "Context packs worth their tokens"), but at small budgets it lets
+ * so many chains in that one chain's summary can fill a 600-token pack and another chain is left
+ * out (test/engine/mcp.test.ts), so it waits for the chain selection to make room.
  */
-export const PACK_FLOOR = 0.5;
+export const PACK_FLOOR = 0.74;
 
 /**
  * The hits worth a block: those of the search's ranked results scoring at or above the pack's
@@ -163,9 +164,10 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
     });
   }
 
-  const withNeighbours = await addNeighbours(blocks, sources, seen);
-  const outcomes = await attachChains(withNeighbours, sources);
-  const ordered = chainStepsAfterTheirHits(withNeighbours);
+  const outcomes = await attachChains(blocks, sources);
+  // After the chains: a neighbour joins no chain, so a chain's unit (kept whole or summarized
+  // together) is what the hits make it, and a message a chain step holds does not come twice.
+  const ordered = await addNeighbours(chainStepsAfterTheirHits(blocks), sources, seen);
   if (isOutcomeQuestion(options.query)) {
     // CRITICAL: ahead of every other block, however much more of the question's wording the
     // discussion around the decision repeats (it usually does).
@@ -188,9 +190,10 @@ async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen:
   if (!neighboursOf || !readMessages) return blocks;
   const out: ContextBlock[] = [];
   const after: ContextBlock[] = [];
+  const held = new Set(blocks.flatMap((b) => (b.provenance?.message_ids ?? []).map((m) => `${conversationOf(b.provenance?.uri)}\n${m}`)));
   const neighbour = async (hit: ContextBlock, { uri, message_id: messageId }: MessageRef): Promise<ContextBlock | null> => {
     const id = messageBlockId(uri, [messageId]);
-    if (seen.has(id)) return null;
+    if (seen.has(id) || held.has(`${conversationOf(uri)}\n${messageId}`)) return null;
     const text = await readMessages(uri, [messageId]).catch(() => null);
     if (!text?.trim()) return null;
     seen.add(id);
@@ -210,7 +213,7 @@ async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen:
   for (const block of blocks) {
     const uri = block.provenance?.uri;
     const ids = block.provenance?.message_ids;
-    if (!uri || !ids?.length || !block.id.includes('#m:')) {
+    if (!uri || !ids?.length || !block.id.includes('#m:') || block.id.startsWith(CHAIN_STEP)) {
       out.push(block);
       continue;
     }
