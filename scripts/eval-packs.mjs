@@ -3,7 +3,13 @@
 // within the budget (default 1,500 tokens), and whether the passage or message that answers it
 // is inside. Real LanceDB index in a temporary folder, local embedder. See bench/lib/pack-eval.ts.
 //
-// Usage: node scripts/eval-packs.mjs [--json] [--budget N] [--fixtures DIR]
+// With --recall-dev, the conversational dev set (test/fixtures/recall-dev) instead: each
+// conversation imported into a workspace as `cairn sessions import` does, each question's pack as
+// `cairn context` builds it, at 500 / 1,500 / 3,000 tokens (or --budgets), per kind and split;
+// --floors a,b,c compares pack floors (fit them on the tune split).
+//
+// Usage: node scripts/eval-packs.mjs [--json] [--budget N] [--floors F] [--fixtures DIR]
+//        node scripts/eval-packs.mjs --recall-dev [--json] [--budgets 500,1500,3000] [--floors F,...]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,17 +21,39 @@ const args = process.argv.slice(2);
 const { flag, option } = cliArgs(args);
 const JSON_OUT = flag('--json');
 const BUDGET = Number(option('--budget', '1500'));
-const FIXTURES = option('--fixtures', join(ROOT, 'test/fixtures/retrieval'));
-if (args.length > 0 || !Number.isInteger(BUDGET) || BUDGET < 1) {
-  console.error(args.length > 0 ? `Unknown arguments: ${args.join(' ')}` : '--budget must be a whole number of tokens');
+const RECALL_DEV = flag('--recall-dev');
+const FIXTURES = option('--fixtures', join(ROOT, RECALL_DEV ? 'test/fixtures/recall-dev' : 'test/fixtures/retrieval'));
+const BUDGETS = option('--budgets', '500,1500,3000').split(',').map(Number);
+const FLOORS = option('--floors', '').split(',').filter(Boolean).map(Number);
+if (args.length > 0 || ![BUDGET, ...BUDGETS].every((b) => Number.isInteger(b) && b >= 1) || !FLOORS.every((f) => f >= 0 && f <= 1)) {
+  console.error(args.length > 0 ? `Unknown arguments: ${args.join(' ')}` : 'budgets must be whole numbers of tokens, floors between 0 and 1');
   process.exit(2);
+}
+
+if (RECALL_DEV) {
+  const ev = await importTs('eval-packs-recall', [{ from: './bench/lib/pack-eval.ts', names: ['runConversationPackEval', 'formatConversationPackReport'] }]);
+  const tmp = mkdtempSync(join(tmpdir(), 'cairn-eval-packs-'));
+  try {
+    const started = performance.now();
+    const report = await ev.runConversationPackEval({ fixtures: FIXTURES, workDir: tmp, budgets: BUDGETS, ...(FLOORS.length ? { floors: FLOORS } : {}) });
+    const machine = `${cpus()[0]?.model ?? 'cpu'} × ${availableParallelism()}, Node ${process.version}`;
+    if (JSON_OUT) process.stdout.write(`${JSON.stringify({ machine, ...report })}\n`);
+    else {
+      console.log(`${Math.round(performance.now() - started)} ms; ${machine}`);
+      console.log('all: every evidence message of the question stands whole in the pack text; any: at least one does.\n');
+      console.log(ev.formatConversationPackReport(report));
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exit(0);
 }
 
 const ev = await importTs('eval-packs', ['./bench/lib/pack-eval.ts', { from: './main/adapters/embed/local.ts', names: ['createLocalEmbedder'] }]);
 const tmp = mkdtempSync(join(tmpdir(), 'cairn-eval-packs-'));
 try {
   const started = performance.now();
-  const report = await ev.runPackEval({ fixtures: FIXTURES, embedder: ev.createLocalEmbedder(), indexDir: join(tmp, 'index'), budget: BUDGET });
+  const report = await ev.runPackEval({ fixtures: FIXTURES, embedder: ev.createLocalEmbedder(), indexDir: join(tmp, 'index'), budget: BUDGET, ...(FLOORS.length === 1 ? { floor: FLOORS[0] } : {}) });
   const machine = `${cpus()[0]?.model ?? 'cpu'} × ${availableParallelism()}, Node ${process.version}`;
   if (JSON_OUT) process.stdout.write(`${JSON.stringify({ machine, ...report })}\n`);
   else {

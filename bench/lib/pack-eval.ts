@@ -16,7 +16,7 @@ import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createSearchIndex, type SearchHit } from '../../main/engine/index/search-index.js';
 import { rankHits, WEAK_BELOW, type RankInput } from '../../main/engine/index/rank.js';
 import type { EmbeddingModel } from '../../main/engine/ports/embedding-model.js';
-import { buildContextPack, relevantHits, type PackSources } from '../../main/engine/compress/context-pack.js';
+import { buildContextPack, relevantHits, type MessageRef, type PackSources } from '../../main/engine/compress/context-pack.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
 import { isOutcomeQuestion } from '../../main/engine/compress/outcomes.js';
 import type { ExtractedChain } from '../../shared/types/memory.js';
@@ -29,6 +29,8 @@ export interface PackEvalOptions {
   budget: number;
   /** Search hits gathered before compressing (the handler's default). */
   topK?: number;
+  /** The pack's relevance floor; PACK_FLOOR when absent. */
+  floor?: number;
 }
 
 export interface PackGroup {
@@ -76,6 +78,13 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
   const known = evidenceIds(set);
   for (const q of set.questions) for (const id of q.evidence) if (!known.has(id)) throw new Error(`${q.id} names unknown evidence ${id}`);
   const { records, evidenceOf } = buildRecords(set);
+  const neighbours = new Map<string, { before: MessageRef[]; after: MessageRef[] }>();
+  const messageRecords = records.filter((r) => r.level === 2 && r.context_type === 'session' && r.provenance.message_ids?.length === 1);
+  messageRecords.forEach((r, i) => {
+    const ref = (other: (typeof messageRecords)[number] | undefined): MessageRef[] =>
+      other && other.parent_uri === r.parent_uri ? [{ uri: other.uri, message_id: other.provenance.message_ids?.[0] as string }] : [];
+    neighbours.set(r.uri, { before: ref(messageRecords[i - 1]), after: ref(messageRecords[i + 1]) });
+  });
   const texts = new Map(records.map((r) => [`${r.uri}#${r.level}`, r.text]));
   const chainsByConversation = new Map<string, ExtractedChain[]>();
   for (const { conversation } of set.conversations) chainsByConversation.set(conversation.id, extractChainsWithRules(conversation, { now: () => new Date('2024-10-01T00:00:00Z') }));
@@ -88,6 +97,8 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
     },
     // A message record holds exactly its message, as the engine's readMessages gives it.
     readMessages: async (uri) => texts.get(`${uri}#2`) ?? null,
+    // Each message of the dev set is its own node: its neighbours are the nodes of the messages next to it.
+    neighboursOf: async (uri) => neighbours.get(uri) ?? { before: [], after: [] },
     chainsFor: async (refs) => {
       const out: ExtractedChain[] = [];
       const seen = new Set<string>();
@@ -114,7 +125,7 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
     await index.optimize();
     for (const q of set.questions) {
       const hits = await index.search({ text: q.question, k: options.topK ?? 40, mode: 'hybrid' });
-      const packHits = relevantHits(rankHits(hits.map(asRankInput), { weakBelow: WEAK_BELOW.hybrid }));
+      const packHits = relevantHits(rankHits(hits.map(asRankInput), { weakBelow: WEAK_BELOW.hybrid }), options.floor);
       const build = (budget: number) => buildContextPack(packHits, sources, { query: q.question, budget });
       // The pack is the text an agent is given: it must fit the budget, headings and legend
       // included. A pack whose text runs over is rebuilt with the largest budget whose text fits.
@@ -154,6 +165,8 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
   }
   const groups: Record<string, PackGroup> = {};
   for (const key of ['en', 'zh', 'doc', 'conv']) groups[key] = group(rows.filter((r) => r.q.lang === key || r.q.source === key));
+  // Tune on questions with an odd number (en-doc-01), report on even ones, as the recall-dev set splits.
+  for (const split of ['tune', 'test']) groups[split] = group(rows.filter((r) => (Number(/(\d+)$/.exec(r.q.id)?.[1]) % 2 === 1 ? 'tune' : 'test') === split));
   groups['decision/outcome questions'] = group(rows.filter((r) => isOutcomeQuestion(r.q.question)));
   for (const type of [...new Set(rows.map((r) => r.q.type))].sort()) groups[`type:${type}`] = group(rows.filter((r) => r.q.type === type));
   return { budget: options.budget, overall: group(rows), groups, lostInPack: rows.filter((r) => r.inHits && !r.answered).map((r) => r.q.id) };
@@ -181,5 +194,139 @@ export function formatPackReport(report: PackEvalReport): string {
     lines.push(`| ${name} | ${g.questions} | ${pct(g.answered)} | ${pct(g.inHits)} | ${Math.round(g.meanTokens)} | ${g.cutPerPack.toFixed(2)} |`);
   row('all', report.overall);
   for (const [name, g] of Object.entries(report.groups)) row(name, g);
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The conversational dev set (test/fixtures/recall-dev): long multi-session conversations.
+
+export interface RecallQuestion {
+  id: string;
+  kind: string;
+  question: string;
+  evidence: string[];
+}
+
+export interface ConversationPackOptions {
+  fixtures: string;
+  /** A scratch folder: one workspace per conversation is made under it. */
+  workDir: string;
+  budgets: number[];
+  /** Pack floors to compare (a tuning run); the pack's own floor when absent. */
+  floors?: number[];
+}
+
+export interface ConversationPackGroup {
+  questions: number;
+  /** Share of questions whose every evidence message is in the pack, whole. */
+  all: number;
+  /** Share with at least one evidence message in the pack, whole. */
+  any: number;
+  /** Share whose every evidence message is among the search's 40 hits (what the floor and the budget choose from). */
+  inHits: number;
+  meanTokens: number;
+}
+
+export interface ConversationPackReport {
+  /** `floor` → `budget` → group name (`all`, `tune`, `test`, `tune:single-hop`, ...) → figures. */
+  byFloor: Record<string, Record<string, Record<string, ConversationPackGroup>>>;
+}
+
+/** Whitespace collapsed, so a message wrapped or indented in the pack still matches. */
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * Whether a message is in a pack, strictly: its whole text, every sentence of it, stands in the
+ * pack's text (whitespace collapsed). A message shortened to its leading sentences, or a summary
+ * that paraphrases it, does not count.
+ */
+export function messageInPack(messageText: string, packText: string): boolean {
+  const text = flat(messageText);
+  return text.length > 0 && flat(packText).includes(text);
+}
+
+/**
+ * Each conversation is imported into a fresh workspace as `cairn sessions import` does (no
+ * commit: that is what the plain command does), then each question's pack is built as `cairn
+ * context "question" -b N` builds it: one hybrid search (top 40), then `packRanked`, the
+ * `context:pack` handler's own code, once per budget and floor.
+ */
+export async function runConversationPackEval(options: ConversationPackOptions): Promise<ConversationPackReport> {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { createEngine } = await import('../../main/engine/engine.js');
+  const { inProcessParseRunner } = await import('../../main/engine/parse/runner.js');
+  const { lazySearchIndex } = await import('../../main/host/open-index.js');
+  const { ContextFS } = await import('../../main/engine/tree/context-fs.js');
+  const { packRanked } = await import('../../main/engine/compress/handlers.js');
+  const { PACK_FLOOR } = await import('../../main/engine/compress/context-pack.js');
+  const floors = options.floors ?? [PACK_FLOOR];
+  const rows: Array<{ split: string; kind: string; floor: number; budget: number; all: boolean; any: boolean; inHits: boolean; tokens: number }> = [];
+  const files = readdirSync(options.fixtures).filter((f) => /^rc\d+.*\.json$/.test(f) && !f.endsWith('.questions.json')).sort();
+  for (const file of files) {
+    const id = file.replace(/\.json$/, '');
+    const conversation = JSON.parse(readFileSync(join(options.fixtures, file), 'utf8')) as { sessions: Array<{ messages: Array<{ id: string; text: string }> }> };
+    const text = new Map(conversation.sessions.flatMap((s) => s.messages.map((m) => [m.id, m.text] as const)));
+    const { questions } = JSON.parse(readFileSync(join(options.fixtures, `${id}.questions.json`), 'utf8')) as { questions: RecallQuestion[] };
+    const split = Number(/^rc(\d+)/.exec(id)?.[1]) % 2 === 1 ? 'tune' : 'test';
+    const workspace = join(options.workDir, id);
+    const engine = await createEngine({ workspace, parser: inProcessParseRunner(), index: lazySearchIndex(workspace, { idleOptimizeMs: 0 }) });
+    try {
+      await engine.call('sessions:import', { path: join(options.fixtures, file) });
+      const fs = await ContextFS.open(workspace);
+      for (const q of questions) {
+        for (const e of q.evidence) if (!text.has(e)) throw new Error(`${q.id} names unknown evidence ${e}`);
+        const { ranked } = await engine.call('search:query', { query: q.question, mode: 'hybrid', topK: 40 });
+        const found = new Set(ranked.flatMap((r) => r.hits.flatMap((h) => h.provenance.message_ids)));
+        const inHits = q.evidence.every((e) => found.has(e));
+        for (const floor of floors) {
+          for (const budget of options.budgets) {
+            const pack = await packRanked(fs, ranked, { query: q.question, budget }, floor);
+            const hits = q.evidence.map((e) => messageInPack(text.get(e) as string, pack.markdown));
+            rows.push({ split, kind: q.kind, floor, budget, all: hits.every(Boolean), any: hits.some(Boolean), inHits, tokens: pack.tokens });
+          }
+        }
+      }
+    } finally {
+      await engine.dispose();
+    }
+  }
+  const summarize = (rs: typeof rows): ConversationPackGroup => {
+    const n = rs.length || 1;
+    return { questions: rs.length, all: rs.filter((r) => r.all).length / n, any: rs.filter((r) => r.any).length / n, inHits: rs.filter((r) => r.inHits).length / n, meanTokens: rs.reduce((s, r) => s + r.tokens, 0) / n };
+  };
+  const byFloor: ConversationPackReport['byFloor'] = {};
+  for (const floor of floors) {
+    const perBudget: Record<string, Record<string, ConversationPackGroup>> = {};
+    for (const budget of options.budgets) {
+      const rs = rows.filter((r) => r.floor === floor && r.budget === budget);
+      const groups: Record<string, ConversationPackGroup> = { all: summarize(rs) };
+      for (const split of ['tune', 'test']) {
+        groups[split] = summarize(rs.filter((r) => r.split === split));
+        for (const kind of [...new Set(rs.map((r) => r.kind))].sort()) groups[`${split}:${kind}`] = summarize(rs.filter((r) => r.split === split && r.kind === kind));
+      }
+      perBudget[String(budget)] = groups;
+    }
+    byFloor[String(floor)] = perBudget;
+  }
+  return { byFloor };
+}
+
+export function formatConversationPackReport(report: ConversationPackReport): string {
+  const lines: string[] = [];
+  for (const [floor, perBudget] of Object.entries(report.byFloor)) {
+    const budgets = Object.keys(perBudget);
+    lines.push(`floor ${floor}: evidence in pack, all / any (%), and mean pack tokens; in hits: every evidence message among the 40 search hits`, '');
+    lines.push(`| group | n | in hits | ${budgets.map((b) => `${b}: all / any / tokens`).join(' | ')} |`, `|---|---|---|${budgets.map(() => '---|').join('')}`);
+    for (const name of Object.keys(perBudget[budgets[0] as string] ?? {})) {
+      const cells = budgets.map((b) => {
+        const g = (perBudget[b] as Record<string, ConversationPackGroup>)[name] as ConversationPackGroup;
+        return `${pct(g.all)} / ${pct(g.any)} / ${Math.round(g.meanTokens)}`;
+      });
+      const first = (perBudget[budgets[0] as string] as Record<string, ConversationPackGroup>)[name] as ConversationPackGroup;
+      lines.push(`| ${name} | ${first.questions} | ${pct(first.inHits)} | ${cells.join(' | ')} |`);
+    }
+    lines.push('');
+  }
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@
  * Context packs worth their tokens (issue 19, item 3), through a real engine: real files ingested
  * into a temporary workspace, a conversation imported and analyzed, a real LanceDB index. The
  * pack's text opens every block with a short reference and names each source once in its legend,
- * cuts blocks only between sentences, holds only results above the hybrid floor, ranks the
+ * cuts blocks only between sentences, holds only results above the pack floor (and the messages next to a message hit), ranks the
  * decision up for a "what did we decide" question, and fits the budget, legend included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { lazySearchIndex } from '../../main/host/open-index.js';
 import { countTokens } from '../../main/lib/tokens.js';
 import { sentenceEnds } from '../../main/engine/compress/shorten.js';
+import { PACK_FLOOR } from '../../main/engine/compress/context-pack.js';
 
 let tmp: string;
 let engine: Engine;
@@ -106,15 +107,24 @@ describe('context pack text', () => {
     expect(pack.legend.some((r) => r.uri?.includes('backups'))).toBe(true);
   });
 
-  it('leaves out results below the hybrid floor, however much room is left', async () => {
+  it('leaves out results below the pack floor, however much room is left, but for the messages next to a packed hit', async () => {
     const pack = await engine.call('context:pack', { query: 'how is the booking database backed up', budget: 100_000 });
     const search = await engine.call('search:query', { query: 'how is the booking database backed up', mode: 'hybrid', topK: 40 });
     // A node, or a message of a conversation: what a block stands for.
     const key = (uri: string | undefined, messages: string[] | undefined) => `${uri} ${messages?.join(',') ?? ''}`;
-    const weak = search.ranked.filter((r) => r.weak).map((r) => key(r.hits[0]?.uri, r.hits[0]?.provenance.message_ids));
-    expect(weak.some((k) => k.includes('tomatoes'))).toBe(true);
+    const below = search.ranked.filter((r) => r.score < PACK_FLOOR);
+    expect(below.some((r) => r.uri.includes('tomatoes'))).toBe(true);
+    // A message gets in below the floor only as the one before or after a message that made it.
+    const order = conversation.sessions[0]!.messages.map((m) => m.id);
+    const packedIds = new Set(pack.blocks.flatMap((b) => b.provenance?.message_ids ?? []));
+    const nextToPacked = (id: string | undefined) => [-1, 1].some((step) => packedIds.has(order[order.indexOf(id ?? '') + step] ?? ''));
     const packed = pack.blocks.map((b) => key(b.provenance?.uri, b.provenance?.message_ids));
-    for (const k of weak) expect(packed).not.toContain(k);
+    for (const result of below) {
+      for (const hit of result.hits) {
+        if (hit.provenance.message_ids.length === 1 && nextToPacked(hit.provenance.message_ids[0])) continue;
+        expect(packed).not.toContain(key(hit.uri, hit.provenance.message_ids.length ? hit.provenance.message_ids : undefined));
+      }
+    }
     expect(pack.legend.map((r) => r.uri)).not.toContain('ctx://resources/docs/tomatoes.md');
   });
 

@@ -108,4 +108,39 @@ describe('context packs', () => {
     for (const block of own) expect(block.chain_links).toEqual(['chain_causal_1']);
     expect(pack.blocks.filter((b) => b.id.startsWith('chain:')).map((b) => b.provenance?.message_ids)).toEqual([['m8']]);
   });
+
+  it('brings the question before a message hit and the reply after it, next to the hit and ranked below the hits', async () => {
+    const session = 'ctx://session/race/s2.md';
+    const messages: Record<string, string> = {
+      's2:1': '[2024-10-06] Lucy: How did Chester go?',
+      's2:2': "[2024-10-06] Hannah: I finished! 4 hours 12 minutes, and I cried at the end.",
+      's2:3': '[2024-10-06] Lucy: That is amazing, I am so proud of you.',
+      's2:4': '[2024-10-06] Hannah: My legs are another story.',
+    };
+    const order = Object.keys(messages);
+    const raceSources: PackSources = {
+      read: async () => 'the whole session file '.repeat(200),
+      readMessages: async (uri, ids) => (uri === session ? ids.map((id) => messages[id]).join('\n') : null),
+      neighboursOf: async (uri, ids) => {
+        const first = order.indexOf(ids[0] as string);
+        const last = order.indexOf(ids[ids.length - 1] as string);
+        const ref = (i: number) => (i >= 0 && i < order.length ? [{ uri, message_id: order[i] as string }] : []);
+        return { before: ref(first - 1), after: ref(last + 1) };
+      },
+    };
+    // The question matches "Chester"; the reply that answers it does not.
+    const raceHits = [hit(session, 2, 0.9, 'session', ['s2:1']), hit('ctx://resources/docs/ops.md', 2, 0.5)];
+    const pack = await buildContextPack(raceHits, { ...raceSources, read: sources.read }, { query: 'how long did Hannah take at Chester', budget: 10_000 });
+    expect(pack.blocks.map((b) => b.id)).toEqual([`${session}#m:s2:1`, `${session}#m:s2:2`, 'ctx://resources/docs/ops.md#2']);
+    const [question, reply] = pack.blocks;
+    expect(reply!.content).toBe(messages['s2:2']);
+    expect(reply!.provenance).toEqual({ uri: session, message_ids: ['s2:2'] });
+    expect(reply!.priority).toBe('MEDIUM');
+    expect(reply!.relevance_score).toBeLessThan(question!.relevance_score);
+    expect(pack.markdown).toContain(`${session}: [1] message s2:1 · [2] message s2:2`);
+
+    // A hit in the middle of a session brings both sides, in reading order; a neighbour that is a hit itself comes once.
+    const middle = await buildContextPack([hit(session, 2, 0.9, 'session', ['s2:2']), hit(session, 2, 0.8, 'session', ['s2:3'])], raceSources, { query: 'q', budget: 10_000 });
+    expect(middle.blocks.map((b) => b.provenance?.message_ids?.[0])).toEqual(['s2:1', 's2:2', 's2:3', 's2:4']);
+  });
 });

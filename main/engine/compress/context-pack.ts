@@ -6,8 +6,9 @@
  *
  * Worth their tokens (issue 19, item 3): the budget holds the whole text (blocks, references,
  * legend); blocks are opened by short references and one legend names the sources
- * (pack-render.ts); a block is cut only between sentences; only hits above the search mode's
- * relevance floor become blocks (`relevantHits`); for a "what did we decide / what was the fix" question, blocks
+ * (pack-render.ts); a block is cut only between sentences; only hits above the pack's
+ * relevance floor become blocks (`relevantHits`), with the messages next to a message hit
+ * (`addNeighbours`); for a "what did we decide / what was the fix" question, blocks
  * that state a decision or an outcome are CRITICAL, packed first (outcomes.ts).
  *
  * Blocks: one per node (the best-scoring level of it wins, and L2 content is preferred to an
@@ -44,8 +45,21 @@ export interface PackSources {
    * or null when they cannot be found. Without it a message hit brings its whole session file.
    */
   readMessages?(uri: string, message_ids: string[]): Promise<string | null>;
+  /**
+   * The messages next to these messages of a session node, in the same session (the node each
+   * is read from, and its id): the one right before the first and the one right after the last.
+   * The answer to a question is often the reply to the message that matches it ("How did the
+   * race go?" / "1 hour 52!").
+   */
+  neighboursOf?(uri: string, message_ids: string[]): Promise<{ before: MessageRef[]; after: MessageRef[] }>;
   /** Chains holding any of these messages of these nodes, with each step's text (from the sessions' analyses). */
   chainsFor?(refs: Array<{ uri: string; message_ids: string[] }>): Promise<ExtractedChain[]>;
+}
+
+/** A message of a session node. */
+export interface MessageRef {
+  uri: string;
+  message_id: string;
 }
 
 export interface PackOptions {
@@ -79,14 +93,23 @@ const FRESHNESS_HALF_LIFE_DAYS = 30;
 const SOURCE_OF: Record<string, string> = { memory: 'long_term_memory', session: 'short_term_memory', resource: 'resource', skill: 'skill' };
 
 /**
- * The hits worth a block: those of the search's ranked results that are not weak (index/rank.ts:
- * a result below its mode's floor is probably not relevant). A document is judged by its best
- * section, as the search list shows it, so a relevant document brings its other matching
- * sections; copies of the same content (`also_at`) come once.
+ * The pack's relevance floor: a ranked result whose best hit scores below it (hybrid scores are
+ * relative to the best) brings no block. Still the search list's hybrid floor: 0.5 answers the
+ * most questions inside 1,500 tokens on the tune halves of both dev sets (`npm run eval:packs --
+ * --floors`; bench/RESULTS.md, "Context packs worth their tokens"), but at small budgets it lets
+ * so many chains in that one chain's summary can fill a 600-token pack and another chain is left
+ * out (test/engine/mcp.test.ts), so it waits for the chain selection to make room.
  */
-export function relevantHits(ranked: readonly RankedResult[]): PackHit[] {
+export const PACK_FLOOR = 0.74;
+
+/**
+ * The hits worth a block: those of the search's ranked results scoring at or above the pack's
+ * floor. A document is judged by its best section, as the search list shows it, so a relevant
+ * document brings its other matching sections; copies of the same content (`also_at`) come once.
+ */
+export function relevantHits(ranked: readonly RankedResult[], floor: number = PACK_FLOOR): PackHit[] {
   return ranked
-    .filter((result) => !result.weak)
+    .filter((result) => result.score >= floor)
     .flatMap((result) =>
       result.hits.map((hit) => ({
         uri: hit.uri,
@@ -142,13 +165,72 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
   }
 
   const outcomes = await attachChains(blocks, sources);
-  const ordered = chainStepsAfterTheirHits(blocks);
+  // After the chains: a neighbour joins no chain, so a chain's unit (kept whole or summarized
+  // together) is what the hits make it, and a message a chain step holds does not come twice.
+  const ordered = await addNeighbours(chainStepsAfterTheirHits(blocks), sources, seen);
   if (isOutcomeQuestion(options.query)) {
     // CRITICAL: ahead of every other block, however much more of the question's wording the
     // discussion around the decision repeats (it usually does).
     for (const block of ordered) if (outcomes.has(block.id) || statesOutcome(block.content)) block.priority = 'CRITICAL';
   }
   return fitText(ordered, options);
+}
+
+/** A message next to a hit is worth less than the hit: this share of its relevance, one priority lower. */
+const NEIGHBOUR_SHARE = 0.5;
+const LOWER: Record<ContextPriority, ContextPriority> = { CRITICAL: 'HIGH', HIGH: 'MEDIUM', MEDIUM: 'LOW', LOW: 'LOW' };
+
+/**
+ * The messages right before and after each message hit join as blocks of their own, next to
+ * their hit in reading order, ranked below it: what the budget has left after the hits goes to
+ * the replies and questions around them. A neighbour that is a hit itself stays where its rank put it.
+ */
+async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen: Set<string>): Promise<ContextBlock[]> {
+  const { neighboursOf, readMessages } = sources;
+  if (!neighboursOf || !readMessages) return blocks;
+  const out: ContextBlock[] = [];
+  const after: ContextBlock[] = [];
+  const held = new Set(blocks.flatMap((b) => (b.provenance?.message_ids ?? []).map((m) => `${conversationOf(b.provenance?.uri)}\n${m}`)));
+  const neighbour = async (hit: ContextBlock, { uri, message_id: messageId }: MessageRef): Promise<ContextBlock | null> => {
+    const id = messageBlockId(uri, [messageId]);
+    if (seen.has(id) || held.has(`${conversationOf(uri)}\n${messageId}`)) return null;
+    const text = await readMessages(uri, [messageId]).catch(() => null);
+    if (!text?.trim()) return null;
+    seen.add(id);
+    return {
+      id,
+      source: hit.source,
+      priority: LOWER[hit.priority],
+      content: text,
+      token_count: countTokens(text),
+      chain_links: [],
+      chain_types: [],
+      relevance_score: hit.relevance_score * NEIGHBOUR_SHARE,
+      freshness_score: hit.freshness_score,
+      provenance: { uri, message_ids: [messageId] },
+    };
+  };
+  for (const block of blocks) {
+    const uri = block.provenance?.uri;
+    const ids = block.provenance?.message_ids;
+    if (!uri || !ids?.length || !block.id.includes('#m:') || block.id.startsWith(CHAIN_STEP)) {
+      out.push(block);
+      continue;
+    }
+    const near = await neighboursOf(uri, ids).catch(() => ({ before: [], after: [] }));
+    for (const ref of near.before) {
+      const b = await neighbour(block, ref);
+      if (b) out.push(b);
+    }
+    out.push(block);
+    after.length = 0;
+    for (const ref of near.after) {
+      const b = await neighbour(block, ref);
+      if (b) after.push(b);
+    }
+    out.push(...after);
+  }
+  return out;
 }
 
 /**

@@ -1,17 +1,19 @@
 /**
  * The compression commands of the contract: `compress:run` (blocks in, the kept blocks and a
  * before/after pair for the diff view out) and `context:pack` (a query and a budget in, a
- * chain-intact pack out, gathered from the search's relevant results (above the hybrid floor),
+ * chain-intact pack out, gathered from the search's relevant results (above the pack floor, PACK_FLOOR),
  * memories and their sessions' chains).
  */
 import type { CommandHandlers } from '../command-handlers.js';
-import { SessionAnalysis, type ExtractedChain } from '../../../shared/types/memory.js';
+import { SessionAnalysis, type Conversation, type ExtractedChain } from '../../../shared/types/memory.js';
 import { ANALYSIS_FILE, readConversation } from '../memory/sessions/workspace-store.js';
 import { formatMessageRecord } from '../index/message-record.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { compressBlocks } from './compress.js';
 import { parseCompressInput } from './blocks.js';
-import { buildContextPack, relevantHits, type PackHit } from './context-pack.js';
+import { buildContextPack, relevantHits, type ContextPack, type MessageRef, type PackHit } from './context-pack.js';
+import type { RankedResult } from '../../../shared/contracts/api.js';
+import type { CompressionStrategy } from '../../../shared/types/compress.js';
 import { renderDiffPair } from './render.js';
 
 export interface CompressHandlerDeps {
@@ -46,17 +48,76 @@ async function chainsFor(fs: ContextFS, refs: Array<{ uri: string; message_ids: 
   return chains;
 }
 
+/** A conversation by its folder, read once per pack (a pack reads many of its messages). */
+type Conversations = (dir: string) => Promise<Conversation>;
+
+function conversationReader(fs: ContextFS): Conversations {
+  const read = new Map<string, Promise<Conversation>>();
+  return (dir) => {
+    let conversation = read.get(dir);
+    if (!conversation) read.set(dir, (conversation = readConversation(fs, dir).then((r) => r.conversation)));
+    return conversation;
+  };
+}
+
 /** The messages named, from the conversation the session node belongs to, as they are indexed. */
-async function readMessages(fs: ContextFS, uri: string, messageIds: string[]): Promise<string | null> {
+async function readMessages(conversations: Conversations, uri: string, messageIds: string[]): Promise<string | null> {
   const dir = conversationDir(uri);
   if (!dir) return null;
-  const { conversation } = await readConversation(fs, dir);
+  const conversation = await conversations(dir);
   const wanted = new Set(messageIds);
   const lines: string[] = [];
   for (const session of conversation.sessions) {
     for (const message of session.messages) if (wanted.has(message.id)) lines.push(formatMessageRecord(message, session.started_at));
   }
   return lines.length > 0 ? lines.join('\n') : null;
+}
+
+/**
+ * The pack of a search's ranked results, as `context:pack` builds it (`cairn context`, MCP
+ * `context`, the Compression view). Apart so the pack evaluation can build packs from one
+ * search at several budgets and floors (`floor` defaults to the pack floor).
+ */
+export async function packRanked(
+  fs: ContextFS,
+  ranked: readonly RankedResult[],
+  request: { query: string; budget: number; strategy?: CompressionStrategy },
+  floor?: number,
+): Promise<ContextPack> {
+  const conversations = conversationReader(fs);
+  const packHits: PackHit[] = [];
+  for (const hit of relevantHits(ranked, floor)) {
+    const meta = await fs.readMeta(hit.uri).catch(() => null);
+    packHits.push({ ...hit, ...(meta?.updated_at ? { updated_at: meta.updated_at } : {}) });
+  }
+  return buildContextPack(
+    packHits,
+    {
+      read: (uri, level) => fs.read(uri, level),
+      readMessages: (uri, ids) => readMessages(conversations, uri, ids),
+      neighboursOf: (uri, ids) => neighboursOf(conversations, uri, ids),
+      chainsFor: (refs) => chainsFor(fs, refs),
+    },
+    { query: request.query, budget: request.budget, ...(request.strategy ? { strategy: request.strategy } : {}) },
+  );
+}
+
+/** The messages right before the first and right after the last of these, in their session. */
+async function neighboursOf(conversations: Conversations, uri: string, messageIds: string[]): Promise<{ before: MessageRef[]; after: MessageRef[] }> {
+  const dir = conversationDir(uri);
+  if (!dir) return { before: [], after: [] };
+  const conversation = await conversations(dir);
+  for (const session of conversation.sessions) {
+    const at = session.messages.map((m, i) => (messageIds.includes(m.id) ? i : -1)).filter((i) => i >= 0);
+    if (at.length === 0) continue;
+    const first = at[0] as number;
+    const last = at[at.length - 1] as number;
+    return {
+      before: first > 0 ? [{ uri, message_id: (session.messages[first - 1] as { id: string }).id }] : [],
+      after: last < session.messages.length - 1 ? [{ uri, message_id: (session.messages[last + 1] as { id: string }).id }] : [],
+    };
+  }
+  return { before: [], after: [] };
 }
 
 export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandlers, 'compress:run' | 'context:pack'> {
@@ -73,20 +134,7 @@ export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandler
     },
     'context:pack': async (request, ctx) => {
       const { ranked } = await deps.search({ query: request.query, mode: 'hybrid', topK: request.topK, ...(request.scope ? { scope: request.scope } : {}) }, ctx);
-      const packHits: PackHit[] = [];
-      for (const hit of relevantHits(ranked)) {
-        const meta = await deps.fs.readMeta(hit.uri).catch(() => null);
-        packHits.push({ ...hit, ...(meta?.updated_at ? { updated_at: meta.updated_at } : {}) });
-      }
-      return buildContextPack(
-        packHits,
-        {
-          read: (uri, level) => deps.fs.read(uri, level),
-          readMessages: (uri, ids) => readMessages(deps.fs, uri, ids),
-          chainsFor: (refs) => chainsFor(deps.fs, refs),
-        },
-        { query: request.query, budget: request.budget, strategy: request.strategy },
-      );
+      return packRanked(deps.fs, ranked, request);
     },
   };
 }
