@@ -2,10 +2,11 @@
  * The application menu's own words, in each language of the page (shared/locale.ts). Electron
  * translates the items it builds from a role (Edit, Window, Reload, Quit…) into the OS's
  * language; these are the items Cairn names itself, so they follow the page's language, which
- * the page sends with `host:setLocale`.
+ * the page sends with `host:setLocale`. The views' names are the sidebar's (shared/view-labels.ts).
  */
 import type { View } from '../../shared/contracts/host.js';
 import type { Locale } from '../../shared/locale.js';
+import { VIEW_LABELS } from '../../shared/view-labels.js';
 
 export interface MenuLabels {
   file: string;
@@ -27,18 +28,7 @@ export const MENU_LABELS: Record<Locale, MenuLabels> = {
     recent: 'Recent',
     noRecent: 'No folders ingested yet',
     view: 'View',
-    views: {
-      home: 'Home',
-      explorer: 'Explorer',
-      dag: 'Live DAG',
-      search: 'Search',
-      sessions: 'Sessions',
-      memories: 'Memories',
-      compress: 'Compression',
-      export: 'Export',
-      monitor: 'LLM Monitor',
-      settings: 'Settings',
-    },
+    views: VIEW_LABELS.en,
   },
   zh: {
     file: '文件',
@@ -48,17 +38,6 @@ export const MENU_LABELS: Record<Locale, MenuLabels> = {
     recent: '最近',
     noRecent: '还没有导入过文件夹',
     view: '视图',
-    views: {
-      home: '首页',
-      explorer: '浏览器',
-      dag: '实时 DAG',
-      search: '搜索',
-      sessions: '会话',
-      memories: '记忆',
-      compress: '压缩',
-      export: '导出',
-      monitor: 'LLM 监控',
-      settings: '设置',
-    },
+    views: VIEW_LABELS.zh,
   },
 };

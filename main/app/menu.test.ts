@@ -92,7 +92,7 @@ describe('the menu template', () => {
       ['Memories', 'Alt+6'],
       ['Compression', 'Alt+7'],
       ['Export', 'Alt+8'],
-      ['LLM Monitor', 'Alt+9'],
+      ['LLM monitor', 'Alt+9'],
       ['Settings', 'Alt+0'],
     ]);
     for (const labels of Object.values(MENU_LABELS)) expect(Object.keys(labels.views)).toEqual([...VIEWS]);

@@ -2,6 +2,8 @@
  * The interface text in English. This table defines the keys: every other language has exactly
  * these (see zh.ts). `{name}` placeholders are filled by `translate` in index.ts.
  */
+import { VIEW_LABELS } from '../../shared/view-labels';
+
 export const en = {
   'app.title': 'Cairn',
   'app.connecting': 'Connecting to the engine…',
@@ -15,14 +17,14 @@ export const en = {
   'engine.stopped': 'The engine kept crashing and was stopped. Quit and reopen Cairn.',
   'engine.dismiss': 'Dismiss',
   'nav.label': 'Views',
-  'nav.home': 'Home',
-  'nav.explorer': 'Explorer',
-  'nav.dag': 'Live DAG',
-  'nav.search': 'Search',
-  'nav.sessions': 'Sessions',
-  'nav.memories': 'Memories',
-  'nav.compress': 'Compression',
-  'nav.export': 'Export',
+  'nav.home': VIEW_LABELS.en.home,
+  'nav.explorer': VIEW_LABELS.en.explorer,
+  'nav.dag': VIEW_LABELS.en.dag,
+  'nav.search': VIEW_LABELS.en.search,
+  'nav.sessions': VIEW_LABELS.en.sessions,
+  'nav.memories': VIEW_LABELS.en.memories,
+  'nav.compress': VIEW_LABELS.en.compress,
+  'nav.export': VIEW_LABELS.en.export,
   'theme.label': 'Theme',
   'theme.system': 'System',
   'theme.light': 'Light',
@@ -573,8 +575,8 @@ export const en = {
   'messageRole.system': 'System',
   'messageRole.tool': 'Tool',
 
-  'nav.monitor': 'LLM monitor',
-  'nav.settings': 'Settings',
+  'nav.monitor': VIEW_LABELS.en.monitor,
+  'nav.settings': VIEW_LABELS.en.settings,
   'settings.title': 'Settings',
   'settings.lead': 'The language model that writes summaries. Off, or when a call fails, summaries are extractive and offline.',
   'settings.usingLlm': 'New summary runs use {model}.',

@@ -1,4 +1,5 @@
 /** The interface text in Chinese: typed by the English keys, so a key missing or extra here fails the type check. */
+import { VIEW_LABELS } from '../../shared/view-labels';
 import type { Messages } from './en';
 
 export const zh: Messages = {
@@ -14,14 +15,14 @@ export const zh: Messages = {
   'engine.stopped': '引擎反复崩溃，已停止。请退出并重新打开 Cairn。',
   'engine.dismiss': '关闭',
   'nav.label': '视图',
-  'nav.home': '首页',
-  'nav.explorer': '浏览器',
-  'nav.dag': '实时 DAG',
-  'nav.search': '搜索',
-  'nav.sessions': '会话',
-  'nav.memories': '记忆',
-  'nav.compress': '压缩',
-  'nav.export': '导出',
+  'nav.home': VIEW_LABELS.zh.home,
+  'nav.explorer': VIEW_LABELS.zh.explorer,
+  'nav.dag': VIEW_LABELS.zh.dag,
+  'nav.search': VIEW_LABELS.zh.search,
+  'nav.sessions': VIEW_LABELS.zh.sessions,
+  'nav.memories': VIEW_LABELS.zh.memories,
+  'nav.compress': VIEW_LABELS.zh.compress,
+  'nav.export': VIEW_LABELS.zh.export,
   'theme.label': '主题',
   'theme.system': '跟随系统',
   'theme.light': '浅色',
@@ -569,8 +570,8 @@ export const zh: Messages = {
   'messageRole.system': '系统',
   'messageRole.tool': '工具',
 
-  'nav.monitor': 'LLM 监控',
-  'nav.settings': '设置',
+  'nav.monitor': VIEW_LABELS.zh.monitor,
+  'nav.settings': VIEW_LABELS.zh.settings,
   'settings.title': '设置',
   'settings.lead': '负责撰写摘要的语言模型。关闭时或调用失败时，摘要以抽取方式离线生成。',
   'settings.usingLlm': '新的摘要任务使用 {model}。',
