@@ -16,6 +16,12 @@ import { bundledFile } from '../lib/runtime-files.js';
 const BATCH = 16;
 /** Batches sent to one worker at once, so it never waits on a round trip between two. */
 const PER_WORKER = 2;
+/**
+ * Batches done or in flight ahead of the next one to print, per worker. Output is in order, so a
+ * slow batch (one large file) holds the window: it must be wide enough that the other workers
+ * keep busy meanwhile. The answers held are skeletons, a few KB per file.
+ */
+const AHEAD_PER_WORKER = 8;
 
 /** What the command sends a worker. */
 export interface SkeletonBatch {
@@ -36,26 +42,57 @@ export interface SkeletonStreamOptions {
 }
 
 /**
- * Makes the skeleton of each file and hands it to `onFile`, in order.
+ * Makes the skeleton of each file and hands it to `onFile`, in order. `files` may be a promise (a
+ * folder's scan): the workers then start, runtime and grammars, while the scan runs.
  *
  * @example
  * await streamSkeletons(files, { mode: 'ast', onFile: (f) => write(f.text) });
  */
-export async function streamSkeletons(files: readonly SkeletonFile[], options: SkeletonStreamOptions): Promise<void> {
-  const workers = Math.min(Math.max(0, Math.floor(options.workers ?? availableParallelism())), Math.ceil(files.length / BATCH));
-  if (workers <= 1) {
+export async function streamSkeletons(files: readonly SkeletonFile[] | Promise<readonly SkeletonFile[]>, options: SkeletonStreamOptions): Promise<void> {
+  const cores = Math.max(0, Math.floor(options.workers ?? availableParallelism()));
+  let early: StartedWorker[] = [];
+  if (cores > 1 && !Array.isArray(files)) early = startWorkers(cores);
+  let list: readonly SkeletonFile[];
+  try {
+    list = await files;
+  } catch (error) {
+    for (const started of early) void started.worker.terminate();
+    throw error;
+  }
+  const size = Math.min(cores, Math.ceil(list.length / BATCH));
+  // Few files run in this thread; extra early workers are let go.
+  for (const started of early.splice(size > 1 ? size : 0)) void started.worker.terminate();
+  if (size <= 1) {
     const { skeletonsForPaths } = await import('../engine/parse/skeleton/index.js');
-    for (let start = 0; start < files.length; start += BATCH) {
-      for (const file of (await skeletonsForPaths(files.slice(start, start + BATCH), { mode: options.mode })).files) await options.onFile(file);
+    for (let start = 0; start < list.length; start += BATCH) {
+      for (const file of (await skeletonsForPaths(list.slice(start, start + BATCH), { mode: options.mode })).files) await options.onFile(file);
     }
     return;
   }
-  await inWorkers(files, workers, options);
+  await inWorkers(list, early.length > 0 ? early : startWorkers(size), options);
 }
 
-function inWorkers(files: readonly SkeletonFile[], size: number, options: SkeletonStreamOptions): Promise<void> {
+/** A worker started before its work is known, and the error it met meanwhile (kept, so it is not an uncaught one). */
+interface StartedWorker {
+  worker: Worker;
+  error?: Error;
+  onError: (error: Error) => void;
+}
+
+function startWorkers(size: number): StartedWorker[] {
+  return Array.from({ length: size }, () => {
+    const started: StartedWorker = { worker: new Worker(bundledFile('skeleton.worker.js')), onError: (error) => (started.error ??= error) };
+    started.worker.on('error', started.onError);
+    return started;
+  });
+}
+
+function inWorkers(files: readonly SkeletonFile[], started: StartedWorker[], options: SkeletonStreamOptions): Promise<void> {
+  const pool = started.map((s) => s.worker);
+  const size = pool.length;
   const batches = Math.ceil(files.length / BATCH);
-  const pool: Worker[] = [];
+  /** Batches each worker has been sent and not yet answered. */
+  const inFlight = new Map<Worker, number>();
   /** Answers that arrived before the batches ahead of them, by batch id. */
   const done = new Map<number, SkeletonJson[]>();
   let sent = 0;
@@ -72,14 +109,21 @@ function inWorkers(files: readonly SkeletonFile[], size: number, options: Skelet
     };
     const send = (worker: Worker) => {
       // Bounded lookahead: answers waiting to be printed count against it too.
-      if (sent >= batches || sent - nextToPrint >= size * PER_WORKER) return false;
+      if (sent >= batches || sent - nextToPrint >= size * AHEAD_PER_WORKER) return false;
       const batch: SkeletonBatch = { id: sent, files: files.slice(sent * BATCH, (sent + 1) * BATCH), mode: options.mode };
       sent += 1;
+      inFlight.set(worker, (inFlight.get(worker) ?? 0) + 1);
       worker.postMessage(batch);
       return true;
     };
+    // Each worker is topped up to PER_WORKER batches, the least busy first: topping up the first
+    // worker of the pool on every answer gave it nearly all the work.
     const refill = () => {
-      for (let round = 0; round < PER_WORKER; round += 1) for (const worker of pool) if (!failed) send(worker);
+      for (;;) {
+        if (failed) return;
+        const idlest = pool.reduce((a, b) => ((inFlight.get(b) ?? 0) < (inFlight.get(a) ?? 0) ? b : a));
+        if ((inFlight.get(idlest) ?? 0) >= PER_WORKER || !send(idlest)) return;
+      }
     };
     const print = async () => {
       if (printing) return;
@@ -102,18 +146,21 @@ function inWorkers(files: readonly SkeletonFile[], size: number, options: Skelet
         resolve();
       }
     };
-    for (let i = 0; i < size; i += 1) {
-      const worker = new Worker(bundledFile('skeleton.worker.js'));
+    const crashed = (error: Error) => stop(new CairnError('WORKER_CRASHED', `A skeleton worker crashed: ${error.message}`, { cause: error }));
+    for (const { worker, error, onError } of started) {
+      worker.off('error', onError);
+      if (error) crashed(error);
       worker.on('message', (result: SkeletonBatchResult) => {
         if ('error' in result) return stop(new CairnError('INTERNAL', `A skeleton worker failed: ${result.error}`));
+        inFlight.set(worker, (inFlight.get(worker) ?? 1) - 1);
         done.set(result.id, result.files);
+        refill();
         void print();
       });
-      worker.on('error', (error) => stop(new CairnError('WORKER_CRASHED', `A skeleton worker crashed: ${error.message}`, { cause: error })));
+      worker.on('error', crashed);
       worker.on('exit', (code) => {
         if (code !== 0 && !failed && nextToPrint < batches) stop(new CairnError('WORKER_CRASHED', `A skeleton worker exited with code ${code}`));
       });
-      pool.push(worker);
     }
     refill();
   });

@@ -128,6 +128,24 @@ describe('cairn CLI', () => {
     }
   }, 60_000);
 
+  it('prints a folder with one source file or none the same with workers as without (the workers start during the scan and are let go)', async () => {
+    const tree = await mkdtemp(join(tmpdir(), 'cairn-skeleton-few-'));
+    try {
+      await writeFile(join(tree, 'notes.md'), '# Notes\n');
+      const none = cairn('skeleton', tree, '--json', '--workers', '2');
+      expect(none.code, none.stderr).toBe(0);
+      expect(JSON.parse(none.stdout)).toEqual({ files: [] });
+      expect(cairn('skeleton', tree, '--workers', '2').stdout).toContain('no supported source files');
+      await writeFile(join(tree, 'station.py'), readFileSync(join(SAMPLE, 'src', 'station.py'), 'utf8'));
+      const one = cairn('skeleton', tree, '--json', '--workers', '2');
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stdout).toBe(cairn('skeleton', tree, '--json', '--workers', '0').stdout);
+      expect(JSON.parse(one.stdout).files.map((f: { file: string }) => f.file)).toEqual(['station.py']);
+    } finally {
+      await rm(tree, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('fails clearly: one JSON error document with --json, a sentence and exit code otherwise', () => {
     const json = cairn('cat', 'ctx://resources/../../etc/passwd', '--json');
     expect(json.code).not.toBe(0);

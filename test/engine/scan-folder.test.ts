@@ -318,6 +318,18 @@ describe('scanFolder: links and special files', () => {
   });
 });
 
+describe('scanFolder: acceptFile', () => {
+  it('leaves out the files it does not accept without a skip, and still checks the ones it does', async () => {
+    await tree(root, { 'main.go': 'package main\n', 'docs/guide.md': '# Guide\n', 'logo.png': PNG, 'blob.go': PNG, 'pkg/util.go': 'package pkg\n' });
+    const result = await scan({ acceptFile: (rel) => rel.endsWith('.go') });
+    expect(paths(result)).toEqual(['main.go', 'pkg/util.go']);
+    expect(reasons(result)).toEqual({ 'blob.go': 'binary' });
+    // Folders are still walked and listed: the accepted files below them are found.
+    expect(result.dirs).toEqual(['', 'docs', 'pkg']);
+    expect(paths(await scan())).toEqual(['docs/guide.md', 'main.go', 'pkg/util.go']);
+  });
+});
+
 describe('scanFolder: names, order, roots', () => {
   it('handles odd names and sorts by path segments in code-point order', async () => {
     const names = ['a/b.md', 'a-b.md', 'a.md', 'line\nbreak.md', '-rf.md', ' lead and trail .md', 'café.md', 'cafe\u0301.md', '東京.md', '😀.md', '\uff5e.md', 'back\\slash.md', '#hash.md', 'Zed.md'];

@@ -46,16 +46,13 @@ export function registerSkeleton(program: Command): void {
         const target = resolve(path);
         const info = await stat(target).catch(() => null);
         if (!info) throw new CairnError('NOT_FOUND', `No such file or folder: ${path}`);
-        let files: SkeletonFile[];
-        if (info.isFile()) files = [{ path: target, relPath: basename(target) }];
-        else {
-          const scan = await scanFolder(target, { maxFileBytes: 10 * 1024 * 1024, followSymlinks: true });
-          files = scan.files.filter((f) => isSkeletonPath(f.relPath)).map((f) => ({ path: f.path, relPath: f.relPath }));
-        }
         const workers = flags.workers === undefined ? undefined : Number(flags.workers);
         if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0)) throw new CairnError('INVALID_INPUT', `--workers must be a whole number, 0 or more, not ${JSON.stringify(flags.workers)}`);
+        // A folder's files are handed over as the scan's promise: the workers start while it runs.
+        const files: SkeletonFile[] | Promise<SkeletonFile[]> = info.isFile()
+          ? [{ path: target, relPath: basename(target) }]
+          : scanFolder(target, { maxFileBytes: 10 * 1024 * 1024, followSymlinks: true, acceptFile: isSkeletonPath }).then((scan) => scan.files.map((f) => ({ path: f.path, relPath: f.relPath })));
         // Printed as the skeletons come, in the order of the scan; the same bytes as one document.
-        if (flags.json && files.length === 0) return printJson({ files: [] });
         let count = 0;
         await streamSkeletons(files, {
           mode: mode.data,
@@ -67,7 +64,8 @@ export function registerSkeleton(program: Command): void {
             return write(flags.json ? `${first ? '{\n  "files": [\n' : ''}${jsonEntry(file, first)}` : `${first ? '' : '\n\n'}${textBlock(file)}`);
           },
         });
-        if (flags.json) await write('\n  ]\n}\n');
+        if (flags.json && count === 0) printJson({ files: [] });
+        else if (flags.json) await write('\n  ]\n}\n');
         else await write(count ? '\n' : `(no supported source files under ${path})\n`);
       } catch (error) {
         reportError(error, flags);

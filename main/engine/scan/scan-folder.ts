@@ -69,6 +69,11 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** Called at most every 100 ms while the scan runs, and once at the end. */
   onProgress?: (progress: ScanProgress) => void;
+  /**
+   * Takes only the files whose relative path it accepts; the others are left out quietly, never
+   * opened (a command that reads only some kinds of file, such as `cairn skeleton`).
+   */
+  acceptFile?: (relPath: string) => boolean;
   logger?: Logger;
 }
 
@@ -338,6 +343,7 @@ class FolderScan {
   }
 
   private takeFile(file: FileJob): void {
+    if (this.options.acceptFile && !this.options.acceptFile(file.rel)) return;
     if (!this.linking) {
       this.pool.run(() => this.inspectFile(file).then(() => undefined));
       return;
