@@ -24,6 +24,8 @@ export interface DirectoryChild {
   isDirectory: boolean;
   /** A sub-folder's own L1, when the caller has it: the source of its distinctive terms. */
   overview?: string;
+  /** A file's key terms (the last line of its L1), when the caller has them: what its body is about, beyond its lead. */
+  keyTerms?: string[];
 }
 
 export interface SummarizeDirectoryOptions {
@@ -226,12 +228,16 @@ function outlineLines(overview: string): string[] {
   return overview.split('\n').filter((line) => line.startsWith('- ') && (line.startsWith('- **') || /\d/.test(line.slice(2, 6))));
 }
 
-/** "- **name**: its L0", one line, with no list marker of its own (so no doubled bullet). */
+/**
+ * "- **name**: its L0", one line, with no list marker of its own (so no doubled bullet). A real
+ * sub-folder's L0 is shown whole: it is all its parent says of a whole subtree, and cutting it
+ * dropped the end of its sentence (the part naming its last children).
+ */
 function childLine(d: Described, language: ContentLanguage): string {
   const labels = LABELS[language];
   const name = d.child.isDirectory && !d.child.name.endsWith('/') ? `${d.child.name}/` : d.child.name;
   const text = d.child.abstract.trim().replace(/^(?:[-*+•]\s+)+/, '');
-  return `- **${name}**${text ? `${labels.colon}${truncate(text.replace(/\s+/g, ' '), MAX_CHILD_LINE_CHARS)}` : ''}`;
+  return `- **${name}**${text ? `${labels.colon}${truncate(text.replace(/\s+/g, ' '), d.child.isDirectory && !isSplitDocument(d.child) ? MAX_ABSTRACT_CHARS : MAX_CHILD_LINE_CHARS)}` : ''}`;
 }
 
 /** A code skeleton's L0 (main/engine/parse/skeleton): "C file: 2 structs, 15 functions — Its doc. Defines: a, b". */
@@ -411,9 +417,13 @@ function sharedTopics(content: Described[], language: ContentLanguage): string[]
 
 /** The terms of a child's "Key terms:" line, the last line of its L1 (files and folders write one). */
 function keyTermsOf(child: DirectoryChild, language: ContentLanguage): string[] {
-  const overview = child.overview;
+  return child.keyTerms ?? keyTermsOfOverview(child.overview, language);
+}
+
+/** The terms of an L1's "Key terms:" line (its last line; files and folders write one). */
+export function keyTermsOfOverview(overview: string | undefined, language?: ContentLanguage): string[] {
   if (!overview) return [];
-  const labels = LABELS[language];
+  const labels = LABELS[language ?? detectLanguage(overview)];
   for (const candidate of new Set([labels, LABELS.en])) {
     const marker = `**${candidate.keyTerms}${candidate.colon.trim()}** `;
     const at = overview.lastIndexOf(marker);
