@@ -108,7 +108,11 @@ function readJson(path) {
 
 /**
  * An L0 a reader cannot use: the counting template ("7 files on X, Y and Z, including a.md…"),
- * copyright or licence lines, navigation, a subject that is only file names, or raw markup.
+ * copyright or licence lines, navigation, a subject that is only file names, raw markup (HTML
+ * tags), or a usage line: a synopsis or an option list with `<placeholder>` arguments
+ * ("Usage: Run 'coverage-diff.sh <version1> <version2>'", "-i: <regexp> filter out files").
+ * A placeholder in a sentence that quotes a command ("... with 'git diff <v1> <v2>' to report
+ * ...") is prose, not markup.
  */
 export function badAbstract(text) {
   return (
@@ -116,7 +120,8 @@ export function badAbstract(text) {
     /^共 \d+ 个(文件|子目录)/.test(text) ||
     /\bcopyright\s*(\(c\)|©|\d{4})|\(c\) \d{4}|©|all rights reserved|\bspdx\b|licensed under|permission is hereby granted|this (file|program) is (part of|free software)/i.test(text) ||
     /\b(table of contents|next topic|previous topic|skip to (main )?content|quick search|navigation)\b/i.test(text) ||
-    /(^|\s)(={3,}|-{3,}|~{3,}|\*{3,}|#{2,})(\s|$)|\[\]\(|!\[|<\/?[a-z][^>]*>|\]\(https?:|(^|\s)\*\*?\S[^*]*\*\*?(\s|$)/i.test(text) ||
+    /(^|\s)(={3,}|-{3,}|~{3,}|\*{3,}|#{2,})(\s|$)|\[\]\(|!\[|<\/?(?:a|abbr|b|body|br|code|dd|div|dl|dt|em|h[1-6]|head|hr|html|i|img|li|link|meta|ol|p|pre|script|span|strong|style|table|td|th|tr|tt|u|ul)\b[^>]*>|\]\(https?:|(^|\s)\*\*?\S[^*]*\*\*?(\s|$)/i.test(text) ||
+    /^(?:[Uu]sage|USAGE|[Ss]ynopsis|SYNOPSIS)\b.*<[A-Za-z][\w.-]*>|^(?:-{1,2}[\w-]+\s*[:=,]|[\p{Ll}'"`./$])[^.!?]*<[A-Za-z][\w.-]*>/u.test(text) ||
     /^[\w.-]+\.(md|txt|html?|rst|adoc)(, [\w.-]+\.(md|txt|html?|rst|adoc))+/i.test(text)
   );
 }

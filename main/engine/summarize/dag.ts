@@ -512,6 +512,8 @@ function fileSummaryOf(uri: string, meta: NodeMeta): ChildSummary {
     category: meta.category ?? DEFAULT_CATEGORY[meta.source_format ?? ''] ?? 'document',
     is_directory: false,
     has_abstract: true,
+    // Its key terms (the L1's last line) tell the offline directory summary what the body is about.
+    ...(meta.overview ? { overview: meta.overview } : {}),
   };
 }
 

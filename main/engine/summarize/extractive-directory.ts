@@ -24,6 +24,8 @@ export interface DirectoryChild {
   isDirectory: boolean;
   /** A sub-folder's own L1, when the caller has it: the source of its distinctive terms. */
   overview?: string;
+  /** A file's key terms (the last line of its L1), when the caller has them: what its body is about, beyond its lead. */
+  keyTerms?: string[];
 }
 
 export interface SummarizeDirectoryOptions {
@@ -38,6 +40,11 @@ const INTRO_NAMES = [/^readme(\.(md|markdown|txt|rst|adoc|html?))?\/?$/i, /^inde
 /** Parts of a split document: 01-introduction.md, 02-usage.md, ... */
 const PART_NAME = /^\d{2,}-/;
 const MAX_CHILD_LINE_CHARS = 160;
+/**
+ * A document's line in a folder whose list does not fit its L1, or that opens sub-folders: its
+ * title and the start of its lead, so the L1 names more of what lies below it, in its documents' words.
+ */
+const SHORT_LINE_CHARS = 60;
 /** A sub-folder's own child line, shown under it in its parent's L1. */
 const MAX_NESTED_LINE_CHARS = 110;
 /** The share of a folder's L1 kept to open its sub-folders when its own list does not fit. */
@@ -169,7 +176,11 @@ function directoryOverview(
   // (below): their contents say more about it than the last of its hundreds of pages.
   const opens = (d: Described) => d.child.isDirectory && !isSplitDocument(d.child) && Boolean(d.child.overview) && !isLegalOrHistoryName(d.child.name);
   const listed = sections.reduce((n, section) => n + section.lines.reduce((m, l) => m + charLength(l) + 1, 0) + section.items.reduce((m, d) => m + charLength(childLine(d, language)) + 1, 0), 0);
-  const reserve = listed > budget && described.some(opens) ? Math.floor(budget * NESTED_SHARE) : 0;
+  // Short lines (a title and the start of its lead) when the list does not fit, or when there are
+  // sub-folders to open below: what they hold says more than the end of each child's sentence.
+  const crowded = listed > budget;
+  const short = crowded || described.some((d) => d.child.isDirectory && Boolean(d.child.overview) && !isLegalOrHistoryName(d.child.name));
+  const reserve = crowded && described.some(opens) ? Math.floor(budget * NESTED_SHARE) : 0;
   budget -= reserve;
   let left = 0;
   const shown: { heading: string; lines: { text: string; subs: string[]; item?: Described }[] }[] = [];
@@ -180,7 +191,7 @@ function directoryOverview(
       lines.push({ text: line, subs: [] });
     }
     for (const item of section.items) {
-      const line = childLine(item, language);
+      const line = childLine(item, language, short ? SHORT_LINE_CHARS : MAX_CHILD_LINE_CHARS);
       if (charLength(line) + 1 > budget) {
         left += 1;
         continue;
@@ -226,12 +237,16 @@ function outlineLines(overview: string): string[] {
   return overview.split('\n').filter((line) => line.startsWith('- ') && (line.startsWith('- **') || /\d/.test(line.slice(2, 6))));
 }
 
-/** "- **name**: its L0", one line, with no list marker of its own (so no doubled bullet). */
-function childLine(d: Described, language: ContentLanguage): string {
+/**
+ * "- **name**: its L0", one line, with no list marker of its own (so no doubled bullet). A real
+ * sub-folder's L0 is shown whole: it is all its parent says of a whole subtree, and cutting it
+ * dropped the end of its sentence (the part naming its last children).
+ */
+function childLine(d: Described, language: ContentLanguage, max = MAX_CHILD_LINE_CHARS): string {
   const labels = LABELS[language];
   const name = d.child.isDirectory && !d.child.name.endsWith('/') ? `${d.child.name}/` : d.child.name;
   const text = d.child.abstract.trim().replace(/^(?:[-*+•]\s+)+/, '');
-  return `- **${name}**${text ? `${labels.colon}${truncate(text.replace(/\s+/g, ' '), MAX_CHILD_LINE_CHARS)}` : ''}`;
+  return `- **${name}**${text ? `${labels.colon}${truncate(text.replace(/\s+/g, ' '), d.child.isDirectory && !isSplitDocument(d.child) ? MAX_ABSTRACT_CHARS : max)}` : ''}`;
 }
 
 /** A code skeleton's L0 (main/engine/parse/skeleton): "C file: 2 structs, 15 functions — Its doc. Defines: a, b". */
@@ -411,9 +426,13 @@ function sharedTopics(content: Described[], language: ContentLanguage): string[]
 
 /** The terms of a child's "Key terms:" line, the last line of its L1 (files and folders write one). */
 function keyTermsOf(child: DirectoryChild, language: ContentLanguage): string[] {
-  const overview = child.overview;
+  return child.keyTerms ?? keyTermsOfOverview(child.overview, language);
+}
+
+/** The terms of an L1's "Key terms:" line (its last line; files and folders write one). */
+export function keyTermsOfOverview(overview: string | undefined, language?: ContentLanguage): string[] {
   if (!overview) return [];
-  const labels = LABELS[language];
+  const labels = LABELS[language ?? detectLanguage(overview)];
   for (const candidate of new Set([labels, LABELS.en])) {
     const marker = `**${candidate.keyTerms}${candidate.colon.trim()}** `;
     const at = overview.lastIndexOf(marker);

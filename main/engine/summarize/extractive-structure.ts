@@ -5,7 +5,7 @@
  * and docstrings as prose and its declarations as definitions.
  */
 import { isBoilerplate } from './boilerplate.js';
-import { joinLines } from './extractive-text.js';
+import { joinLines, withoutUsageLead } from './extractive-text.js';
 
 export interface Block {
   /** Prose with inline syntax removed. */
@@ -382,7 +382,11 @@ function parseCode(text: string): DocumentStructure {
       // Tags like @param keep their text; the tag itself is noise.
       // " --- " and " -- " between words are dashes ("arrayops.bash --- hide some of the syntax").
       const prose = joined.replace(/(^|\s)@\w+/g, '$1').replace(/\s+/g, ' ').replace(/ -{2,3} /g, ' — ').trim();
-      if (header === undefined && !sawCode && definitions.length === 0 && /\p{L}{3,}\s+\p{L}{2,}/u.test(prose) && !isBoilerplate(prose)) header = prose;
+      // A header states what the file is for: not a usage line ("Usage: run x.sh <v1> <v2>"), nor a
+      // command indented under one ("#     make coverage-test").
+      const lead = withoutUsageLead(prose);
+      const indented = paragraph.every((line) => /^(?:\t| {4})/.test(line));
+      if (header === undefined && !sawCode && definitions.length === 0 && !indented && /\p{L}{3,}\s+\p{L}{2,}/u.test(lead) && !isBoilerplate(lead)) header = lead;
       blocks.push({ text: prose, item: false });
     }
   };

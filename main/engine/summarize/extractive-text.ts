@@ -127,6 +127,35 @@ function isAbbreviation(text: string, dot: number): boolean {
 }
 
 /** One term occurrence: `key` compares terms (lower-cased, lightly stemmed), `surface` is how it was written. */
+/** A `<placeholder>` argument of a usage line: "<version1>", "<regexp>" (a bare word in angle brackets). */
+const PLACEHOLDER = /<[A-Za-z][\w.-]*>/;
+/** An option opening a line of an option list: "-c:", "--force,", "-I: filter out ...". */
+const OPTION_START = /^-{1,2}[\w-]+\s*[:=,]/;
+
+/**
+ * A usage line, not prose: a sentence with `<placeholder>` arguments that is a synopsis
+ * ("Usage: Run 'coverage-diff.sh <version1> <version2>' ..."), an option list ("-i: <regexp>
+ * filter out ...") or the fragment that goes on with one ("while checked out at <version2>.").
+ * A sentence that states a purpose and quotes a command ("This script combines ... with 'git
+ * diff <v1> <v2>'") starts with a capital and is prose.
+ */
+export function isUsageLine(sentence: string): boolean {
+  const s = sentence.trim();
+  if (!PLACEHOLDER.test(s)) return false;
+  return /^(?:usage|synopsis)\b/i.test(s) || OPTION_START.test(s) || /^[\p{Ll}'"`./$]/u.test(s);
+}
+
+/**
+ * A paragraph without the usage lines it opens with (and the options that go on listing after
+ * one): the sentence that states what the text is for comes after them. Empty when nothing else is left.
+ */
+export function withoutUsageLead(paragraph: string): string {
+  const sentences = splitSentences(paragraph);
+  let i = 0;
+  while (i < sentences.length && (isUsageLine(sentences[i] as string) || (i > 0 && OPTION_START.test(sentences[i] as string)))) i += 1;
+  return i === 0 ? paragraph : sentences.slice(i).join(' ');
+}
+
 export interface Token {
   key: string;
   surface: string;

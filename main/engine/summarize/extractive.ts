@@ -30,6 +30,7 @@ import {
   splitSentences,
   tokenize,
   truncate,
+  withoutUsageLead,
   type ContentLanguage,
   type Token,
 } from './extractive-text.js';
@@ -198,10 +199,12 @@ function leadParagraph(doc: DocumentStructure, language: ContentLanguage): strin
         continue;
       }
       if (isBoilerplate(block.text) || !looksLikeProse(block.text)) continue;
-      const first = splitSentences(block.text)[0] ?? '';
+      // A usage line with <placeholder> arguments is not prose: the lead is what follows it.
+      const text = withoutUsageLead(block.text);
+      const first = splitSentences(text)[0] ?? '';
       const minTerms = language === 'en' ? 4 : 2;
       if (tokenize(first, language).length < minTerms || /[?？]$/.test(first)) continue;
-      return block.text;
+      return text;
     }
   }
   return undefined;
