@@ -135,8 +135,11 @@ export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandler
   return {
     'compress:run': async (request) => {
       const blocks = parseCompressInput({ blocks: request.blocks });
+      const at = new Map(blocks.map((b, i) => [b.id, i]));
+      const reserve = (request.reserve ?? []).map((group) => group.flatMap((id) => (at.has(id) ? [at.get(id) as number] : [])));
       const result = compressBlocks(blocks, {
         strategy: request.strategy,
+        ...(reserve.length > 0 ? { reserve } : {}),
         ...(request.budget !== undefined ? { budget: request.budget } : {}),
         ...(request.ratio !== undefined ? { ratio: request.ratio } : {}),
         cutSentences: request.whole_sentences !== true,
