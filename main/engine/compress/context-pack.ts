@@ -90,11 +90,13 @@ export interface ContextPack {
 /** Hits ranked this high are HIGH priority. */
 const TOP_HITS = 3;
 /**
- * Hits ranked this high get their room before anything else, each with the messages next to it
- * (reserve.ts): fitted on the tune halves of both dev sets (`npm run eval:packs -- --reserve`;
- * bench/RESULTS.md, "Context packs worth their tokens", session 8).
+ * Hits ranked this high get their room before anything else, in rank order (reserve.ts), so a
+ * lower hit whose chain scores high can no longer crowd them out; what is left goes to the
+ * messages next to them, their chains and the rest. The search gives the pack 40 hits: all of
+ * them above the floor are reserved. Fitted on the tune halves of both dev sets (`npm run
+ * eval:packs -- --reserve`; bench/RESULTS.md, "Context packs worth their tokens", session 8).
  */
-export const RESERVED_HITS = 10;
+export const RESERVED_HITS = 40;
 /** Hits scoring below this share of the best score are LOW priority. */
 const WEAK_SHARE = 0.35;
 /** Freshness halves every this many days. */
@@ -179,9 +181,10 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
   const outcomes = await attachChains(blocks, sources);
   // After the chains: a neighbour joins no chain, so a chain's unit (kept whole or summarized
   // together) is what the hits make it, and a message a chain step holds does not come twice.
-  const near = new Map<string, string[]>();
-  const ordered = await addNeighbours(chainStepsAfterTheirHits(blocks), sources, seen, near);
-  let groups = hitIds.slice(0, options.reservedHits ?? RESERVED_HITS).map((id) => [id, ...(near.get(id) ?? [])]);
+  const ordered = await addNeighbours(chainStepsAfterTheirHits(blocks), sources, seen);
+  // Each hit alone: reserving the messages next to it too crowded out the chains that answer
+  // multi-hop questions (bench/RESULTS.md, session 8); they join after, in the strategy's order.
+  let groups = hitIds.slice(0, options.reservedHits ?? RESERVED_HITS).map((id) => [id]);
   if (isOutcomeQuestion(options.query)) {
     // CRITICAL: ahead of every other block, however much more of the question's wording the
     // discussion around the decision repeats (it usually does).
@@ -201,7 +204,7 @@ const LOWER: Record<ContextPriority, ContextPriority> = { CRITICAL: 'HIGH', HIGH
  * their hit in reading order, ranked below it: what the budget has left after the hits goes to
  * the replies and questions around them. A neighbour that is a hit itself stays where its rank put it.
  */
-async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen: Set<string>, near: Map<string, string[]>): Promise<ContextBlock[]> {
+async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen: Set<string>): Promise<ContextBlock[]> {
   const { neighboursOf, readMessages } = sources;
   if (!neighboursOf || !readMessages) return blocks;
   const out: ContextBlock[] = [];
@@ -233,21 +236,18 @@ async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen:
       out.push(block);
       continue;
     }
-    const around = await neighboursOf(uri, ids).catch(() => ({ before: [], after: [] }));
-    const before: ContextBlock[] = [];
-    for (const ref of around.before) {
+    const near = await neighboursOf(uri, ids).catch(() => ({ before: [], after: [] }));
+    for (const ref of near.before) {
       const b = await neighbour(block, ref);
-      if (b) before.push(b);
+      if (b) out.push(b);
     }
-    out.push(...before, block);
+    out.push(block);
     after.length = 0;
-    for (const ref of around.after) {
+    for (const ref of near.after) {
       const b = await neighbour(block, ref);
       if (b) after.push(b);
     }
     out.push(...after);
-    // The reply first: it answers the hit more often than the message it replies to.
-    near.set(block.id, [...after, ...before].map((b) => b.id));
   }
   return out;
 }
