@@ -106,13 +106,12 @@ const SOURCE_OF: Record<string, string> = { memory: 'long_term_memory', session:
 
 /**
  * The pack's relevance floor: a ranked result whose best hit scores below it (hybrid scores are
- * relative to the best) brings no block. Still the search list's hybrid floor: 0.5 answers the
- * most questions inside 1,500 tokens on the tune halves of both dev sets (`npm run eval:packs --
- * --floors`; bench/RESULTS.md, "Context packs worth their tokens"), but at small budgets it lets
- * so many chains in that one chain's summary can fill a 600-token pack and another chain is left
- * out (test/engine/mcp.test.ts), so it waits for the chain selection to make room.
+ * relative to the best) brings no block. 0.5 answers the most questions inside 1,500 tokens on
+ * the tune halves of both dev sets (`npm run eval:packs -- --floors`; bench/RESULTS.md, "Context
+ * packs worth their tokens", session 8). It waited for the top hits' reserved room: before it, the
+ * chains the lower hits brought in could fill a small pack with one chain's summary.
  */
-export const PACK_FLOOR = 0.74;
+export const PACK_FLOOR = 0.5;
 
 /**
  * The hits worth a block: those of the search's ranked results scoring at or above the pack's
