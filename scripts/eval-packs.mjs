@@ -6,10 +6,11 @@
 // With --recall-dev, the conversational dev set (test/fixtures/recall-dev) instead: each
 // conversation imported into a workspace as `cairn sessions import` does, each question's pack as
 // `cairn context` builds it, at 500 / 1,500 / 3,000 tokens (or --budgets), per kind and split;
-// --floors a,b,c compares pack floors (fit them on the tune split).
+// --floors a,b,c compares pack floors and --reserve a,b,c numbers of top hits given their room
+// first (fit them on the tune split).
 //
-// Usage: node scripts/eval-packs.mjs [--json] [--budget N] [--floors F] [--fixtures DIR]
-//        node scripts/eval-packs.mjs --recall-dev [--json] [--budgets 500,1500,3000] [--floors F,...]
+// Usage: node scripts/eval-packs.mjs [--json] [--budget N] [--floors F] [--reserve N] [--fixtures DIR]
+//        node scripts/eval-packs.mjs --recall-dev [--json] [--budgets 500,1500,3000] [--floors F,...] [--reserve N,...]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +26,9 @@ const RECALL_DEV = flag('--recall-dev');
 const FIXTURES = option('--fixtures', join(ROOT, RECALL_DEV ? 'test/fixtures/recall-dev' : 'test/fixtures/retrieval'));
 const BUDGETS = option('--budgets', '500,1500,3000').split(',').map(Number);
 const FLOORS = option('--floors', '').split(',').filter(Boolean).map(Number);
-if (args.length > 0 || ![BUDGET, ...BUDGETS].every((b) => Number.isInteger(b) && b >= 1) || !FLOORS.every((f) => f >= 0 && f <= 1)) {
-  console.error(args.length > 0 ? `Unknown arguments: ${args.join(' ')}` : 'budgets must be whole numbers of tokens, floors between 0 and 1');
+const RESERVES = option('--reserve', '').split(',').filter(Boolean).map(Number);
+if (args.length > 0 || ![BUDGET, ...BUDGETS].every((b) => Number.isInteger(b) && b >= 1) || !FLOORS.every((f) => f >= 0 && f <= 1) || !RESERVES.every((r) => Number.isInteger(r) && r >= 0)) {
+  console.error(args.length > 0 ? `Unknown arguments: ${args.join(' ')}` : 'budgets must be whole numbers of tokens, floors between 0 and 1, reserves whole numbers of hits');
   process.exit(2);
 }
 
@@ -35,7 +37,7 @@ if (RECALL_DEV) {
   const tmp = mkdtempSync(join(tmpdir(), 'cairn-eval-packs-'));
   try {
     const started = performance.now();
-    const report = await ev.runConversationPackEval({ fixtures: FIXTURES, workDir: tmp, budgets: BUDGETS, ...(FLOORS.length ? { floors: FLOORS } : {}) });
+    const report = await ev.runConversationPackEval({ fixtures: FIXTURES, workDir: tmp, budgets: BUDGETS, ...(FLOORS.length ? { floors: FLOORS } : {}), ...(RESERVES.length ? { reserves: RESERVES } : {}) });
     const machine = `${cpus()[0]?.model ?? 'cpu'} × ${availableParallelism()}, Node ${process.version}`;
     if (JSON_OUT) process.stdout.write(`${JSON.stringify({ machine, ...report })}\n`);
     else {
@@ -53,7 +55,7 @@ const ev = await importTs('eval-packs', ['./bench/lib/pack-eval.ts', { from: './
 const tmp = mkdtempSync(join(tmpdir(), 'cairn-eval-packs-'));
 try {
   const started = performance.now();
-  const report = await ev.runPackEval({ fixtures: FIXTURES, embedder: ev.createLocalEmbedder(), indexDir: join(tmp, 'index'), budget: BUDGET, ...(FLOORS.length === 1 ? { floor: FLOORS[0] } : {}) });
+  const report = await ev.runPackEval({ fixtures: FIXTURES, embedder: ev.createLocalEmbedder(), indexDir: join(tmp, 'index'), budget: BUDGET, ...(FLOORS.length === 1 ? { floor: FLOORS[0] } : {}), ...(RESERVES.length === 1 ? { reservedHits: RESERVES[0] } : {}) });
   const machine = `${cpus()[0]?.model ?? 'cpu'} × ${availableParallelism()}, Node ${process.version}`;
   if (JSON_OUT) process.stdout.write(`${JSON.stringify({ machine, ...report })}\n`);
   else {

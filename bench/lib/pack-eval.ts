@@ -31,6 +31,8 @@ export interface PackEvalOptions {
   topK?: number;
   /** The pack's relevance floor; PACK_FLOOR when absent. */
   floor?: number;
+  /** Top hits given their room first; RESERVED_HITS when absent. */
+  reservedHits?: number;
 }
 
 export interface PackGroup {
@@ -126,7 +128,8 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
     for (const q of set.questions) {
       const hits = await index.search({ text: q.question, k: options.topK ?? 40, mode: 'hybrid' });
       const packHits = relevantHits(rankHits(hits.map(asRankInput), { weakBelow: WEAK_BELOW.hybrid }), options.floor);
-      const build = (budget: number) => buildContextPack(packHits, sources, { query: q.question, budget });
+      const build = (budget: number) =>
+        buildContextPack(packHits, sources, { query: q.question, budget, ...(options.reservedHits !== undefined ? { reservedHits: options.reservedHits } : {}) });
       // The pack is the text an agent is given: it must fit the budget, headings and legend
       // included. A pack whose text runs over is rebuilt with the largest budget whose text fits.
       let pack = await build(options.budget);
@@ -214,6 +217,8 @@ export interface ConversationPackOptions {
   budgets: number[];
   /** Pack floors to compare (a tuning run); the pack's own floor when absent. */
   floors?: number[];
+  /** Numbers of reserved top hits to compare (a tuning run); RESERVED_HITS when absent. */
+  reserves?: number[];
 }
 
 export interface ConversationPackGroup {
@@ -228,7 +233,10 @@ export interface ConversationPackGroup {
 }
 
 export interface ConversationPackReport {
-  /** `floor` → `budget` → group name (`all`, `tune`, `test`, `tune:single-hop`, ...) → figures. */
+  /**
+   * `floor` (with `/r<reserved hits>` when several are compared) → `budget` → group name (`all`,
+   * `tune`, `test`, `tune:single-hop`, ...) → figures.
+   */
   byFloor: Record<string, Record<string, Record<string, ConversationPackGroup>>>;
 }
 
@@ -259,9 +267,11 @@ export async function runConversationPackEval(options: ConversationPackOptions):
   const { lazySearchIndex } = await import('../../main/host/open-index.js');
   const { ContextFS } = await import('../../main/engine/tree/context-fs.js');
   const { packRanked } = await import('../../main/engine/compress/handlers.js');
-  const { PACK_FLOOR } = await import('../../main/engine/compress/context-pack.js');
+  const { PACK_FLOOR, RESERVED_HITS } = await import('../../main/engine/compress/context-pack.js');
   const floors = options.floors ?? [PACK_FLOOR];
-  const rows: Array<{ split: string; kind: string; floor: number; budget: number; all: boolean; any: boolean; inHits: boolean; tokens: number }> = [];
+  const reserves = options.reserves ?? [RESERVED_HITS];
+  const settings = floors.flatMap((floor) => reserves.map((reservedHits) => ({ floor, reservedHits, key: reserves.length > 1 ? `${floor}/r${reservedHits}` : String(floor) })));
+  const rows: Array<{ split: string; kind: string; setting: string; budget: number; all: boolean; any: boolean; inHits: boolean; tokens: number }> = [];
   const files = readdirSync(options.fixtures).filter((f) => /^rc\d+.*\.json$/.test(f) && !f.endsWith('.questions.json')).sort();
   for (const file of files) {
     const id = file.replace(/\.json$/, '');
@@ -279,11 +289,11 @@ export async function runConversationPackEval(options: ConversationPackOptions):
         const { ranked } = await engine.call('search:query', { query: q.question, mode: 'hybrid', topK: 40 });
         const found = new Set(ranked.flatMap((r) => r.hits.flatMap((h) => h.provenance.message_ids)));
         const inHits = q.evidence.every((e) => found.has(e));
-        for (const floor of floors) {
+        for (const { floor, reservedHits, key } of settings) {
           for (const budget of options.budgets) {
-            const pack = await packRanked(fs, ranked, { query: q.question, budget }, floor);
+            const pack = await packRanked(fs, ranked, { query: q.question, budget }, { floor, reservedHits });
             const hits = q.evidence.map((e) => messageInPack(text.get(e) as string, pack.markdown));
-            rows.push({ split, kind: q.kind, floor, budget, all: hits.every(Boolean), any: hits.some(Boolean), inHits, tokens: pack.tokens });
+            rows.push({ split, kind: q.kind, setting: key, budget, all: hits.every(Boolean), any: hits.some(Boolean), inHits, tokens: pack.tokens });
           }
         }
       }
@@ -296,10 +306,10 @@ export async function runConversationPackEval(options: ConversationPackOptions):
     return { questions: rs.length, all: rs.filter((r) => r.all).length / n, any: rs.filter((r) => r.any).length / n, inHits: rs.filter((r) => r.inHits).length / n, meanTokens: rs.reduce((s, r) => s + r.tokens, 0) / n };
   };
   const byFloor: ConversationPackReport['byFloor'] = {};
-  for (const floor of floors) {
+  for (const { key } of settings) {
     const perBudget: Record<string, Record<string, ConversationPackGroup>> = {};
     for (const budget of options.budgets) {
-      const rs = rows.filter((r) => r.floor === floor && r.budget === budget);
+      const rs = rows.filter((r) => r.setting === key && r.budget === budget);
       const groups: Record<string, ConversationPackGroup> = { all: summarize(rs) };
       for (const split of ['tune', 'test']) {
         groups[split] = summarize(rs.filter((r) => r.split === split));
@@ -307,7 +317,7 @@ export async function runConversationPackEval(options: ConversationPackOptions):
       }
       perBudget[String(budget)] = groups;
     }
-    byFloor[String(floor)] = perBudget;
+    byFloor[key] = perBudget;
   }
   return { byFloor };
 }

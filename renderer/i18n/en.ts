@@ -462,6 +462,7 @@ export const en = {
   'compress.status.summarized': 'replaced by its summary',
   'compress.status.partial': 'partly kept',
   'compress.status.dropped': 'dropped',
+  'compress.status.referenced': 'top hits kept, other steps by reference',
   'compress.summaryOf': 'Summary of {chains}: {tokens} of {original} tokens',
   'compress.pack': 'Context pack',
   'compress.packTokens': '{before} tokens gathered → {after} in the pack, {saved} saved',

@@ -459,6 +459,7 @@ export const zh: Messages = {
   'compress.status.summarized': '以摘要替代',
   'compress.status.partial': '部分保留',
   'compress.status.dropped': '已丢弃',
+  'compress.status.referenced': '保留命中，其余步骤仅列引用',
   'compress.summaryOf': '{chains} 的摘要：{original} 个 token 中的 {tokens} 个',
   'compress.pack': '上下文包',
   'compress.packTokens': '收集 {before} 个 token → 包内 {after} 个，节省 {saved} 个',

@@ -1,7 +1,8 @@
 /**
  * The compression view: a query, a token budget and a strategy make a context pack
  * (`context:pack`, kept whole for Copy and Save); its blocks are then compressed once more with
- * `compress:run` at the budget the pack's text left them, whole sentences only as the pack does,
+ * `compress:run` at the budget the pack's text left them, whole sentences only and its top hits
+ * first (its `reserve`) as the pack does,
  * which returns the before/after texts the diff editor shows and the same kept/dropped/summarized
  * report.
  *
@@ -84,7 +85,13 @@ export function createCompressStore(client: Pick<CairnClient, 'call'>): StoreApi
           set({ status: 'done', blocks: [], pack, result: pack.result, before: '', after: '', ran: query });
           return;
         }
-        const compressed = await client.call('compress:run', { blocks: pack.blocks, strategy, budget: pack.result.budget, whole_sentences: true });
+        const compressed = await client.call('compress:run', {
+          blocks: pack.blocks,
+          strategy,
+          budget: pack.result.budget,
+          whole_sentences: true,
+          ...(pack.reserve?.length ? { reserve: pack.reserve } : {}),
+        });
         if (mine !== seq) return;
         set({ status: 'done', blocks: pack.blocks, pack, result: compressed.result, before: compressed.before, after: compressed.after, ran: query });
       } catch (error) {

@@ -575,6 +575,8 @@ export const commands = {
       ratio: z.number().min(0).max(1).optional(),
       /** Shorten blocks between sentences only, as context packs do (default false: the seed may cut a first sentence). */
       whole_sentences: z.boolean().optional(),
+      /** Groups of block ids kept before the strategy runs, in order (a context pack's `reserve`). */
+      reserve: z.array(z.array(z.string())).optional(),
     }),
     response: z.object({ result: CompressionResult, before: z.string(), after: z.string() }),
   },
@@ -593,6 +595,8 @@ export const commands = {
       budget: z.number(),
       blocks: z.array(ContextBlock),
       result: CompressionResult,
+      /** Block ids kept before the strategy ran: each top hit with the messages next to it (pass them to `compress:run` to compress the same way). */
+      reserve: z.array(z.array(z.string())).optional(),
       markdown: z.string(),
       /** What each short reference of `markdown` (`[3]`) stands for, in reference order. */
       legend: z.array(

@@ -91,6 +91,10 @@ export const DroppedBlock = z.object({
   token_count: z.number().int(),
   score: z.number(),
   chain_links: z.array(z.string()),
+  /** True when the block's text is left out but the pack names it by reference, as a step of a chain it holds part of. */
+  referenced: z.boolean().optional(),
+  /** Where a referenced block's text is (only for referenced blocks). */
+  provenance: BlockProvenance.optional(),
 });
 export type DroppedBlock = z.infer<typeof DroppedBlock>;
 
@@ -127,9 +131,11 @@ export type ReplacedChain = z.infer<typeof ReplacedChain>;
 
 /**
  * whole: every block kept as is; shortened: every block kept, some shortened; summarized:
- * replaced by its summary; partial: some blocks kept, others dropped; dropped: no block kept.
+ * replaced by its summary; referenced: the blocks reserved for a pack's top hits kept, its other
+ * steps too large for the room left and named by reference only (no text cut); partial: some
+ * blocks kept, others dropped; dropped: no block kept.
  */
-export const ChainStatus = z.enum(['whole', 'shortened', 'summarized', 'partial', 'dropped']);
+export const ChainStatus = z.enum(['whole', 'shortened', 'summarized', 'referenced', 'partial', 'dropped']);
 export type ChainStatus = z.infer<typeof ChainStatus>;
 
 export const ChainReport = z.object({ id: z.string(), block_ids: z.array(z.string()), status: ChainStatus });
@@ -148,7 +154,7 @@ export const CompressionResult = z.object({
   replaced: z.array(ReplacedChain),
   /** Every chain of the input, in order of first appearance. */
   chains: z.array(ChainReport),
-  /** Chains whose blocks were all kept (whole or shortened) or that were replaced by their summary. */
+  /** Chains whose blocks were all kept (whole or shortened), replaced by their summary, or kept in part with the rest named by reference. */
   intact_chains: z.array(z.string()),
   /** Every other chain: cut (partial) or lost entirely (dropped). */
   broken_chains: z.array(z.string()),

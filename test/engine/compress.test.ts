@@ -192,6 +192,37 @@ describe('hard rules over random block sets', () => {
     expect(summarized).toBeGreaterThan(20);
   });
 
+  it('keeps reserved blocks first: the first one whenever it fits the budget alone, and chain_integrity still cuts no chain', () => {
+    const random = prng(20261202);
+    let referenced = 0;
+    for (let round = 0; round < 250; round += 1) {
+      const blocks = randomBlocks(random);
+      if (blocks.length === 0) continue;
+      const total = blocks.reduce((s, b) => s + b.token_count, 0);
+      const budget = Math.floor(random() * (total + 20));
+      // A few groups of random blocks, as a pack reserves its top hits with their neighbours.
+      const reserve = Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+        Array.from({ length: 1 + Math.floor(random() * 3) }, () => Math.floor(random() * blocks.length)),
+      );
+      const first = reserve[0]![0]!;
+      for (const strategy of STRATEGIES) {
+        const result = compressBlocks(blocks, { strategy, budget, reserve, cutSentences: false });
+        expectHardRules(blocks, result);
+        if (blocks[first]!.token_count <= budget) expect(result.kept.find((b) => b.index === first)).toMatchObject({ shortened: false });
+        if (strategy !== 'chain_integrity') continue;
+        expect(result.chains.every((c) => c.status !== 'partial')).toBe(true);
+        // A block named by reference is a step of a chain that holds a reserved block (or is
+        // joined to one by a shared block); each chain it is in is named whole, by reference.
+        const status = new Map(result.chains.map((c) => [c.id, c.status]));
+        for (const block of result.dropped.filter((d) => d.referenced)) {
+          expect(block.chain_links.every((id) => status.get(id) === 'referenced')).toBe(true);
+          referenced += 1;
+        }
+      }
+    }
+    expect(referenced).toBeGreaterThan(20);
+  });
+
   it('is deterministic: the same input gives the same output', () => {
     const random = prng(7);
     for (let round = 0; round < 30; round += 1) {

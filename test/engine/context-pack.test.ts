@@ -144,3 +144,61 @@ describe('context packs', () => {
     expect(middle.blocks.map((b) => b.provenance?.message_ids?.[0])).toEqual(['s2:1', 's2:2', 's2:3', 's2:4']);
   });
 });
+
+describe('room for the top hits', () => {
+  const session = 'ctx://session/c2/s1.md';
+  const answer = '[2024-06-01] Ana: The backup runs at 02:00 from the replica, never from the primary.';
+  const long = (topic: string) => `[2024-06-02] Bo: ${`The ${topic} was discussed at length with every detail of the setup and its history. `.repeat(8)}`;
+  const messages: Record<string, string> = { m1: answer, m7: long('migration'), m8: long('rollback'), m9: long('schema') };
+  // A lower hit (m7) whose causal chain (m7 → m8 → m9) scores above any plain block under the chain-aware score.
+  const lowChain: ExtractedChain = {
+    ...chain,
+    chain_id: 'chain_low',
+    nodes: [
+      { id: 'n1', role: 'problem', text: messages.m7 as string, message_ids: ['m7'] },
+      { id: 'n2', role: 'cause', text: messages.m8 as string, message_ids: ['m8'] },
+      { id: 'n3', role: 'solution', text: messages.m9 as string, message_ids: ['m9'] },
+    ],
+    source_message_ids: ['m7', 'm8', 'm9'],
+  };
+  const chainSources = (chains: ExtractedChain[]): PackSources => ({
+    read: async () => 'the whole session file '.repeat(200),
+    readMessages: async (uri, ids) => (uri === session ? ids.map((id) => messages[id]).join('\n') : null),
+    chainsFor: async (refs) => chains.filter((c) => refs.some((r) => r.message_ids.some((id) => c.source_message_ids.includes(id)))),
+  });
+  const packHits = [hit(session, 2, 0.9, 'session', ['m1']), hit(session, 2, 0.5, 'session', ['m7'])];
+
+  it('puts the top hit in every pack it fits alone, however high a lower hit\'s chain scores', async () => {
+    const alone = await buildContextPack([packHits[0] as PackHit], chainSources([]), { query: 'when does the backup run', budget: 10_000 });
+    let lostWithoutReserve = 0;
+    for (let budget = alone.tokens; budget < alone.tokens + 400; budget += 9) {
+      const pack = await buildContextPack(packHits, chainSources([lowChain]), { query: 'when does the backup run', budget });
+      expect(pack.tokens).toBeLessThanOrEqual(budget);
+      expect(pack.markdown).toContain(answer);
+      // The low chain is whole, summarized, or left out whole: never cut.
+      expect(pack.result.chains.map((c) => c.status)).not.toContain('partial');
+      // Without the reservation the low hit's chain (or its summary) takes the room first.
+      const old = await buildContextPack(packHits, chainSources([lowChain]), { query: 'when does the backup run', budget, reservedHits: 0 });
+      if (!old.markdown.includes(answer)) lostWithoutReserve += 1;
+    }
+    expect(lostWithoutReserve).toBeGreaterThan(0);
+  });
+
+  it('keeps a top hit whose chain does not fit, whole, and names the chain\'s other steps by reference', async () => {
+    // The top hit is the first step of the long chain: m1 → m8 → m9.
+    const ownChain: ExtractedChain = { ...lowChain, chain_id: 'chain_own', nodes: [{ id: 'n1', role: 'problem', text: answer, message_ids: ['m1'] }, ...lowChain.nodes.slice(1)], source_message_ids: ['m1', 'm8', 'm9'] };
+    const sources = chainSources([ownChain]);
+    const small = await buildContextPack([packHits[0] as PackHit], sources, { query: 'when does the backup run', budget: 200 });
+    expect(small.markdown).toContain(answer);
+    expect(small.result.chains).toEqual([{ id: 'chain_own', block_ids: expect.any(Array), status: 'referenced' }]);
+    expect(small.result.broken_chains).toEqual([]);
+    expect(small.result.dropped.filter((d) => d.referenced).map((d) => d.provenance?.message_ids)).toEqual([['m8'], ['m9']]);
+    // The chain's line names all three steps; the two not packed are in the legend, so an agent can read them.
+    expect(small.markdown).toMatch(/chain_own: \[1\] → \[2\] → \[3\] \(not packed: \[2\], \[3\]\)/);
+    expect(small.legend.map((r) => r.message_ids)).toEqual([['m1'], ['m8'], ['m9']]);
+    // With room for it, the chain comes whole.
+    const large = await buildContextPack([packHits[0] as PackHit], sources, { query: 'when does the backup run', budget: 2_000 });
+    expect(large.result.chains.map((c) => c.status)).toEqual(['whole']);
+    for (const text of [answer, messages.m8, messages.m9]) expect(large.markdown).toContain((text as string).trim());
+  });
+});

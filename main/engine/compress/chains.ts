@@ -66,8 +66,11 @@ export function chainUnits(blocks: readonly ContextBlock[], members: Map<string,
   return units;
 }
 
-/** How each block ended up: kept whole, kept shortened, inside a chain summary, or dropped. */
-export type BlockFate = 'whole' | 'shortened' | 'replaced' | 'dropped';
+/**
+ * How each block ended up: kept whole, kept shortened, inside a chain summary, left out but named
+ * by reference (a step of a chain that holds a reserved block and did not fit whole), or dropped.
+ */
+export type BlockFate = 'whole' | 'shortened' | 'replaced' | 'referenced' | 'dropped';
 
 export function chainReports(blocks: readonly ContextBlock[], members: Map<string, number[]>, fates: readonly BlockFate[]): ChainReport[] {
   return [...members].map(([id, list]) => ({ id, block_ids: list.map((i) => (blocks[i] as ContextBlock).id), status: chainStatus(list.map((i) => fates[i] as BlockFate)) }));
@@ -77,10 +80,11 @@ function chainStatus(fates: BlockFate[]): ChainStatus {
   const dropped = fates.filter((f) => f === 'dropped').length;
   if (dropped === fates.length) return 'dropped';
   if (dropped > 0) return 'partial';
+  if (fates.includes('referenced')) return 'referenced';
   if (fates.includes('replaced')) return 'summarized';
   return fates.includes('shortened') ? 'shortened' : 'whole';
 }
 
 export function isIntact(status: ChainStatus): boolean {
-  return status === 'whole' || status === 'shortened' || status === 'summarized';
+  return status === 'whole' || status === 'shortened' || status === 'summarized' || status === 'referenced';
 }

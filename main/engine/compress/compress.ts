@@ -7,6 +7,7 @@ import type { CompressionResult, CompressionStrategy, ContextBlock, DroppedBlock
 import { resolveBudget, type BudgetOptions } from './blocks.js';
 import { chainMembers, chainReports, isIntact, type BlockFate } from './chains.js';
 import { selectChainIntegrity } from './integrity.js';
+import { reserveFirst, type Reservation } from './reserve.js';
 import { chainAwareScore } from './scoring.js';
 import type { FitOptions, Piece } from './shorten.js';
 import { selectByPriority, selectChainAware, type Selection } from './strategies.js';
@@ -14,6 +15,11 @@ import { selectByPriority, selectChainAware, type Selection } from './strategies
 export interface CompressOptions extends BudgetOptions, FitOptions {
   /** Default chain_integrity, the strategy that keeps chains whole. */
   strategy?: CompressionStrategy;
+  /**
+   * Groups of block indices kept before the strategy runs, in order (a context pack's top hits,
+   * each with the messages next to it; reserve.ts). Indices outside the input are ignored.
+   */
+  reserve?: readonly (readonly number[])[];
 }
 
 /**
@@ -31,13 +37,16 @@ export function compressBlocks(blocks: readonly ContextBlock[], options: Compres
   const budget = resolveBudget(options, originalTokens);
   const scores = blocks.map(chainAwareScore);
   const members = chainMembers(blocks);
-  const selection = select(strategy, blocks, scores, budget, members, { cutSentences: options.cutSentences ?? true });
+  const fit = { cutSentences: options.cutSentences ?? true };
+  const reservation = reserveFirst(blocks, options.reserve ?? [], budget, fit);
+  const selection = select(strategy, blocks, scores, reservation, members, fit);
 
   const fates: BlockFate[] = blocks.map((_, i) => {
     const piece = selection.kept.get(i);
     return piece ? (piece.shortened ? 'shortened' : 'whole') : 'dropped';
   });
   for (const summary of selection.replaced) for (const i of summary.blocks) fates[i] = 'replaced';
+  for (const i of selection.referenced) fates[i] = 'referenced';
 
   // One pass in input order builds both lists (no sort; this runs on 10k blocks in a few ms).
   const kept: KeptBlock[] = [];
@@ -49,6 +58,18 @@ export function compressBlocks(blocks: readonly ContextBlock[], options: Compres
     if (piece) kept.push(keptBlock(block, piece, index, score));
     else if (fates[index] === 'dropped') {
       dropped.push({ id: block.id, index, source: block.source, priority: block.priority, token_count: block.token_count, score, chain_links: block.chain_links });
+    } else if (fates[index] === 'referenced') {
+      dropped.push({
+        id: block.id,
+        index,
+        source: block.source,
+        priority: block.priority,
+        token_count: block.token_count,
+        score,
+        chain_links: block.chain_links,
+        referenced: true,
+        ...(block.provenance ? { provenance: block.provenance } : {}),
+      });
     }
   }
   const replaced: ReplacedChain[] = selection.replaced
@@ -107,13 +128,14 @@ function keptBlock(block: ContextBlock, piece: Piece, index: number, score: numb
   return out;
 }
 
-function select(strategy: CompressionStrategy, blocks: readonly ContextBlock[], scores: number[], budget: number, members: Map<string, number[]>, fit: FitOptions): Selection {
+function select(strategy: CompressionStrategy, blocks: readonly ContextBlock[], scores: number[], reservation: Reservation, members: Map<string, number[]>, fit: FitOptions): Selection {
+  const { kept: reserved, remaining } = reservation;
   switch (strategy) {
     case 'priority':
-      return selectByPriority(blocks, budget);
+      return selectByPriority(blocks, remaining, reserved);
     case 'chain_aware':
-      return selectChainAware(blocks, scores, budget, fit);
+      return selectChainAware(blocks, scores, remaining, fit, reserved);
     case 'chain_integrity':
-      return selectChainIntegrity(blocks, scores, budget, members, fit);
+      return selectChainIntegrity(blocks, scores, remaining, members, fit, reserved);
   }
 }

@@ -67,6 +67,8 @@ export interface PackOptions {
   budget: number;
   strategy?: CompressionStrategy;
   now?: Date;
+  /** How many top-ranked hits get their room first (RESERVED_HITS when absent; the pack evaluation compares others). */
+  reservedHits?: number;
 }
 
 export interface ContextPack {
@@ -76,6 +78,8 @@ export interface ContextPack {
   blocks: ContextBlock[];
   /** The compression of `blocks`; its own budget is what the text left for them. */
   result: CompressionResult;
+  /** Block ids kept before the strategy ran, in groups: each top hit with the messages next to it. */
+  reserve: string[][];
   markdown: string;
   /** What each reference of `markdown` stands for, in reference order. */
   legend: PackRef[];
@@ -85,6 +89,14 @@ export interface ContextPack {
 
 /** Hits ranked this high are HIGH priority. */
 const TOP_HITS = 3;
+/**
+ * Hits ranked this high get their room before anything else, in rank order (reserve.ts), so a
+ * lower hit whose chain scores high can no longer crowd them out; what is left goes to the
+ * messages next to them, their chains and the rest. The search gives the pack 40 hits: all of
+ * them above the floor are reserved. Fitted on the tune halves of both dev sets (`npm run
+ * eval:packs -- --reserve`; bench/RESULTS.md, "Context packs worth their tokens", session 8).
+ */
+export const RESERVED_HITS = 40;
 /** Hits scoring below this share of the best score are LOW priority. */
 const WEAK_SHARE = 0.35;
 /** Freshness halves every this many days. */
@@ -94,13 +106,12 @@ const SOURCE_OF: Record<string, string> = { memory: 'long_term_memory', session:
 
 /**
  * The pack's relevance floor: a ranked result whose best hit scores below it (hybrid scores are
- * relative to the best) brings no block. Still the search list's hybrid floor: 0.5 answers the
- * most questions inside 1,500 tokens on the tune halves of both dev sets (`npm run eval:packs --
- * --floors`; bench/RESULTS.md, "Context packs worth their tokens"), but at small budgets it lets
- * so many chains in that one chain's summary can fill a 600-token pack and another chain is left
- * out (test/engine/mcp.test.ts), so it waits for the chain selection to make room.
+ * relative to the best) brings no block. 0.5 answers the most questions inside 1,500 tokens on
+ * the tune halves of both dev sets (`npm run eval:packs -- --floors`; bench/RESULTS.md, "Context
+ * packs worth their tokens", session 8). It waited for the top hits' reserved room: before it, the
+ * chains the lower hits brought in could fill a small pack with one chain's summary.
  */
-export const PACK_FLOOR = 0.74;
+export const PACK_FLOOR = 0.5;
 
 /**
  * The hits worth a block: those of the search's ranked results scoring at or above the pack's
@@ -164,16 +175,23 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
     });
   }
 
+  // The hits in rank order, before chain steps join the list.
+  const hitIds = blocks.map((b) => b.id);
   const outcomes = await attachChains(blocks, sources);
   // After the chains: a neighbour joins no chain, so a chain's unit (kept whole or summarized
   // together) is what the hits make it, and a message a chain step holds does not come twice.
   const ordered = await addNeighbours(chainStepsAfterTheirHits(blocks), sources, seen);
+  // Each hit alone: reserving the messages next to it too crowded out the chains that answer
+  // multi-hop questions (bench/RESULTS.md, session 8); they join after, in the strategy's order.
+  let groups = hitIds.slice(0, options.reservedHits ?? RESERVED_HITS).map((id) => [id]);
   if (isOutcomeQuestion(options.query)) {
     // CRITICAL: ahead of every other block, however much more of the question's wording the
     // discussion around the decision repeats (it usually does).
     for (const block of ordered) if (outcomes.has(block.id) || statesOutcome(block.content)) block.priority = 'CRITICAL';
+    const critical = new Set(ordered.filter((b) => b.priority === 'CRITICAL').map((b) => b.id));
+    groups = [...groups.filter((g) => critical.has(g[0] as string)), ...groups.filter((g) => !critical.has(g[0] as string))];
   }
-  return fitText(ordered, options);
+  return fitText(ordered, groups, options);
 }
 
 /** A message next to a hit is worth less than the hit: this share of its relevance, one priority lower. */
@@ -237,20 +255,30 @@ async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen:
  * The budget is the pack's text, not only its blocks: references, the legend and the heading
  * take tokens too. The blocks get the largest budget whose rendered text fits, found by halving
  * (about 11 compressions of a pack's few dozen blocks for 1,500 tokens, a millisecond or so
- * each). A budget smaller than the heading alone gives the heading.
+ * each). A budget smaller than the heading alone gives the heading. The search starts at the
+ * first reserved block's size when the pack of that block alone fits, so the top hit is in
+ * every pack it fits alone (the text's size is not monotonic in the blocks' budget).
  */
-function fitText(blocks: ContextBlock[], options: PackOptions): ContextPack {
+function fitText(blocks: ContextBlock[], groups: readonly string[][], options: PackOptions): ContextPack {
   const strategy = options.strategy ?? 'chain_integrity';
+  const at = new Map(blocks.map((b, i) => [b.id, i]));
+  const reserve = groups.map((g) => g.flatMap((id) => (at.has(id) ? [at.get(id) as number] : [])));
   const build = (budget: number) => {
-    const result = compressBlocks(blocks, { strategy, budget, cutSentences: false });
+    const result = compressBlocks(blocks, { strategy, budget, cutSentences: false, reserve });
     const rendered = renderPack(options.query, options.budget, strategy, result);
     return { result, ...rendered, tokens: countTokens(rendered.markdown) };
   };
   let pack = build(options.budget);
   if (pack.tokens > options.budget) {
+    const topHit = blocks[reserve[0]?.[0] ?? -1]?.token_count ?? 0;
+    const least = topHit > 0 && topHit < options.budget ? build(topHit) : null;
     let lo = 1;
     let hi = options.budget - 1;
     pack = build(0);
+    if (least && least.tokens <= options.budget) {
+      pack = least;
+      lo = topHit + 1;
+    }
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const candidate = build(mid);
@@ -260,7 +288,7 @@ function fitText(blocks: ContextBlock[], options: PackOptions): ContextPack {
       } else hi = mid - 1;
     }
   }
-  return { query: options.query, budget: options.budget, blocks, result: pack.result, markdown: pack.markdown, legend: pack.legend, tokens: pack.tokens };
+  return { query: options.query, budget: options.budget, blocks, result: pack.result, reserve: groups.map((g) => [...g]), markdown: pack.markdown, legend: pack.legend, tokens: pack.tokens };
 }
 
 /**

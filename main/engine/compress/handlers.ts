@@ -73,20 +73,26 @@ async function readMessages(conversations: Conversations, uri: string, messageId
   return lines.length > 0 ? lines.join('\n') : null;
 }
 
+/** What the pack evaluation varies to fit the pack's constants (PACK_FLOOR, RESERVED_HITS when absent). */
+export interface PackTuning {
+  floor?: number;
+  reservedHits?: number;
+}
+
 /**
  * The pack of a search's ranked results, as `context:pack` builds it (`cairn context`, MCP
  * `context`, the Compression view). Apart so the pack evaluation can build packs from one
- * search at several budgets and floors (`floor` defaults to the pack floor).
+ * search at several budgets, floors and reservations.
  */
 export async function packRanked(
   fs: ContextFS,
   ranked: readonly RankedResult[],
   request: { query: string; budget: number; strategy?: CompressionStrategy },
-  floor?: number,
+  tuning: PackTuning = {},
 ): Promise<ContextPack> {
   const conversations = conversationReader(fs);
   const packHits: PackHit[] = [];
-  for (const hit of relevantHits(ranked, floor)) {
+  for (const hit of relevantHits(ranked, tuning.floor)) {
     const meta = await fs.readMeta(hit.uri).catch(() => null);
     packHits.push({ ...hit, ...(meta?.updated_at ? { updated_at: meta.updated_at } : {}) });
   }
@@ -98,7 +104,12 @@ export async function packRanked(
       neighboursOf: (uri, ids) => neighboursOf(conversations, uri, ids),
       chainsFor: (refs) => chainsFor(fs, refs),
     },
-    { query: request.query, budget: request.budget, ...(request.strategy ? { strategy: request.strategy } : {}) },
+    {
+      query: request.query,
+      budget: request.budget,
+      ...(request.strategy ? { strategy: request.strategy } : {}),
+      ...(tuning.reservedHits !== undefined ? { reservedHits: tuning.reservedHits } : {}),
+    },
   );
 }
 
@@ -124,8 +135,11 @@ export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandler
   return {
     'compress:run': async (request) => {
       const blocks = parseCompressInput({ blocks: request.blocks });
+      const at = new Map(blocks.map((b, i) => [b.id, i]));
+      const reserve = (request.reserve ?? []).map((group) => group.flatMap((id) => (at.has(id) ? [at.get(id) as number] : [])));
       const result = compressBlocks(blocks, {
         strategy: request.strategy,
+        ...(reserve.length > 0 ? { reserve } : {}),
         ...(request.budget !== undefined ? { budget: request.budget } : {}),
         ...(request.ratio !== undefined ? { ratio: request.ratio } : {}),
         cutSentences: request.whole_sentences !== true,

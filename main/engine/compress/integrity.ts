@@ -2,6 +2,11 @@
  * CHAIN_INTEGRITY, the seed's stage 2 (docs/SPEC.md#chain-aware-compression): blocks that share a
  * chain are kept or dropped together, and a chain that cannot fit whole is replaced by its summary
  * (see chain-summary.ts).
+ *
+ * Blocks reserved before it runs (a pack's top hits, reserve.ts) are already kept: a chain that
+ * holds one is kept whole when the rest of it fits the room left, and otherwise its other steps
+ * are only named by reference (`referenced`), never summarized or shortened around the reserved
+ * block, so no chain is cut and the reserved blocks keep their room.
  */
 import type { ContextBlock } from '../../../shared/types/compress.js';
 import { chainMembers, chainUnits } from './chains.js';
@@ -16,6 +21,7 @@ export function selectChainIntegrity(
   budget: number,
   members: Map<string, number[]> = chainMembers(blocks),
   fit: FitOptions = {},
+  reserved: ReadonlyMap<number, Piece> = new Map(),
 ): Selection {
   const units = chainUnits(blocks, members);
   // A chain is as important as its most important block; ties go to the unit that starts first
@@ -25,15 +31,23 @@ export function selectChainIntegrity(
     for (const i of unit.blocks) best = Math.max(best, scores[i] as number);
     return best;
   });
-  const kept = new Map<number, Piece>();
+  const kept = new Map<number, Piece>(reserved);
   const replaced: ChainSummary[] = [];
+  const referenced: number[] = [];
   let remaining = budget;
   let failedFits = 0;
   for (const u of rankDescending(unitScores)) {
     const unit = units[u] as (typeof units)[number];
+    const rest = reserved.size > 0 ? unit.blocks.filter((i) => !reserved.has(i)) : unit.blocks;
     let total = 0;
-    for (const i of unit.blocks) total += (blocks[i] as ContextBlock).token_count;
-    if (total <= remaining) {
+    for (const i of rest) total += (blocks[i] as ContextBlock).token_count;
+    if (rest.length < unit.blocks.length) {
+      // The unit holds a reserved block: the rest of its chains whole, or named by reference.
+      if (total <= remaining) {
+        for (const i of rest) kept.set(i, wholePiece(blocks[i] as ContextBlock));
+        remaining -= total;
+      } else referenced.push(...rest);
+    } else if (total <= remaining) {
       for (const i of unit.blocks) kept.set(i, wholePiece(blocks[i] as ContextBlock));
       remaining -= total;
     } else if (remaining < MIN_PIECE_TOKENS || failedFits >= MAX_FAILED_FITS) {
@@ -56,5 +70,5 @@ export function selectChainIntegrity(
       }
     }
   }
-  return { kept, replaced };
+  return { kept, replaced, referenced };
 }

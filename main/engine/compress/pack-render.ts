@@ -73,11 +73,19 @@ export function renderPack(query: string, budget: number, strategy: CompressionS
   if (entries.length === 0) lines.push('Nothing relevant enough was found for this query.', '');
   for (const entry of entries) lines.push(`${entry.ref}${entry.shortened ? ' (excerpt)' : ''} ${entry.content.trim()}`, '');
 
+  // A chain kept in part (its other steps did not fit around a top hit) names those steps by
+  // reference: they get legend entries after the packed blocks, so an agent can read them.
+  const unpacked = new Set<string>();
+  for (const block of result.dropped) {
+    if (!block.referenced) continue;
+    unpacked.add(refFor(block.id, block.provenance));
+  }
   const chainLines = result.chains
     .filter((c) => c.status !== 'dropped')
     .map((c) => {
       const refs = [...new Set(c.block_ids.map((id) => refByBlock.get(id)).filter((r): r is string => r !== undefined))];
-      return refs.length > 1 ? `${c.id}: ${refs.join(' → ')}` : '';
+      const notPacked = refs.filter((r) => unpacked.has(r));
+      return refs.length > 1 ? `${c.id}: ${refs.join(' → ')}${notPacked.length ? ` (not packed: ${notPacked.join(', ')})` : ''}` : '';
     })
     .filter(Boolean);
   if (chainLines.length > 0) lines.push('Chains:', ...chainLines, '');

@@ -11,6 +11,8 @@ import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type FitOptions, type Pi
 export interface Selection {
   kept: Map<number, Piece>;
   replaced: ChainSummary[];
+  /** Blocks left out whose chain holds a kept block: the pack names them by reference (chain_integrity only). */
+  referenced: number[];
 }
 
 export interface ChainSummary {
@@ -26,7 +28,7 @@ export interface ChainSummary {
  * freshness, input order), each kept if it still fits, none shortened. It knows nothing of
  * chains, which is how it cuts the seed's problem → cause → solution chain.
  */
-export function selectByPriority(blocks: readonly ContextBlock[], budget: number): Selection {
+export function selectByPriority(blocks: readonly ContextBlock[], budget: number, reserved: ReadonlyMap<number, Piece> = new Map()): Selection {
   // Sort keys in typed arrays: the comparator runs ~130k times on 10k blocks.
   const weight = Float64Array.from(blocks, (b) => PRIORITY_WEIGHTS[b.priority]);
   const relevance = Float64Array.from(blocks, (b) => b.relevance_score);
@@ -34,15 +36,15 @@ export function selectByPriority(blocks: readonly ContextBlock[], budget: number
   const order = Array.from(blocks, (_, i) => i).sort(
     (a, b) => weight[b]! - weight[a]! || relevance[b]! - relevance[a]! || freshness[b]! - freshness[a]! || a - b,
   );
-  const kept = new Map<number, Piece>();
+  const kept = new Map<number, Piece>(reserved);
   let remaining = budget;
   for (const i of order) {
     const block = blocks[i] as ContextBlock;
-    if (block.token_count > remaining) continue;
+    if (kept.has(i) || block.token_count > remaining) continue;
     kept.set(i, wholePiece(block));
     remaining -= block.token_count;
   }
-  return { kept, replaced: [] };
+  return { kept, replaced: [], referenced: [] };
 }
 
 export function wholePiece(block: ContextBlock): Piece {
@@ -53,12 +55,13 @@ export function wholePiece(block: ContextBlock): Piece {
  * CHAIN_AWARE: blocks by the chain-aware score, greedily; a block that no longer fits whole is
  * shortened to the room left (its leading sentences), as the seed shortens its block 3 to fit.
  */
-export function selectChainAware(blocks: readonly ContextBlock[], scores: readonly number[], budget: number, fit: FitOptions = {}): Selection {
-  const kept = new Map<number, Piece>();
+export function selectChainAware(blocks: readonly ContextBlock[], scores: readonly number[], budget: number, fit: FitOptions = {}, reserved: ReadonlyMap<number, Piece> = new Map()): Selection {
+  const kept = new Map<number, Piece>(reserved);
   let remaining = budget;
   let failedFits = 0;
   for (const i of rankDescending(scores)) {
     const block = blocks[i] as ContextBlock;
+    if (kept.has(i)) continue;
     let piece: Piece | null = null;
     if (block.token_count <= remaining) piece = wholePiece(block);
     // Most blocks that do not fit meet a full budget: skip those without tokenizing them.
@@ -70,5 +73,5 @@ export function selectChainAware(blocks: readonly ContextBlock[], scores: readon
     kept.set(i, piece);
     remaining -= piece.token_count;
   }
-  return { kept, replaced: [] };
+  return { kept, replaced: [], referenced: [] };
 }

@@ -1,0 +1,39 @@
+/**
+ * Room kept for the blocks most likely to answer, before any strategy spends the budget (issue
+ * 19, item 3). A context pack names its top-ranked hits, each with the messages next to it (the
+ * answer is often the reply to the message that matches); those groups are kept first, in order,
+ * so a low hit whose chain scores high under the chain-aware score (a chain lifts a block about
+ * two priority levels, scoring.ts) can no longer crowd them out. The strategy then fills what is
+ * left; chain_integrity keeps a chain that holds a reserved block whole when the rest of it fits,
+ * and otherwise names its other steps by reference (integrity.ts).
+ */
+import type { ContextBlock } from '../../../shared/types/compress.js';
+import { textFitter, type FitOptions, type Piece } from './shorten.js';
+
+/** What the reservation kept, by input index, and the room it left. */
+export interface Reservation {
+  kept: Map<number, Piece>;
+  remaining: number;
+}
+
+/**
+ * Keeps each block of each group, in order, whole when it fits the room left and otherwise its
+ * leading sentences (whole ones, when `fit.cutSentences` is false). A block that fits in neither
+ * way is skipped and the next one tried, so one long neighbour does not cost the next hit.
+ * The first block of the first group therefore always goes in when it fits the budget alone.
+ */
+export function reserveFirst(blocks: readonly ContextBlock[], groups: readonly (readonly number[])[], budget: number, fit: FitOptions = {}): Reservation {
+  const kept = new Map<number, Piece>();
+  let remaining = budget;
+  for (const group of groups) {
+    for (const i of group) {
+      const block = blocks[i];
+      if (!block || kept.has(i)) continue;
+      const piece = textFitter(block, fit).fit(remaining);
+      if (!piece) continue;
+      kept.set(i, piece);
+      remaining -= piece.token_count;
+    }
+  }
+  return { kept, remaining };
+}
