@@ -98,7 +98,7 @@ describe('cairn sessions with an LLM', () => {
     badFirstBatch = false;
     expect(run.code, run.stderr).toBe(0);
     expect(server.chatRequests.length).toBeGreaterThan(before);
-    expect(run.stdout).toMatch(/^imported  ctx:\/\/session\/choosing-a-database\//m);
+    expect(run.stdout).toMatch(/^imported {2}ctx:\/\/session\/choosing-a-database\//m);
     expect(run.stdout).toMatch(/^LLM mock-model: 1 of 2 bucket batches, 1 of 1 chain windows/m);
     expect(run.stdout).toContain('\n  1 fallback: 1 × invalid JSON');
 
