@@ -1,29 +1,36 @@
 /**
  * A run's fallbacks and their causes in one line, alike at the end of `cairn ingest`,
- * `cairn summarize` and `cairn watch` and on Home's result:
- * "29 fallbacks: 27 × HTTP 500 'injected fault', 2 × invalid JSON". The causes are the groups of
- * main/engine/llm/failure-cause.ts, counted per run by the DAG (`DagRunResult.fallback_causes`).
+ * `cairn summarize`, `cairn watch` and the sessions commands, and on Home's result:
+ * "29 fallbacks: 27 × HTTP 500 'injected fault', 2 × invalid JSON". The causes are structured
+ * (shared/llm-cause.ts), counted per group of causes alike (`fallback_causes`).
  *
  * @example
- * formatFallbacks(3, { "HTTP 500 'injected fault'": 2, 'invalid JSON': 1 });
+ * formatFallbacks(3, [{ cause: { code: 'http_status', status: 500, message: 'injected fault' }, count: 2 }, { cause: { code: 'invalid_json' }, count: 1 }]);
  * // "3 fallbacks: 2 × HTTP 500 'injected fault', 1 × invalid JSON"
  */
 import { formatCount } from './format.js';
+import { causeKey, describeCause, englishCause, groupOf, type CauseCount, type SayCause, type StoredCause } from './llm-cause.js';
 
-export type FallbackCauses = Record<string, number>;
+export type FallbackCauses = CauseCount[];
 
-/** The causes, most frequent first (ties in the order of their names). */
-export function groupedCauses(causes: FallbackCauses | undefined): Array<{ cause: string; count: number }> {
-  return Object.entries(causes ?? {})
-    .filter(([, count]) => count > 0)
-    .map(([cause, count]) => ({ cause, count }))
-    .sort((a, b) => b.count - a.count || a.cause.localeCompare(b.cause));
+/** Counts one more fallback under its cause's group. */
+export function countCause(causes: FallbackCauses, cause: StoredCause, count = 1): void {
+  const key = causeKey(cause);
+  const found = causes.find((c) => causeKey(c.cause) === key);
+  if (found) found.count += count;
+  else causes.push({ cause: typeof cause === 'string' ? cause : groupOf(cause), count });
 }
 
-/** "27 × HTTP 500 'injected fault', 2 × invalid JSON" ('' without causes). */
-export function formatCauses(causes: FallbackCauses | undefined, locale = 'en'): string {
+/** The causes, most frequent first (ties in the order of their English text). */
+export function groupedCauses(causes: FallbackCauses | undefined): CauseCount[] {
+  const text = (c: StoredCause) => describeCause(c, englishCause);
+  return (causes ?? []).filter(({ count }) => count > 0).sort((a, b) => b.count - a.count || text(a.cause).localeCompare(text(b.cause)));
+}
+
+/** "27 × HTTP 500 'injected fault', 2 × invalid JSON" ('' without causes), in English unless `say` is given. */
+export function formatCauses(causes: FallbackCauses | undefined, locale = 'en', say: SayCause = englishCause): string {
   return groupedCauses(causes)
-    .map(({ cause, count }) => `${formatCount(count, locale)} × ${cause}`)
+    .map(({ cause, count }) => `${formatCount(count, locale)} × ${describeCause(cause, say)}`)
     .join(', ');
 }
 
@@ -36,7 +43,7 @@ export function formatFallbacks(count: number, causes: FallbackCauses | undefine
 
 /** Adds the causes of several runs together. */
 export function mergeCauses(runs: ReadonlyArray<{ fallback_causes?: FallbackCauses | undefined }>): FallbackCauses {
-  const merged: FallbackCauses = {};
-  for (const run of runs) for (const [cause, count] of Object.entries(run.fallback_causes ?? {})) merged[cause] = (merged[cause] ?? 0) + count;
+  const merged: FallbackCauses = [];
+  for (const run of runs) for (const { cause, count } of run.fallback_causes ?? []) countCause(merged, cause, count);
   return merged;
 }

@@ -1,6 +1,6 @@
 /**
  * The LLM flags of the commands that summarize (`ingest`, `watch`, `serve`) and of the memory
- * engine's (`sessions analyze`, `sessions commit`): one set, one runtime. Kept apart from
+ * engine's (`sessions analyze`, `sessions commit`, `sessions import --commit`): one set, one runtime. Kept apart from
  * llm-config.ts, which loads the contract, so registering them costs nothing at start-up. The
  * limits and defaults shown are the contract's (shared/contracts/llm-limits.ts); no flag has a
  * commander default, so an absent flag leaves the setting alone.

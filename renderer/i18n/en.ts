@@ -2,6 +2,7 @@
  * The interface text in English. This table defines the keys: every other language has exactly
  * these (see zh.ts). `{name}` placeholders are filled by `translate` in index.ts.
  */
+import { CAUSE_MESSAGES } from '../../shared/llm-cause';
 import { VIEW_LABELS } from '../../shared/view-labels';
 
 export const en = {
@@ -656,19 +657,8 @@ export const en = {
   'home.summary.fallbacks': 'summarized with {count} fallbacks',
   'home.summary.fallback': 'summarized with 1 fallback',
   'home.summary.causes': 'Why they fell back',
-  // LLM failure causes as failure-cause.ts words them (renderer/i18n/causes.ts says them in the page's language).
-  'cause.invalidJson': 'invalid JSON',
-  'cause.wrongShape': 'JSON of the wrong shape',
-  'cause.refused': 'the model refused',
-  'cause.timeoutAfter': 'timeout after {ms} ms',
-  'cause.timeout': 'timeout',
-  'cause.circuitRepeatedFailures': 'circuit open after repeated failures',
-  'cause.circuitAfter': 'circuit open after repeated {cause}',
-  'cause.circuitPermanent': 'circuit open: {reason}',
-  'cause.budget': 'token budget exhausted',
-  'cause.unreachable': 'could not reach the server',
-  'cause.malformed': 'a malformed answer',
-  'cause.answerBegan': ' (the answer began: {answer})',
+  // LLM failure causes (shared/llm-cause.ts holds their texts: the CLI says them in English too).
+  ...CAUSE_MESSAGES.en,
   'explorer.upgrade.action': 'Upgrade summaries',
   'explorer.upgrade.hint': 'Re-summarize, bottom-up, what a weaker summarizer wrote here (offline or code skeleton → the configured LLM, an older prompt version). Another model is not weaker.',
   'explorer.upgrade.estimating': 'Counting what an upgrade redoes…',

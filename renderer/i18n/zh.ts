@@ -1,4 +1,5 @@
 /** The interface text in Chinese: typed by the English keys, so a key missing or extra here fails the type check. */
+import { CAUSE_MESSAGES } from '../../shared/llm-cause';
 import { VIEW_LABELS } from '../../shared/view-labels';
 import type { Messages } from './en';
 
@@ -652,18 +653,7 @@ export const zh: Messages = {
   'home.summary.fallback': '已摘要，1 处回退',
   'home.summary.causes': '回退原因',
   // LLM 失败原因（renderer/i18n/causes.ts）。
-  'cause.invalidJson': 'JSON 无效',
-  'cause.wrongShape': 'JSON 结构不符',
-  'cause.refused': '模型拒绝回答',
-  'cause.timeoutAfter': '{ms} 毫秒后超时',
-  'cause.timeout': '超时',
-  'cause.circuitRepeatedFailures': '多次失败后已熔断',
-  'cause.circuitAfter': '多次{cause}后已熔断',
-  'cause.circuitPermanent': '已熔断：{reason}',
-  'cause.budget': 'token 预算已用完',
-  'cause.unreachable': '无法连接服务器',
-  'cause.malformed': '回答格式有误',
-  'cause.answerBegan': '（回答开头：{answer}）',
+  ...CAUSE_MESSAGES.zh,
   'explorer.upgrade.action': '升级摘要',
   'explorer.upgrade.hint': '自底向上重新摘要此处由较弱摘要器写的内容（离线或代码骨架 → 已配置的 LLM，较旧的提示词版本）。换一个模型不算较弱。',
   'explorer.upgrade.estimating': '正在统计升级要重做的内容…',

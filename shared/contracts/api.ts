@@ -17,6 +17,7 @@ import { Conversation as ConversationSchema, Extractor as ExtractorSchema, Memor
 import { CompressInput, CompressionResult, CompressionStrategy, ContextBlock } from '../types/compress.js';
 import { SCOPES } from '../uri.js';
 import { DEFAULT_LLM_MODEL, LLM_LIMITS } from './llm-limits.js';
+import { CauseCounts, StoredCause } from '../llm-cause.js';
 
 export { DEFAULT_LLM_MODEL, LLM_LIMITS };
 
@@ -50,8 +51,8 @@ export const DagRunResult = DagCounts.extend({
   failed: z.number(),
   tokens: z.number(),
   ms: z.number(),
-  /** Why the run's fallbacks fell back, grouped (main/engine/llm/failure-cause.ts), with counts. */
-  fallback_causes: z.record(z.string(), z.number()).optional(),
+  /** Why the run's fallbacks fell back, grouped (shared/llm-cause.ts), with counts. */
+  fallback_causes: CauseCounts.optional(),
 });
 export type DagRunResult = z.infer<typeof DagRunResult>;
 
@@ -148,7 +149,7 @@ export type LastIngest = z.infer<typeof LastIngest>;
 export const LastSummaryRun = z.object({
   at: z.string(),
   fallbacks: z.number().int(),
-  fallback_causes: z.record(z.string(), z.number()).optional(),
+  fallback_causes: CauseCounts.optional(),
 });
 export type LastSummaryRun = z.infer<typeof LastSummaryRun>;
 
@@ -291,7 +292,7 @@ export const SessionStats = z.object({
   health: z.record(z.string(), z.object({ status: HealthStatusSchema, detail: z.string(), since: z.string() })),
   counters: z.record(z.string(), z.number()),
   /** The LLM's fallbacks to the rules in this workspace, by cause (counted as `llm_fallbacks_{stage}` in counters). */
-  llm_fallback_causes: z.record(z.string(), z.number()),
+  llm_fallback_causes: CauseCounts,
   /** Chains waiting in the ChainBuffer (per conversation, until committed or expired). */
   buffer: z.object({
     ttl_ms: z.number(),
@@ -419,8 +420,8 @@ export const LlmCallRecord = z.object({
   outputTokens: z.number().int(),
   /** 'ok', or the error code of the failure. */
   outcome: z.string(),
-  /** Why a failed call failed: "HTTP 500 'injected fault'", a timeout, invalid JSON with how the answer began. */
-  cause: z.string().max(600).optional(),
+  /** Why a failed call failed (shared/llm-cause.ts): an HTTP status and the server's message, a timeout, invalid JSON with how the answer began; a string when recorded before causes were structured. */
+  cause: StoredCause.optional(),
 });
 export type LlmCallRecord = z.infer<typeof LlmCallRecord>;
 

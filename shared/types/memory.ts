@@ -5,6 +5,7 @@
  * These are zod schemas because they cross the contract (CLI --json, web host, Electron IPC).
  */
 import { z } from 'zod';
+import { CauseCounts } from '../llm-cause.js';
 
 export const Role = z.enum(['user', 'assistant', 'system', 'tool']);
 export type Role = z.infer<typeof Role>;
@@ -53,13 +54,13 @@ export type Extractor = z.infer<typeof Extractor>;
 /**
  * What the LLM did in one run of the memory engine (an analysis, a commit): per stage, the units
  * it answered (a batch of messages, a window's chains, a topic label, a dedup decision) and the
- * ones that fell back to the rules, with their causes grouped (main/engine/llm/failure-cause.ts).
+ * ones that fell back to the rules, with their causes grouped (shared/llm-cause.ts).
  */
 export const MemoryLlmReport = z.object({
   model: z.string(),
   stages: z.record(z.string(), z.object({ llm: z.number().int(), fallbacks: z.number().int() })),
   fallbacks: z.number().int(),
-  fallback_causes: z.record(z.string(), z.number().int()),
+  fallback_causes: CauseCounts,
   /** Chain steps refused because their text is not in the message they cite. */
   refused_steps: z.number().int(),
 });

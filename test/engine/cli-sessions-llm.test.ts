@@ -2,7 +2,8 @@
  * `cairn sessions analyze|commit --llm-*` as a user runs the built CLI against the mock OpenAI
  * server: the help lists the flags, the analysis comes from the LLM (each item, cluster and chain
  * says so in --json), a bad answer for one batch ends the run with its fallbacks' causes in one
- * line (as ingest does) and shows in `cairn sessions stats`, and commit takes the same flags.
+ * line (as ingest does) and shows in `cairn sessions stats`, and commit and `import --commit` take
+ * the same flags.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,8 +35,8 @@ afterAll(async () => {
 });
 
 describe('cairn sessions with an LLM', () => {
-  it('lists the --llm-* flags in the help of analyze and commit', async () => {
-    for (const command of ['analyze', 'commit']) {
+  it('lists the --llm-* flags in the help of analyze, commit and import', async () => {
+    for (const command of ['analyze', 'commit', 'import']) {
       const help = await runCli(['sessions', command, '--help']);
       expect(help.code).toBe(0);
       for (const flag of ['--llm-base-url', '--llm-model', '--llm-api-key', '--token-budget', '--llm-timeout']) expect(help.stdout, `${command} ${flag}`).toContain(flag);
@@ -87,5 +88,24 @@ describe('cairn sessions with an LLM', () => {
     expect(yes.code, yes.stderr).toBe(0);
     expect(yes.stdout).toMatch(/^LLM mock-model: /m);
     expect(yes.stdout).toMatch(/^ {2}\d+ fallbacks?/m);
+  }, 120_000);
+
+  it('import --commit takes the same flags: the analysis asks the LLM, and each commit ends with its fallbacks', async () => {
+    const ws = join(dir, 'ws-import');
+    const before = server.chatRequests.length;
+    badFirstBatch = true;
+    const run = await runCli(['sessions', 'import', FILE, '--commit', ...llm(), '--workspace', ws]);
+    badFirstBatch = false;
+    expect(run.code, run.stderr).toBe(0);
+    expect(server.chatRequests.length).toBeGreaterThan(before);
+    expect(run.stdout).toMatch(/^imported {2}ctx:\/\/session\/choosing-a-database\//m);
+    expect(run.stdout).toMatch(/^LLM mock-model: 1 of 2 bucket batches, 1 of 1 chain windows/m);
+    expect(run.stdout).toContain('\n  1 fallback: 1 × invalid JSON');
+
+    // A bad flag is refused in one line naming it, before anything is imported.
+    const bad = await runCli(['sessions', 'import', FILE, '--commit', ...llm(), '--llm-timeout', 'soon', '--workspace', join(dir, 'ws-bad')]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('--llm-timeout must be a whole number, not "soon"');
   }, 120_000);
 });

@@ -17,7 +17,9 @@ vi.hoisted(() => {
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { lazySearchIndex } from '../../main/host/open-index.js';
-import { asksWhen, statesTime } from '../../main/engine/index/conversation-recall.js';
+import { asksWhen, isSessionRecord, statesTime } from '../../main/engine/index/conversation-recall.js';
+import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
+import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
 import { citedMessageIds, recallOf } from '../../bench/lib/recall-eval.js';
 import type { SearchResponse } from '../../shared/contracts/api.js';
 
@@ -51,8 +53,22 @@ const CONVERSATION = {
         say('s2:6', 'Elena', 'You are the best. Operation playlist it is.'),
       ],
     },
+    {
+      // Each message names one word of SPREAD_QUERY: only the session's own record (its whole
+      // transcript) names them all, so it ranks first on the words and must still not be a hit.
+      id: 's3',
+      started_at: '2024-05-04T10:00:00Z',
+      messages: [
+        say('s3:1', 'Sam', 'For your recovery party I booked the lighthouse cafe.'),
+        say('s3:2', 'Elena', 'Lovely. My cousin will bring her trombone, be warned.'),
+        say('s3:3', 'Sam', 'Then I will cook an aubergine bake to drown it out.'),
+        say('s3:4', 'Elena', 'Deal. Saturday at noon?'),
+      ],
+    },
   ],
 };
+
+const SPREAD_QUERY = 'lighthouse trombone aubergine';
 
 let workspace: string;
 let engine: Engine;
@@ -63,7 +79,7 @@ beforeAll(async () => {
   const file = join(workspace, 'knee.json');
   await writeFile(file, JSON.stringify(CONVERSATION));
   const { conversations } = await engine.call('sessions:import', { path: file });
-  expect(conversations[0]?.records).toBe(11);
+  expect(conversations[0]?.records).toBe(15);
 }, 60_000);
 
 afterAll(async () => {
@@ -72,12 +88,25 @@ afterAll(async () => {
 });
 
 describe('conversational search', () => {
-  it('never returns a session record: every conversation hit cites one message', async () => {
+  it('never returns a session record, even one that ranks first on the words: each hit cites one message', async () => {
     for (const mode of ['hybrid', 'fts', 'vector', 'hierarchical'] as const) {
-      const { hits } = await engine.call('search:query', { query: 'operation hospital knee', mode, topK: 20 });
-      expect(hits.length).toBeGreaterThan(0);
-      for (const hit of hits) expect(hit.provenance.message_ids).toHaveLength(1);
+      const { hits } = await engine.call('search:query', { query: SPREAD_QUERY, mode, topK: 10 });
+      expect(hits.length, mode).toBeGreaterThan(0);
+      for (const hit of hits) expect(hit.provenance.message_ids, `${mode}: ${hit.uri}`).toHaveLength(1);
     }
+    // And the corpus is such that a session record wins the raw full-text list, read from the index's own
+    // table (after the searches above, which made its full-text index).
+    const raw = await openLanceStore({ uri: join(workspace, '.cairn', 'index'), dimensions: (await createLocalEmbedder()).dimensions, idleOptimizeMs: 0 });
+    try {
+      const best = (await raw.textSearch({ query: SPREAD_QUERY, k: 5 }))[0]?.record;
+      expect(best?.uri).toBe('ctx://session/knee/s3.md');
+      expect(best && isSessionRecord(best)).toBe(true);
+    } finally {
+      await raw.close();
+    }
+    // Hybrid search routes the record's score to its messages: the three that name a word come first.
+    const { hits } = await engine.call('search:query', { query: SPREAD_QUERY, topK: 3 });
+    expect(hits.flatMap((hit) => hit.provenance.message_ids).sort()).toEqual(['s3:1', 's3:2', 's3:3']);
   }, 60_000);
 
   it('keeps the message holding the exact words first', async () => {

@@ -13,7 +13,8 @@ import { createOpenAIModel } from '../../main/adapters/llm/openai.js';
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { silentLogger } from '../../main/engine/ports/logger.js';
-import { formatFallbacks } from '../../shared/fallback-causes.js';
+import { formatCauses, formatFallbacks } from '../../shared/fallback-causes.js';
+import { describeCause, englishCause } from '../../shared/llm-cause.js';
 import { reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';
 
 const KEY = 'sk-causes-test-0a1b2c3d';
@@ -67,18 +68,21 @@ describe('LLM failure causes', () => {
     server.handle(() => (++n % 3 === 0 ? reply.text('Sorry, I cannot summarize this.') : reply.serverError(500, { message: 'injected fault' })));
     const run = await summarize(e, await notes('causes', 3));
     expect(run.fallbacks).toBe(4);
-    const causes = run.fallback_causes ?? {};
-    expect(Object.values(causes).reduce((a, b) => a + b, 0)).toBe(4);
-    expect(Object.keys(causes).sort()).toEqual(["HTTP 500 'injected fault'", 'invalid JSON'].sort());
+    const causes = run.fallback_causes ?? [];
+    expect(causes.reduce((sum, c) => sum + c.count, 0)).toBe(4);
+    // Structured at the source: a code and its parameters, never a sentence to parse back.
+    expect(causes.map((c) => c.cause)).toEqual(expect.arrayContaining([{ code: 'http_status', status: 500, message: 'injected fault' }, { code: 'invalid_json' }]));
+    expect(causes).toHaveLength(2);
     expect(formatFallbacks(run.fallbacks, causes)).toMatch(/^4 fallbacks: \d × (HTTP 500 'injected fault'|invalid JSON), \d × (HTTP 500 'injected fault'|invalid JSON)$/);
 
     const { recent } = await e.call('llm:stats', {});
     expect(recent).toHaveLength(4);
     for (const call of recent) expect(call.outcome).not.toBe('ok');
-    const invalid = recent.find((c) => c.cause?.startsWith('invalid JSON'));
+    const invalid = recent.find((c) => typeof c.cause === 'object' && c.cause.code === 'invalid_json');
     // The first 200 characters of the answer, so a person sees what the model said.
-    expect(invalid?.cause).toContain('Sorry, I cannot summarize this.');
-    expect(recent.some((c) => c.cause === "HTTP 500 'injected fault'")).toBe(true);
+    expect(invalid?.cause).toMatchObject({ answer: 'Sorry, I cannot summarize this.' });
+    expect(describeCause(invalid!.cause!, englishCause)).toBe('invalid JSON (the answer began: "Sorry, I cannot summarize this.")');
+    expect(recent.some((c) => typeof c.cause === 'object' && describeCause(c.cause, englishCause) === "HTTP 500 'injected fault'")).toBe(true);
   });
 
   it('notes the run on its root, so Home still says "4 fallbacks" and why after a restart', async () => {
@@ -90,7 +94,7 @@ describe('LLM failure causes', () => {
     engine = null;
     e = await open();
     const [item] = (await e.call('ingest:recent', {})).items;
-    expect(item).toMatchObject({ root: run.root, state: 'summarized', summary: { fallbacks: 4, fallback_causes: { "HTTP 500 'injected fault'": 4 } } });
+    expect(item).toMatchObject({ root: run.root, state: 'summarized', summary: { fallbacks: 4, fallback_causes: [{ cause: { code: 'http_status', status: 500, message: 'injected fault' }, count: 4 }] } });
     // A later run replaces it.
     server.handle(() => reply.json(GOOD));
     await e.call('summarize:run', { uri: run.root, redo: 'upgrade' });
@@ -106,7 +110,7 @@ describe('LLM failure causes', () => {
     // The first 401 opens the breaker for the run: the other calls never reach the server.
     expect(server.chatRequests).toHaveLength(1);
     expect((await e.call('llm:stats', {})).breaker).toBe('open');
-    expect(first.fallback_causes).toEqual({ "HTTP 401 'Incorrect API key provided'": 1, 'circuit open: authentication failed (401)': 4 });
+    expect(formatCauses(first.fallback_causes)).toBe("4 × circuit open: authentication failed (401), 1 × HTTP 401 'Incorrect API key provided'");
 
     // The key is fixed on the server's side: the next run asks it again and summarizes.
     server.configure({ apiKey: KEY });
@@ -134,9 +138,10 @@ describe('LLM failure causes', () => {
     const fellBack = await summarize(e, await notes('shape-twice', 1));
     expect(server.chatRequests).toHaveLength(3);
     expect(fellBack.fallbacks).toBe(1);
-    expect(fellBack.fallback_causes).toEqual({ 'JSON of the wrong shape': 1 });
+    expect(fellBack.fallback_causes).toEqual([{ cause: { code: 'schema' }, count: 1 }]);
     const failed = (await e.call('llm:stats', {})).recent.find((c) => c.outcome !== 'ok');
-    expect(failed?.cause).toContain('JSON of the wrong shape');
-    expect(failed?.cause).toContain('wrong again');
+    const said = describeCause(failed!.cause!, englishCause);
+    expect(said).toContain('JSON of the wrong shape');
+    expect(said).toContain('wrong again');
   });
 });

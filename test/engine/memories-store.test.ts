@@ -233,7 +233,7 @@ describe('ContextFsMemoryStore', () => {
     const [failed] = await commit(candidate('preference', 'Editor', 'Ana uses VS Code daily.', ['s4:1'], ['editor']));
     expect(failed!.op).toBe('update'); // the rules: merged
     expect(server.chatRequests).toHaveLength(3);
-    expect(run.report()).toMatchObject({ stages: { dedup: { llm: 1, fallbacks: 2 } }, fallback_causes: { 'a dedup decision naming a memory it was not shown': 1, "HTTP 500 'server down'": 1 } });
+    expect(run.report()).toMatchObject({ stages: { dedup: { llm: 1, fallbacks: 2 } }, fallback_causes: [{ cause: { code: 'unusable', message: 'a dedup decision naming a memory it was not shown' }, count: 1 }, { cause: { code: 'http_status', status: 500, message: 'server down' }, count: 1 }] });
   });
 
   it('never changes a pinned memory for a machine candidate (merge, contradiction, a model\'s delete), and applies the person\'s own', async () => {

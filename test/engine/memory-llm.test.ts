@@ -6,6 +6,7 @@
  * for that unit only, its cause counted in the analysis, the processor's stats and the LLM monitor;
  * a chain step whose text is not in its message is refused.
  */
+import { describeCause, englishCause } from '../../shared/llm-cause.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -122,11 +123,13 @@ describe('the memory engine with an LLM', () => {
     expect(result.clusters.every((c) => c.extractor?.kind === 'llm')).toBe(true);
     expect(result.llm!.stages.buckets).toEqual({ llm: rest.length > 0 ? Math.ceil(rest.length / 20) : 0, fallbacks: 1 });
     expect(result.llm!.fallbacks).toBe(1);
-    expect(Object.keys(result.llm!.fallback_causes)).toEqual([expect.stringMatching(cause)]);
+    expect(result.llm!.fallback_causes).toHaveLength(1);
+    expect(describeCause(result.llm!.fallback_causes[0]!.cause, englishCause)).toMatch(cause);
     // Counted in the processor's stats (kept for `cairn sessions stats`) and in the LLM monitor.
     const stats = await engine!.call('sessions:stats', {});
     expect(stats.counters.llm_fallbacks_buckets).toBe(1);
-    expect(Object.entries(stats.llm_fallback_causes)).toEqual([[expect.stringMatching(cause), 1]]);
+    expect(stats.llm_fallback_causes.map((c) => c.count)).toEqual([1]);
+    expect(describeCause(stats.llm_fallback_causes[0]!.cause, englishCause)).toMatch(cause);
     const monitor = await engine!.call('llm:stats', {});
     expect(monitor.fallbacks).toBe(1);
   }, 20_000);
@@ -137,7 +140,7 @@ describe('the memory engine with an LLM', () => {
     const tries = server.chatRequests.filter(isFirstBatch);
     expect(tries).toHaveLength(2);
     expect(tries[1]!.messages.at(-1)?.content).toMatch(/Your answer could not be used: .*JSON Schema/s);
-    expect(result.llm!.fallback_causes).toEqual({ 'JSON of the wrong shape': 1 });
+    expect(result.llm!.fallback_causes).toEqual([{ cause: { code: 'schema' }, count: 1 }]);
   });
 
   it('falls back to the rules for every unit past the token budget, saying so', async () => {
@@ -147,7 +150,7 @@ describe('the memory engine with an LLM', () => {
     expect(items(result).every((i) => i.extractor?.kind === 'rules')).toBe(true);
     expect(result.chains.every((c) => c.extractor?.kind === 'rules')).toBe(true);
     expect(result.clusters.every((c) => c.extractor?.kind === 'rules')).toBe(true);
-    expect(Object.keys(result.llm!.fallback_causes)).toEqual(['token budget exhausted']);
+    expect(result.llm!.fallback_causes.map((c) => c.cause)).toEqual([{ code: 'budget' }]);
     expect(result.llm!.fallbacks).toBe(result.llm!.stages.buckets!.fallbacks + result.llm!.stages.chains!.fallbacks + result.llm!.stages.labels!.fallbacks);
     // The same analysis offline: the rules, identically.
     const offline = runTrackARules(conversation);
@@ -209,6 +212,6 @@ describe('track B with an LLM, window by window', () => {
     expect(byModel.every((c) => c.source_message_ids.every((id) => !inWindow(id)))).toBe(true);
     expect(byRules.length).toBeGreaterThan(0);
     expect(byRules.every((c) => c.source_message_ids.every(inWindow) && String(c.metadata.fallback).includes("HTTP 500 'window down'"))).toBe(true);
-    expect(llm.report()).toMatchObject({ stages: { chains: { llm: 3, fallbacks: 1 } }, fallback_causes: { "HTTP 500 'window down'": 1 }, refused_steps: 2 });
+    expect(llm.report()).toMatchObject({ stages: { chains: { llm: 3, fallbacks: 1 } }, fallback_causes: [{ cause: { code: 'http_status', status: 500, message: 'window down' }, count: 1 }], refused_steps: 2 });
   });
 });

@@ -232,11 +232,11 @@ export function createOpenAIModel(options: OpenAIModelOptions): OpenAIModel {
     if (answer.refusal) throw refused(context, answer.refusal);
     const details = { mode, finishReason: answer.finishReason, usage: answer.usage, excerpt: excerpt(answer.text) };
     const repaired = repairJson(answer.text, { expect });
-    if (!repaired.ok) throw badResponse(context, `the answer is not JSON (${repaired.error})`, details);
+    if (!repaired.ok) throw badResponse(context, `the answer is not JSON (${repaired.error})`, { ...details, problem: 'invalid_json' });
     const parsed = schema.safeParse(repaired.value);
     if (!parsed.success) {
       const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-      throw badResponse(context, `the answer does not match the schema (${issues.join('; ')})`, { ...details, issues });
+      throw badResponse(context, `the answer does not match the schema (${issues.join('; ')})`, { ...details, issues, problem: 'schema' });
     }
     if (repaired.repaired) logger.debug('llm: repaired a JSON answer', { provider, model: modelId, mode, truncated: repaired.truncated });
     return { value: parsed.data, usage: answer.usage, repaired: repaired.repaired };
@@ -260,7 +260,7 @@ function toCairnError(error: unknown, ctx: ErrorContext, timedOut: boolean): Cai
   if (CairnError.is(error)) return error;
   if (error instanceof APIUserAbortError) return cancelled(ctx, error);
   if (error instanceof APIConnectionError) {
-    return new CairnError('LLM_REQUEST_FAILED', `${ctx.provider} ${ctx.modelId}: could not reach the server (${causeMessage(error)})`, { cause: error, retryable: true, details: base });
+    return new CairnError('LLM_REQUEST_FAILED', `${ctx.provider} ${ctx.modelId}: could not reach the server (${causeMessage(error)})`, { cause: error, retryable: true, details: { ...base, problem: 'network' } });
   }
   if (error instanceof APIError && typeof error.status === 'number') return fromStatus(error, error.status, ctx);
   // The SDK parses a JSON body itself; a body that is not JSON surfaces as a SyntaxError.

@@ -1,7 +1,7 @@
 /**
  * `cairn sessions import|analyze|commit|list` (docs/ARCHITECTURE.md#memory): conversations into the
- * workspace, the dual-track analysis, and committing it to long-term memory. `analyze` and
- * `commit` take the `--llm-*` flags of `cairn ingest` (llm-flags.ts): with an LLM, it classifies,
+ * workspace, the dual-track analysis, and committing it to long-term memory. `analyze`, `commit`
+ * and `import --commit` take the `--llm-*` flags of `cairn ingest` (llm-flags.ts): with an LLM, it classifies,
  * extracts chains, labels topics and decides dedup, and the run ends with its fallbacks' causes.
  */
 import type { Command } from 'commander';
@@ -49,15 +49,16 @@ async function withEngine(flags: SessionFlags, work: (engine: Engine) => Promise
 export function registerSessions(program: Command): void {
   const sessions = program.command('sessions').description('Conversations: import them, analyze them with the dual track, commit them to memory');
 
-  sessions
+  const importer = sessions
     .command('import')
-    .description('Import a conversation file (Cairn JSON, JSONL, Markdown chat, ChatGPT or Claude export) into ctx://session/{id}/')
+    .description('Import a conversation file (Cairn JSON, JSONL, Markdown chat, ChatGPT or Claude export) into ctx://session/{id}/; with --commit and an LLM (--llm-*), the analysis and dedup use it as `sessions commit --yes` does')
     .argument('<file>', 'the conversation file')
     .option('-w, --workspace <dir>', 'workspace folder')
-    .option('--commit', 'also analyze each conversation and commit it to long-term memory when the trigger says so')
-    .option('--json', 'print one JSON document: {"conversations", "commits"}')
-    .option('-v, --verbose', 'log progress to stderr')
-    .action((file: string, flags: SessionFlags) =>
+    .option('--commit', 'also analyze each conversation and commit it to long-term memory when the trigger says so (as `sessions commit --yes`)')
+    .option('--json', 'print one JSON document: {"conversations", "commits"}; each commit carries its "llm" report when an LLM was used')
+    .option('-v, --verbose', 'log progress to stderr');
+  // Importing alone asks no model; the flags matter to --commit, and are checked either way.
+  addLlmOptions(importer, 'memory').action((file: string, flags: SessionFlags) =>
       withEngine(flags, async (engine) => {
         const result = await engine.call('sessions:import', { path: resolve(file), commit: flags.commit === true });
         if (flags.json) return printJson(result);
@@ -66,8 +67,8 @@ export function registerSessions(program: Command): void {
         );
         for (const commit of result.commits) lines.push('', ...commitText(commit));
         process.stdout.write(lines.join('\n') + '\n');
-      }),
-    );
+      }, { llm: true }),
+  );
 
   const analyze = sessions
     .command('analyze')

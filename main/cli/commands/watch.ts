@@ -96,7 +96,7 @@ export function registerWatch(program: Command): void {
               files: result.files,
               changed: result.changed,
               removed: result.removed,
-              summary: run && { dirsSummarized: run.dirsSummarized, dirsReused: run.dirsReused, filesSummarized: run.filesSummarized, fallbacks: run.fallbacks, fallback_causes: run.fallback_causes ?? {}, llm_calls: run.llm_calls },
+              summary: run && { dirsSummarized: run.dirsSummarized, dirsReused: run.dirsReused, filesSummarized: run.filesSummarized, fallbacks: run.fallbacks, fallback_causes: run.fallback_causes ?? [], llm_calls: run.llm_calls },
               ms: Math.round(performance.now() - started),
             },
             Boolean(flags.json),

@@ -26,6 +26,7 @@
 import { CairnError } from '../../../shared/errors.js';
 import { systemClock, type Clock } from '../ports/clock.js';
 import type { LanguageModel } from '../ports/language-model.js';
+import { describeCause, englishCause, groupOf, type LlmCause } from '../../../shared/llm-cause.js';
 import { failureCause } from './failure-cause.js';
 import { wrapLanguageModel } from './wrap.js';
 
@@ -90,7 +91,7 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
   let openedAt = 0;
   let trialInFlight = false;
   /** The cause of the last failure that counted, so a call refused by an open circuit says what the server did. */
-  let lastCause: string | undefined;
+  let lastCause: LlmCause | undefined;
 
   const moveTo = (to: CircuitState, reason?: string) => {
     if (to === state) return;
@@ -108,11 +109,11 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
     if (permanent !== undefined) {
       throw new CairnError('LLM_CIRCUIT_OPEN', `${name}: ${permanent}; no more calls to it in this run (fix the setting and start again)`, {
         retryable: false,
-        details: { state, failures, permanent },
+        details: { state, failures, permanent, ...(lastCause === undefined ? {} : { lastCause }) },
       });
     }
     const last = lastCause === undefined ? {} : { lastCause };
-    const after = `${failures} consecutive failures${lastCause === undefined ? '' : ` (the last: ${lastCause})`}`;
+    const after = `${failures} consecutive failures${lastCause === undefined ? '' : ` (the last: ${describeCause(lastCause, englishCause)})`}`;
     if (state === 'half-open') {
       throw new CairnError('LLM_CIRCUIT_OPEN', `${name}: circuit half-open after ${after}; a trial call is in flight`, {
         retryable: false,
@@ -162,6 +163,7 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
           failures += 1;
           if (permanent === undefined) {
             permanent = cause;
+            lastCause = groupOf(failureCause(error));
             openedAt = clock.now().getTime();
             const change: CircuitStateChange = { from: state, to: 'open', at: clock.now(), failures, reason: error instanceof Error ? error.message : String(error), permanent: cause };
             state = 'open';
@@ -169,7 +171,7 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
           }
         } else if (isFailure(error)) {
           failures += 1;
-          lastCause = failureCause(error).group;
+          lastCause = groupOf(failureCause(error));
           const reason = error instanceof Error ? error.message : String(error);
           if (trial || failures >= threshold) open(reason);
         }

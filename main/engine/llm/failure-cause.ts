@@ -1,59 +1,56 @@
 /**
- * Why an LLM call failed, as a person diagnoses it: the HTTP status and the server's own
- * message, a timeout, an answer that was not JSON or not the asked shape (with how it began).
- * `group` is short and the same for every call that failed alike, so a run's fallbacks add up
- * ("27 × HTTP 500 'injected fault'"); `detail` adds what differs per call (the answer's first
- * 200 characters), for the LLM monitor's recent calls.
+ * Why an LLM call failed, as a person diagnoses it (shared/llm-cause.ts): the HTTP status and
+ * the server's own message, a timeout, an answer that was not JSON or not the asked shape (with
+ * how it began), an open circuit and the failure that opened it. Read from the error's code and
+ * details, never from its English message. `groupOf` (shared) drops what differs per call, so a
+ * run's fallbacks add up; the whole cause goes to the LLM monitor's recent calls.
  *
  * @example
  * failureCause(new CairnError('LLM_REQUEST_FAILED', '…', { details: { status: 500, serverMessage: 'injected fault' } }));
- * // { group: "HTTP 500 'injected fault'", detail: "HTTP 500 'injected fault'" }
+ * // { code: 'http_status', status: 500, message: 'injected fault' }
  */
 import { CairnError, errorMessage } from '../../../shared/errors.js';
-
-export interface FailureCause {
-  group: string;
-  detail: string;
-}
+import type { LlmCause } from '../../../shared/llm-cause.js';
 
 /** Most characters of a server's message kept in a cause. */
 const SERVER_MESSAGE_CHARS = 120;
 
-export function failureCause(error: unknown): FailureCause {
-  if (!CairnError.is(error)) return same(clip(errorMessage(error), SERVER_MESSAGE_CHARS));
+export function failureCause(error: unknown): LlmCause {
+  if (!CairnError.is(error)) return { code: 'other', message: clip(errorMessage(error), SERVER_MESSAGE_CHARS) };
   const details = error.details ?? {};
-  const status = details.status;
-  if (typeof status === 'number') {
-    const message = typeof details.serverMessage === 'string' ? details.serverMessage : '';
-    return same(message ? `HTTP ${status} '${clip(message, SERVER_MESSAGE_CHARS)}'` : `HTTP ${status}`);
-  }
-  const answer = typeof details.excerpt === 'string' ? ` (the answer began: ${JSON.stringify(details.excerpt.slice(0, 200))})` : '';
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? clip(value, SERVER_MESSAGE_CHARS) : undefined);
+  if (typeof details.status === 'number' && error.code !== 'LLM_CIRCUIT_OPEN') return defined({ code: 'http_status', status: details.status, message: text(details.serverMessage) });
+  const answer = typeof details.excerpt === 'string' ? details.excerpt.slice(0, 200) : undefined;
   switch (error.code) {
     case 'TIMEOUT':
-      return same(typeof details.timeoutMs === 'number' ? `timeout after ${details.timeoutMs} ms` : 'timeout');
-    case 'LLM_BAD_RESPONSE': {
-      if (typeof details.refusal === 'string') return { group: 'the model refused', detail: `the model refused: ${clip(details.refusal, SERVER_MESSAGE_CHARS)}` };
-      if (/not JSON/.test(error.message)) return { group: 'invalid JSON', detail: `invalid JSON${answer}` };
-      if (/does not match the schema/.test(error.message)) {
-        const issues = Array.isArray(details.issues) ? `: ${details.issues.join('; ')}` : '';
-        return { group: 'JSON of the wrong shape', detail: `JSON of the wrong shape${issues}${answer}` };
-      }
-      return { group: 'a malformed answer', detail: clip(afterModel(error.message), SERVER_MESSAGE_CHARS) };
+      return defined({ code: 'timeout', timeout_ms: typeof details.timeoutMs === 'number' ? details.timeoutMs : undefined });
+    case 'LLM_BAD_RESPONSE':
+      // An answer the engine refused itself (memory/llm-run.ts `unusableAnswer`) says why in its own words.
+      if (details.unusable === true) return { code: 'unusable', message: clip(error.message, SERVER_MESSAGE_CHARS) };
+      if (typeof details.refusal === 'string') return defined({ code: 'refused', message: text(details.refusal) });
+      if (details.problem === 'invalid_json') return defined({ code: 'invalid_json', answer });
+      if (details.problem === 'schema') return defined({ code: 'schema', issues: Array.isArray(details.issues) ? details.issues.map(String).slice(0, 10) : undefined, answer });
+      return defined({ code: 'malformed', message: text(afterModel(error.message)) });
+    case 'LLM_CIRCUIT_OPEN': {
+      const after = isCause(details.lastCause) ? details.lastCause : undefined;
+      return defined({ code: 'circuit_open', after, permanent: details.permanent !== undefined ? true : undefined });
     }
-    case 'LLM_CIRCUIT_OPEN':
-      if (typeof details.permanent === 'string') return same(`circuit open: ${details.permanent}`);
-      return same(typeof details.lastCause === 'string' ? `circuit open after repeated ${details.lastCause}` : 'circuit open after repeated failures');
     case 'LLM_BUDGET_EXHAUSTED':
-      return same('token budget exhausted');
+      return { code: 'budget' };
     case 'LLM_REQUEST_FAILED':
-      return same(/could not reach the server/.test(error.message) ? 'could not reach the server' : clip(afterModel(error.message), SERVER_MESSAGE_CHARS));
+      return details.problem === 'network' ? { code: 'network' } : defined({ code: 'other', message: text(afterModel(error.message)) });
     default:
-      return same(`${error.code}: ${clip(afterModel(error.message), SERVER_MESSAGE_CHARS)}`);
+      return { code: 'other', message: `${error.code}: ${clip(afterModel(error.message), SERVER_MESSAGE_CHARS)}` };
   }
 }
 
-function same(text: string): FailureCause {
-  return { group: text, detail: text };
+function isCause(value: unknown): value is LlmCause {
+  return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'string';
+}
+
+/** The cause without the fields left unset, so it compares and prints cleanly. */
+function defined(cause: LlmCause): LlmCause {
+  return Object.fromEntries(Object.entries(cause).filter(([, v]) => v !== undefined)) as unknown as LlmCause;
 }
 
 /** The adapter's messages start with "provider model: "; the cause is what follows. */

@@ -9,12 +9,14 @@
  * @example
  * const llm = createMemoryLlm(run.model, { onFallback: (cause, error) => run.recordFallback(codeOf(error)) });
  * try { answer = await llm.model.completeJson(...); llm.answered('buckets'); }
- * catch (error) { const cause = llm.fellBack('buckets', error); item.reason = `rules (LLM fallback: ${cause.detail})`; }
- * llm.report(); // { model, stages: { buckets: { llm: 2, fallbacks: 1 } }, fallbacks: 1, fallback_causes: { "HTTP 500 'x'": 1 } }
+ * catch (error) { const cause = llm.fellBack('buckets', error); item.reason = `rules (LLM fallback: ${describeCause(cause, englishCause)})`; }
+ * llm.report(); // { model, stages: { buckets: { llm: 2, fallbacks: 1 } }, fallbacks: 1, fallback_causes: [{ cause: { code: 'http_status', status: 500, message: 'x' }, count: 1 }] }
  */
 import { CairnError } from '../../../shared/errors.js';
 import type { Extractor, MemoryLlmReport } from '../../../shared/types/memory.js';
-import { failureCause, type FailureCause } from '../llm/failure-cause.js';
+import { countCause, mergeCauses } from '../../../shared/fallback-causes.js';
+import { describeCause, englishCause, type LlmCause } from '../../../shared/llm-cause.js';
+import { failureCause } from '../llm/failure-cause.js';
 import type { LanguageModel } from '../ports/language-model.js';
 import type { Logger } from '../ports/logger.js';
 import type { LlmModelRun } from '../settings/llm-runtime.js';
@@ -28,7 +30,7 @@ export interface MemoryLlm {
   readonly extractor: Extractor;
   answered(stage: MemoryLlmStage): void;
   /** The unit uses the rules instead: counted under its cause, which is returned for the item's reason. */
-  fellBack(stage: MemoryLlmStage, error: unknown): FailureCause;
+  fellBack(stage: MemoryLlmStage, error: unknown): LlmCause;
   /** Chain steps the model gave whose text is not in the message they cite: dropped, never stored. */
   refusedSteps(count: number): void;
   report(): MemoryLlmReport;
@@ -38,13 +40,13 @@ export const RULES_EXTRACTOR: Extractor = { kind: 'rules' };
 
 export interface MemoryLlmOptions {
   /** Also told of each fallback (the engine counts it in the LLM monitor). */
-  onFallback?: (cause: FailureCause, error: unknown) => void;
+  onFallback?: (cause: LlmCause, error: unknown) => void;
   logger?: Logger;
 }
 
 export function createMemoryLlm(model: LanguageModel, options: MemoryLlmOptions = {}): MemoryLlm {
   const stages: MemoryLlmReport['stages'] = {};
-  const causes: Record<string, number> = {};
+  const causes: MemoryLlmReport['fallback_causes'] = [];
   let fallbacks = 0;
   let refused = 0;
   const stage = (name: MemoryLlmStage) => (stages[name] ??= { llm: 0, fallbacks: 0 });
@@ -55,19 +57,18 @@ export function createMemoryLlm(model: LanguageModel, options: MemoryLlmOptions 
       stage(name).llm += 1;
     },
     fellBack(name, error) {
-      // An answer refused here (not by the adapter) says why in its own words.
-      const cause: FailureCause = CairnError.is(error) && error.details?.unusable === true ? { group: error.message, detail: error.message } : failureCause(error);
+      const cause = failureCause(error);
       stage(name).fallbacks += 1;
       fallbacks += 1;
-      causes[cause.group] = (causes[cause.group] ?? 0) + 1;
-      options.logger?.warn(`memory ${name}: the LLM's answer was not used (${cause.detail}); the rules stand in`);
+      countCause(causes, cause);
+      options.logger?.warn(`memory ${name}: the LLM's answer was not used (${describeCause(cause, englishCause)}); the rules stand in`);
       options.onFallback?.(cause, error);
       return cause;
     },
     refusedSteps(count) {
       refused += count;
     },
-    report: () => ({ model: model.modelId, stages: structuredClone(stages), fallbacks, fallback_causes: { ...causes }, refused_steps: refused }),
+    report: () => ({ model: model.modelId, stages: structuredClone(stages), fallbacks, fallback_causes: structuredClone(causes), refused_steps: refused }),
   };
 }
 
@@ -91,7 +92,7 @@ export function unusableAnswer(what: string): CairnError {
 export function mergeLlmReports(reports: ReadonlyArray<MemoryLlmReport | undefined>): MemoryLlmReport | undefined {
   const given = reports.filter((r): r is MemoryLlmReport => r !== undefined);
   if (given.length === 0) return undefined;
-  const out: MemoryLlmReport = { model: given[0]!.model, stages: {}, fallbacks: 0, fallback_causes: {}, refused_steps: 0 };
+  const out: MemoryLlmReport = { model: given[0]!.model, stages: {}, fallbacks: 0, fallback_causes: mergeCauses(given), refused_steps: 0 };
   for (const r of given) {
     out.fallbacks += r.fallbacks;
     out.refused_steps += r.refused_steps;
@@ -100,7 +101,6 @@ export function mergeLlmReports(reports: ReadonlyArray<MemoryLlmReport | undefin
       into.llm += s.llm;
       into.fallbacks += s.fallbacks;
     }
-    for (const [cause, n] of Object.entries(r.fallback_causes)) out.fallback_causes[cause] = (out.fallback_causes[cause] ?? 0) + n;
   }
   return out;
 }

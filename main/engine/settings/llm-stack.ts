@@ -22,6 +22,7 @@
 import type { LlmCallRecord } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import { failureCause } from '../llm/failure-cause.js';
+import type { LlmCause } from '../../../shared/llm-cause.js';
 import { createTokenBudget, type TokenBudget } from '../llm/budget.js';
 import { createCircuitBreaker, type CircuitBreaker, type CircuitBreakerOptions } from '../llm/circuit-breaker.js';
 import { createReliableModel } from '../llm/compose.js';
@@ -162,14 +163,14 @@ function withCallLog(model: LanguageModel, log: CallLog, clock: Clock = systemCl
   return wrapLanguageModel(model, async (_call, next) => {
     const at = clock.now();
     const started = performance.now();
-    const done = (outcome: string, inputTokens = 0, outputTokens = 0, cause?: string) =>
-      log.record({ at: at.toISOString(), ms: Math.round(performance.now() - started), inputTokens, outputTokens, outcome, ...(cause !== undefined ? { cause: cause.slice(0, 600) } : {}) });
+    const done = (outcome: string, inputTokens = 0, outputTokens = 0, cause?: LlmCause) =>
+      log.record({ at: at.toISOString(), ms: Math.round(performance.now() - started), inputTokens, outputTokens, outcome, ...(cause !== undefined ? { cause } : {}) });
     try {
       const result = await next();
       done('ok', result.usage.inputTokens, result.usage.outputTokens);
       return result;
     } catch (error) {
-      done(CairnError.is(error) ? error.code : 'INTERNAL', 0, 0, failureCause(error).detail);
+      done(CairnError.is(error) ? error.code : 'INTERNAL', 0, 0, failureCause(error));
       throw error;
     }
   });

@@ -34,6 +34,7 @@ import { contentUpdatedAt, shapeNodeRecords, type NodeTexts } from '../index/nod
 import type { Logger } from '../ports/logger.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { failureCause } from '../llm/failure-cause.js';
+import { countCause, type FallbackCauses } from '../../../shared/fallback-causes.js';
 import { categoriesOf, fallbackSummary } from './fallback.js';
 import { priorityLimit, type PriorityLimit } from './priority-limit.js';
 import { MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, type ChildSummary, type NodeSummarizer, type SummaryOutput } from './types.js';
@@ -82,7 +83,7 @@ export interface DirectoryEventResult extends DagCounts {
   filesSummarized: number;
   fallbacks: number;
   /** The fallbacks' causes, grouped, with counts. */
-  fallback_causes: Record<string, number>;
+  fallback_causes: FallbackCauses;
   failed: number;
   tokens: number;
   ms: number;
@@ -141,7 +142,7 @@ export class DirectoryEventHandler {
     sections_done: 0,
     llm_calls: 0,
   };
-  private stats = { dirsSummarized: 0, dirsReused: 0, filesSummarized: 0, fallbacks: 0, fallback_causes: {} as Record<string, number>, failed: 0, tokens: 0 };
+  private stats = { dirsSummarized: 0, dirsReused: 0, filesSummarized: 0, fallbacks: 0, fallback_causes: [] as FallbackCauses, failed: 0, tokens: 0 };
   private rootUri = '';
   private rootDone!: { resolve(summary: ChildSummary | null): void; reject(error: unknown): void };
   private readonly maxChildren: number;
@@ -480,9 +481,8 @@ export class DirectoryEventHandler {
 
   /** Counts a fallback under its cause and tells the views. */
   private fellBack(uri: string, error: unknown): void {
-    const { group } = failureCause(error);
     this.stats.fallbacks += 1;
-    this.stats.fallback_causes[group] = (this.stats.fallback_causes[group] ?? 0) + 1;
+    countCause(this.stats.fallback_causes, failureCause(error));
     this.emit({ type: 'dag/fallback-used', uri, reason: errorMessage(error) });
   }
 

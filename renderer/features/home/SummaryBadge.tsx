@@ -8,6 +8,7 @@
 import type { ReactNode } from 'react';
 import type { DagRunResult } from '../../../shared/contracts/api';
 import { groupedCauses } from '../../../shared/fallback-causes';
+import { causeKey } from '../../../shared/llm-cause';
 import { localizeCause } from '../../i18n/causes';
 import { formatCount } from '../../../shared/format';
 import { useApp, useIngest } from '../../stores/stores-context';
@@ -36,7 +37,7 @@ export function SummaryBadge({
       </span>
     );
   }
-  const grouped = groupedCauses(run.fallback_causes).map(({ cause, count }) => ({ cause: localizeCause(cause, locale), count }));
+  const grouped = groupedCauses(run.fallback_causes).map(({ cause, count }) => ({ key: causeKey(cause), cause: localizeCause(cause, locale), count }));
   const causes = grouped.map(({ cause, count }) => `${formatCount(count, locale)} × ${cause}`).join(', ');
   return (
     <details className="summary-fallbacks" data-testid="summary-badge" data-fallbacks={run.fallbacks}>
@@ -45,8 +46,8 @@ export function SummaryBadge({
       </summary>
       {causes && (
         <ul className="summary-causes small" aria-label={t('home.summary.causes')} data-testid="summary-causes">
-          {grouped.map(({ cause, count }) => (
-            <li key={cause}>
+          {grouped.map(({ key, cause, count }) => (
+            <li key={key}>
               {formatCount(count, locale)} × {cause}
             </li>
           ))}

@@ -6,6 +6,7 @@
  * batches go out together (the runtime's limiter caps calls in flight). A cancelled run stops
  * instead of falling back.
  */
+import { describeCause, englishCause } from '../../../../shared/llm-cause.js';
 import { z } from 'zod';
 import { BucketType } from '../../../../shared/types/memory.js';
 import { isCancelled, type MemoryLlm } from '../llm-run.js';
@@ -70,7 +71,7 @@ async function classifyBatch(batch: DraftItem[], llm: MemoryLlm, signal: AbortSi
   } catch (error) {
     if (isCancelled(error, signal)) throw error;
     const cause = llm.fellBack('buckets', error);
-    for (const item of batch) item.reason = `${item.rules.reason} (LLM fallback: ${cause.detail})`;
+    for (const item of batch) item.reason = `${item.rules.reason} (LLM fallback: ${describeCause(cause, englishCause)})`;
     return 0;
   }
   llm.answered('buckets');

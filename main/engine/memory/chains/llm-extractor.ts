@@ -13,6 +13,7 @@
  * retry, the token budget) gets the rules' chains for its messages instead; the other windows
  * keep the model's.
  */
+import { describeCause, englishCause } from '../../../../shared/llm-cause.js';
 import { z } from 'zod';
 import { ChainType, type ChainNode, type ExtractedChain } from '../../../../shared/types/memory.js';
 import type { ChatMessage } from '../../ports/language-model.js';
@@ -91,7 +92,7 @@ async function extractWindow(llm: MemoryLlm, window: OrderedMessage[], options: 
   } catch (error) {
     if (isCancelled(error, options.signal)) throw error;
     const cause = llm.fellBack('chains', error);
-    return options.rules(window).map((chain) => ({ ...chain, metadata: { ...chain.metadata, fallback: cause.detail } }));
+    return options.rules(window).map((chain) => ({ ...chain, metadata: { ...chain.metadata, fallback: describeCause(cause, englishCause) } }));
   }
 }
 

@@ -11,6 +11,7 @@
  * monitor.setHealth('workers', 'degraded', 'a worker crashed');
  * JSON.parse(monitor.exportJson()).stages.track_a.mean_ms;
  */
+import { countCause, type FallbackCauses } from '../../../../shared/fallback-causes.js';
 import type { MemoryLlmReport } from '../../../../shared/types/memory.js';
 import type { CacheStats } from './chain-cache.js';
 
@@ -40,8 +41,8 @@ export interface MonitoringReport {
   /** The worst component status. */
   overall: HealthStatus;
   counters: Record<string, number>;
-  /** The LLM's fallbacks to the rules, by cause (llm/failure-cause.ts groups). */
-  llm_fallback_causes: Record<string, number>;
+  /** The LLM's fallbacks to the rules, by cause (shared/llm-cause.ts). */
+  llm_fallback_causes: FallbackCauses;
 }
 
 const RANK: Record<HealthStatus, number> = { healthy: 0, degraded: 1, failed: 2 };
@@ -50,7 +51,7 @@ export class MonitoringSystem {
   private readonly stages = new Map<string, StageStats>();
   private readonly health = new Map<string, ComponentHealth>();
   private readonly counters = new Map<string, number>();
-  private readonly causes = new Map<string, number>();
+  private readonly causes: FallbackCauses = [];
   private readonly cache: (() => CacheStats) | null;
   private readonly now: () => Date;
 
@@ -95,7 +96,7 @@ export class MonitoringSystem {
       if (s.fallbacks > 0) this.count(`llm_fallbacks_${stage}`, s.fallbacks);
     }
     if (report.refused_steps > 0) this.count('llm_refused_steps', report.refused_steps);
-    for (const [cause, n] of Object.entries(report.fallback_causes)) this.causes.set(cause, (this.causes.get(cause) ?? 0) + n);
+    for (const { cause, count } of report.fallback_causes) countCause(this.causes, cause, count);
   }
 
   setHealth(component: string, status: HealthStatus, detail: string): void {
@@ -108,7 +109,7 @@ export class MonitoringSystem {
   restore(saved: Pick<MonitoringReport, 'stages' | 'counters'> & Partial<Pick<MonitoringReport, 'llm_fallback_causes'>>): void {
     for (const [name, stats] of Object.entries(saved.stages)) this.stages.set(name, { ...stats });
     for (const [name, value] of Object.entries(saved.counters)) this.counters.set(name, value);
-    for (const [cause, value] of Object.entries(saved.llm_fallback_causes ?? {})) this.causes.set(cause, value);
+    for (const { cause, count } of saved.llm_fallback_causes ?? []) countCause(this.causes, cause, count);
   }
 
   healthOf(component: string): ComponentHealth | undefined {
@@ -130,7 +131,7 @@ export class MonitoringSystem {
       health,
       overall,
       counters: Object.fromEntries(this.counters),
-      llm_fallback_causes: Object.fromEntries(this.causes),
+      llm_fallback_causes: structuredClone(this.causes),
     };
   }
 

@@ -12,6 +12,7 @@
  * await state.ready(); await adapter.analyze(conversation); await state.save();
  * sessionStats(adapter);
  */
+import { CauseCounts } from '../../../../shared/llm-cause.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -32,7 +33,8 @@ const SavedState = z.object({
   version: z.literal(1),
   stages: z.record(z.string(), z.object({ count: Count, total_ms: z.number(), mean_ms: z.number(), min_ms: z.number(), max_ms: z.number(), last_ms: z.number() })),
   counters: z.record(z.string(), z.number()),
-  llm_fallback_causes: z.record(z.string(), z.number()).optional(),
+  // Causes saved before they were structured are a { text: count } record: read as texts.
+  llm_fallback_causes: CauseCounts.optional(),
   cache: z.object({ hits: Count, misses: Count, evictions: Count, expirations: Count }),
   buffer: z.array(z.object({ conversation_id: z.string(), chains: z.array(ExtractedChain), expires_at: z.number() })),
 });
