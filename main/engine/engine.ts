@@ -190,7 +190,21 @@ export async function createEngine(deps: EngineDeps): Promise<Engine> {
   // The memory engine asks the same LLM as summaries, one run (budget, breaker) per command.
   const startMemoryLlm = () => memoryLlmOf(llm.startModelRun(), logger);
   const { commitWithLlm, ...memories } = memoryHandlers({ fs, stateDir, index, outbox, logger, clock, search: search['search:query'], onQueued, startLlm: startMemoryLlm });
-  const ingests = ingestHandlers({ fs, jobs, parser: deps.parser, index, outbox, held, optimizeIndex, onIngested: onQueued, lifetime: lifetime.signal, logger, clock });
+  const ingests = ingestHandlers({
+    fs,
+    jobs,
+    parser: deps.parser,
+    index,
+    outbox,
+    held,
+    optimizeIndex,
+    onIngested: onQueued,
+    lifetime: lifetime.signal,
+    logger,
+    clock,
+    // The same choice as startRun's: no injected summarizer and no LLM means the extractive one.
+    filesSummarizedOffline: () => deps.summarizer === undefined && !llm.active,
+  });
   const handlers: CommandHandlers = {
     ...ingests,
     // Skills (skills:*): added through ingest:start into ctx://agent/skills/{name}/.

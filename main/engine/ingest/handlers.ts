@@ -33,6 +33,8 @@ export interface IngestHandlerDeps {
   lifetime: AbortSignal;
   logger: Logger;
   clock: Clock;
+  /** Whether the next summary run would summarize files offline (no LLM configured): the ingest then does it. */
+  filesSummarizedOffline?: () => boolean;
 }
 
 export function ingestHandlers(deps: IngestHandlerDeps): Pick<CommandHandlers, 'ingest:start' | 'ingest:cancel' | 'ingest:recent'> {
@@ -63,7 +65,9 @@ export function ingestHandlers(deps: IngestHandlerDeps): Pick<CommandHandlers, '
             return deps.parser.parse(input, parseSignal);
           },
         };
-        const ingestDeps = { fs, jobs: deps.jobs, parser, index: index ?? noopIndex, queue, logger, clock };
+        // Held summaries (--no-summarize, --estimate) stay owed: they may be meant for an LLM.
+        const summarizeFilesAtParse = request.summarize !== false && (deps.filesSummarizedOffline?.() ?? false);
+        const ingestDeps = { fs, jobs: deps.jobs, parser, index: index ?? noopIndex, queue, logger, clock, summarizeFilesAtParse };
         const signal = AbortSignal.any([cancel.signal, ctx.signal, deps.lifetime]);
         const run = { signal, emit: ctx.emit, jobId };
         const result = await (

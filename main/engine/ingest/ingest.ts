@@ -15,7 +15,7 @@ import type { EngineEvent } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { FileWarning, IngestOptions, IngestResult, Skip, SkipReason } from '../../../shared/types/ingest.js';
 import type { ContextType, NodeMeta } from '../../../shared/types/node.js';
-import { formatCtxUri, parseCtxUri, scopeRootUri, type IngestScope } from '../../../shared/uri.js';
+import { formatCtxUri, parseCtxUri, scopeRootUri, uriName, type IngestScope } from '../../../shared/uri.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContextIndex } from '../ports/context-index.js';
 import type { Logger } from '../ports/logger.js';
@@ -41,6 +41,11 @@ export interface IngestDeps {
   queue: SemanticQueue | null;
   logger: Logger;
   clock: Clock;
+  /**
+   * Files get their L0/L1 in the parse (extractive): true when the summary run that follows
+   * would summarize them offline anyway (no LLM configured, summaries not held back).
+   */
+  summarizeFilesAtParse?: boolean;
 }
 
 export interface IngestRun {
@@ -251,7 +256,14 @@ async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileO
   let parsed;
   try {
     parsed = await deps.parser.parse(
-      { path: file.path, relPath: file.relPath, bytes: new Uint8Array(bytes), split: job.options.split, codeSummaryMode: job.options.codeSummaryMode },
+      {
+        path: file.path,
+        relPath: file.relPath,
+        bytes: new Uint8Array(bytes),
+        split: job.options.split,
+        codeSummaryMode: job.options.codeSummaryMode,
+        ...(deps.summarizeFilesAtParse ? { fileSummaries: { name: uriName(input.target) } } : {}),
+      },
       input.signal,
     );
   } catch (error) {

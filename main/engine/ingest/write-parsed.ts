@@ -8,6 +8,7 @@ import { childUri } from '../../../shared/uri.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import type { ParsedFile, ParsedNode } from '../parse/types.js';
 import { sha256 } from '../util/hash.js';
+import { EXTRACTIVE_ID, EXTRACTIVE_PROVENANCE } from '../summarize/extractive-summarizer.js';
 
 export interface WriteParsedInput {
   fs: ContextFS;
@@ -66,7 +67,7 @@ export async function writeParsedTree(input: WriteParsedInput): Promise<number> 
         kind: 'file',
         content_hash: sha256(node.content),
         ...(isTop ? top : { bytes: Buffer.byteLength(node.content) }),
-        ...summary,
+        ...(node.summary && !parsed.summary ? offlineSummaryFields(node.summary) : summary),
       };
       await input.fs.writeFile(staging, node.content, meta);
       return;
@@ -100,6 +101,11 @@ function summaryFields(parsed: ParsedFile): Pick<NodeMeta, 'abstract' | 'overvie
     return { abstract: parsed.summary.abstract, overview: parsed.summary.overview, summary_status: 'done', summary_reason: parsed.summary.method, summarizer: { kind: 'ast-skeleton' } };
   }
   return { summary_status: 'owed', summary_reason: parsed.summaryOwed ?? 'awaits the summarizer' };
+}
+
+/** A file's L0/L1 made at parse time by the extractive summarizer: what the DAG would have written. */
+function offlineSummaryFields(texts: { abstract: string; overview: string }): Pick<NodeMeta, 'abstract' | 'overview' | 'summarizer' | 'summary_status' | 'summary_reason'> {
+  return { abstract: texts.abstract, overview: texts.overview, summary_status: 'done', summary_reason: EXTRACTIVE_ID, summarizer: EXTRACTIVE_PROVENANCE };
 }
 
 export function countNodes(node: ParsedNode): number {

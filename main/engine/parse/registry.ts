@@ -11,6 +11,7 @@ import { extensionOf, fileName } from './parsed-document.js';
 import { hasPdfHeader, pdfParser } from './pdf.js';
 import { textParser } from './text.js';
 import type { ParsedFile, ParseInput, Parser } from './types.js';
+import { addIngestFileSummaries } from '../summarize/ingest-file-summaries.js';
 
 const PARSERS: readonly Parser[] = [markdownParser, htmlParser, pdfParser, codeParser, textParser];
 
@@ -77,5 +78,7 @@ export async function parseFile(input: ParseInput): Promise<ParsedFile> {
     }
     throw new CairnError('PARSE_FAILED', `${input.relPath}: ${parser.name} parser failed: ${errorMessage(error)}`, { cause: error, details: { parser: parser.name } });
   }
+  // Offline summaries belong to the parse: they run on the same worker, on the text just made.
+  if (input.fileSummaries) parsed = addIngestFileSummaries(parsed, input.fileSummaries.name);
   return { ...parsed, parseMs: Math.round((performance.now() - started) * 10) / 10 };
 }

@@ -14,6 +14,11 @@ export interface ParseInput {
   bytes: Uint8Array;
   split: SplitOptions;
   codeSummaryMode: CodeSummaryMode;
+  /**
+   * Give each file node its extractive L0/L1 here (no LLM configured: the DAG would write the
+   * same, summarize/ingest-file-summaries.ts); `name` is the top node's name in the tree.
+   */
+  fileSummaries?: { name: string };
 }
 
 export interface ParsedMeta {
@@ -27,7 +32,7 @@ export interface ParsedMeta {
 }
 
 export type ParsedNode =
-  | { kind: 'file'; name: string; content: string; meta: ParsedMeta }
+  | { kind: 'file'; name: string; content: string; meta: ParsedMeta; summary?: { abstract: string; overview: string } }
   | { kind: 'dir'; name: string; children: ParsedNode[]; meta: ParsedMeta };
 
 /** A summary a parser could make without an LLM (a code skeleton), or the reason one is owed. */

@@ -37,7 +37,7 @@ import { failureCause } from '../llm/failure-cause.js';
 import { countCause, type FallbackCauses } from '../../../shared/fallback-causes.js';
 import { categoriesOf, fallbackSummary } from './fallback.js';
 import { priorityLimit, type PriorityLimit } from './priority-limit.js';
-import { MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, type ChildSummary, type NodeSummarizer, type SummaryOutput } from './types.js';
+import { DEFAULT_MAX_INPUT_CHARS, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, clipSummary as clip, type ChildSummary, type NodeSummarizer, type SummaryOutput } from './types.js';
 
 export interface DagDeps {
   fs: ContextFS;
@@ -151,7 +151,7 @@ export class DirectoryEventHandler {
   constructor(private readonly deps: DagDeps) {
     this.limit = priorityLimit(deps.concurrency ?? DEFAULT_SUMMARY_TASKS);
     this.maxChildren = deps.maxChildren ?? 50;
-    this.maxInputChars = deps.maxInputChars ?? 24_000;
+    this.maxInputChars = deps.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
     // Every summary in flight (and every LLM call waiting for a slot) listens to the run's signal;
     // that is by design, not a leak, so Node's warning past 10 listeners does not apply.
     if (deps.signal) setMaxListeners(0, deps.signal);
@@ -524,7 +524,3 @@ export function isCurrent(meta: NodeMeta | null): boolean {
   return meta.tree_hash === undefined || meta.summarized_tree_hash === meta.tree_hash;
 }
 
-function clip(text: string, max: number): string {
-  const chars = [...text.trim()];
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
-}

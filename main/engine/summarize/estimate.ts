@@ -17,6 +17,7 @@ import { countTokens } from '../../lib/tokens.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { directorySummaryMessages, fileSummaryMessages } from './llm-summarizer.js';
 import { isCurrent } from './dag.js';
+import { DEFAULT_MAX_INPUT_CHARS } from './types.js';
 import type { ChatMessage } from '../ports/language-model.js';
 
 /** A typical answer: an abstract of about 200 characters and an overview of about 1,200. */
@@ -54,7 +55,7 @@ function promptTokens(messages: ChatMessage[]): number {
 
 export async function estimateSummaries(fs: ContextFS, rootUri: string, options: EstimateOptions = {}): Promise<SummaryEstimate> {
   const maxChildren = options.maxChildren ?? 50;
-  const maxInputChars = options.maxInputChars ?? 24_000;
+  const maxInputChars = options.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
   const redo = options.redo;
   const { uri: root, kind } = await fs.canonicalUri(rootUri);
   const estimate: SummaryEstimate = { root, files: 0, directories: 0, reused_directories: 0, calls: 0, input_tokens: 0, output_tokens: 0 };

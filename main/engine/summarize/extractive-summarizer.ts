@@ -2,6 +2,7 @@
  * The offline NodeSummarizer: the embedded extractive summarizer behind the same interface as
  * the LLM one, so every feature works with no key and no network.
  */
+import type { SummarizerProvenance } from '../../../shared/types/node.js';
 import { keyTermsOfOverview, summarizeDirectory } from './extractive-directory.js';
 import { summarizeText } from './extractive.js';
 import { categoriesOf } from './fallback.js';
@@ -9,14 +10,23 @@ import type { DirectorySummaryInput, FileSummaryInput, NodeSummarizer } from './
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
 
+/** Its id (a meta's `summary_reason`) and provenance (`summarizer`), also written by the ingest's offline file summaries. */
+export const EXTRACTIVE_ID = 'extractive';
+export const EXTRACTIVE_PROVENANCE: SummarizerProvenance = { kind: 'extractive' };
+
+/** A file's extractive L0/L1, unclipped: the one computation behind the DAG's and the ingest's. */
+export function extractiveFileSummary(text: string, name: string, format: string): { abstract: string; overview: string } {
+  const { abstract, overview } = summarizeText(text, { title: name, format });
+  return { abstract, overview };
+}
+
 export function extractiveSummarizer(): NodeSummarizer {
   return {
-    id: 'extractive',
-    provenance: { kind: 'extractive' },
+    id: EXTRACTIVE_ID,
+    provenance: EXTRACTIVE_PROVENANCE,
     maxChildren: Number.POSITIVE_INFINITY,
     async summarizeFile(input: FileSummaryInput) {
-      const { abstract, overview } = summarizeText(input.text, { title: input.name, format: input.format });
-      return { abstract, overview, usage: NO_USAGE, llm: false };
+      return { ...extractiveFileSummary(input.text, input.name, input.format), usage: NO_USAGE, llm: false };
     },
     async summarizeDirectory(input: DirectorySummaryInput) {
       const { abstract, overview } = summarizeDirectory(

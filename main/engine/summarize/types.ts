@@ -85,3 +85,11 @@ export const FileSummarySchema = z.object({
 
 export const MAX_ABSTRACT_CHARS = 256;
 export const MAX_OVERVIEW_CHARS = 4000;
+/** Most characters of a file given to the summarizer (the DAG's, and the ingest's offline summaries). */
+export const DEFAULT_MAX_INPUT_CHARS = 24_000;
+
+/** A summary cut to `max` characters (code points), with an ellipsis when cut. */
+export function clipSummary(text: string, max: number): string {
+  const chars = [...text.trim()];
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
+}
