@@ -37,12 +37,12 @@ export function shouldRelaunch(args: readonly string[], env: NodeJS.ProcessEnv, 
 export function relaunch(): void {
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
+    // Its own process group, so a Ctrl-C in the terminal reaches the child once, passed on below,
+    // exactly as a SIGINT sent to this process does (a second one would end a command at once).
+    detached: true,
     env: { ...process.env, MALLOC_ARENA_MAX: '2', [RELAUNCHED]: String(process.pid) },
   });
-  // Ctrl-C reaches the whole process group, the child included: it handles it. Signals sent to
-  // this process alone are passed on.
-  process.on('SIGINT', () => undefined);
-  for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   child.on('error', (error) => {
     process.stderr.write(`cairn: could not start the command: ${error.message}\n`);
     process.exit(1);
