@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import { cpSync, existsSync, rmSync } from 'node:fs';
 
 const entries = {
-  cli: 'main/cli/index.ts',
+  cli: 'main/cli/launcher.ts',
   'engine.worker': 'main/workers/engine.worker.ts',
   'parse.worker': 'main/workers/parse.worker.ts',
   'track.worker': 'main/workers/track.worker.ts',

@@ -476,6 +476,12 @@ export const commands = {
        * until summarize:run names it (the CLI's --no-summarize / --estimate). Default true.
        */
       summarize: z.boolean().optional(),
+      /**
+       * true: the caller runs summarize:run on this tree right after (the CLI), and that run
+       * optimizes the index when it ends, so the ingest leaves the index's optimize to it (one
+       * compaction and index rebuild instead of two back to back). Default false.
+       */
+      summaryFollows: z.boolean().optional(),
     }),
     response: IngestResult,
   },

@@ -2,6 +2,8 @@
  * The engine opens the search index with an ingest's first parse (an unchanged tree never opens
  * it) and waits for it before a summary run: opening it loads LanceDB and the embedder's lexicon, synchronous CPU that would otherwise
  * land in the middle of a run and hold up every LLM answer in flight (DAG bench, issue 4).
+ * An ingest that the caller follows with its summary run at once leaves the index's optimize to
+ * that run's end (issue 20: one compaction and index rebuild instead of two back to back).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -21,6 +23,7 @@ afterEach(async () => {
 /** An index that opens when the test says so, and records what happened in which order. */
 function indexOpenedByHand() {
   const log: string[] = [];
+  const optimize = async () => void log.push('optimize');
   let open!: () => void;
   const opening = new Promise<void>((resolve) => (open = resolve)).then(() => void log.push('opened'));
   const index: EngineIndex = {
@@ -30,6 +33,7 @@ function indexOpenedByHand() {
     },
     async upsert(_records: IndexInput[]) {},
     async removeUnder() {},
+    optimize,
   };
   return { index, log, open };
 }
@@ -50,7 +54,7 @@ describe('opening the index ahead of the work', () => {
   it('starts opening the index with the first file an ingest parses, and a summary run begins only once it is open', async () => {
     const { index, log, open } = indexOpenedByHand();
     const { engine, folder } = await engineOver(index);
-    const { root } = await engine.call('ingest:start', { path: folder, summarize: false });
+    const { root } = await engine.call('ingest:start', { path: folder, summarize: false, summaryFollows: true });
     expect(log).toEqual(['prepare']);
     const run = engine.call('summarize:run', { uri: root }, { onEvent: (event) => log.push(event.type) });
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -82,5 +86,28 @@ describe('opening the index ahead of the work', () => {
     const embedder = createLocalEmbedder();
     await embedder.warmUp?.();
     expect(lexiconLoaded()).toBe(true);
+  });
+});
+
+describe('optimizing the index after an ingest', () => {
+  it('leaves it to the summary run when the caller says one follows, and optimizes once, when that run ends', async () => {
+    const { index, log, open } = indexOpenedByHand();
+    open();
+    const { engine, folder } = await engineOver(index);
+    const { root, changed } = await engine.call('ingest:start', { path: folder, summarize: false, summaryFollows: true });
+    expect(changed).toBeGreaterThan(0);
+    expect(log).not.toContain('optimize');
+    await engine.call('summarize:run', { uri: root }, { onEvent: (event) => log.push(event.type) });
+    expect(log.filter((entry) => entry === 'optimize')).toHaveLength(1);
+    expect(log.at(-1)).toBe('optimize');
+    expect(log.lastIndexOf('dag/finished')).toBeLessThan(log.lastIndexOf('optimize'));
+  });
+
+  it('optimizes at the end of the ingest otherwise', async () => {
+    const { index, log, open } = indexOpenedByHand();
+    open();
+    const { engine, folder } = await engineOver(index);
+    await engine.call('ingest:start', { path: folder, summarize: false });
+    expect(log.filter((entry) => entry === 'optimize')).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@
  * Thresholds are tiny so that a few hundred rows exercise every path in seconds.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -91,6 +91,19 @@ async function indices(dir = 'index') {
   }
 }
 
+/** The table's versions, and the index folders holding an IVF index (each a copy of every vector). */
+async function versionsAndAnnCopies(dir = 'index'): Promise<{ versions: number; annCopies: number }> {
+  const folder = join(tmp, dir, 'context.lance', '_indices');
+  let annCopies = 0;
+  for (const name of await readdir(folder)) if ((await readdir(join(folder, name))).includes('auxiliary.idx')) annCopies += 1;
+  const db = await lancedb.connect(join(tmp, dir));
+  try {
+    return { versions: (await (await db.openTable('context')).listVersions()).length, annCopies };
+  } finally {
+    db.close();
+  }
+}
+
 /** Exact nearest ids by cosine, by a full scan that ignores any index. */
 async function exactNearest(vector: Float32Array, k: number, where?: string, dir = 'index'): Promise<string[]> {
   const db = await lancedb.connect(join(tmp, dir));
@@ -169,6 +182,33 @@ describe('LanceDB store: ANN vector index', () => {
     expect((await indices()).annRows).toBe('650');
     const hits = await store.vectorSearch({ vector: embedText(sentence(640), DIMS), k: 1 });
     expect(hits[0]?.record.id).toBe(rec(640).id);
+  });
+
+  it('is not rewritten by an optimize with nothing new, and a closing handle leaves at most two versions of it', async () => {
+    // LanceDB 0.37 rewrites an IVF index (a copy of every vector) on every optimize call, so the
+    // store must not call it when there is nothing to fold in or remove (issue 20). Nothing
+    // comes of age for removal here (keepReplacedMs 60 s).
+    const store = await open({ annMinRows: 300, keepReplacedMs: 60_000 });
+    await store.upsert(range(0, 400).map((n) => rec(n)));
+    await store.optimize();
+    expect((await indices()).byColumn.get('vector')).toBe('IvfFlat');
+    const settled = await versionsAndAnnCopies();
+    await store.optimize();
+    await store.optimize();
+    expect(await versionsAndAnnCopies()).toEqual(settled);
+
+    // A short-lived process (the CLI) writes new rows: its optimize folds them in, and closing
+    // removes every version before the last two (the last ANN rewrite replaced one).
+    const cli = await openLanceStore({ uri: join(tmp, 'index'), dimensions: DIMS, idleOptimizeMs: 0, annMinRows: 300, keepReplacedMs: 300, cleanupOnClose: true });
+    await cli.upsert(range(400, 450).map((n) => rec(n)));
+    await cli.optimize();
+    expect((await versionsAndAnnCopies()).versions).toBeGreaterThan(2);
+    await cli.close();
+    const closed = await versionsAndAnnCopies();
+    expect(closed.versions).toBeLessThanOrEqual(2);
+    expect(closed.annCopies).toBeLessThanOrEqual(2);
+    expect(await store.count()).toBe(450);
+    expect((await store.vectorSearch({ vector: embedText(sentence(444), DIMS), k: 1 }))[0]?.record.id).toBe(rec(444).id);
   });
 
   it('stays exact below the threshold, and a handle opened before another builds the index keeps answering right', async () => {

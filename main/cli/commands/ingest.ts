@@ -99,6 +99,8 @@ export function registerIngest(program: Command): void {
             {
               path: source,
               ...(git ? { git } : {}),
+              // The summary run below optimizes the index when it ends.
+              summaryFollows: flags.summarize && !flags.estimate,
               options: {
                 scope: flags.scope as IngestScope,
                 ...(flags.name ? { name: flags.name } : {}),

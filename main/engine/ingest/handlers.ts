@@ -83,7 +83,9 @@ export function ingestHandlers(deps: IngestHandlerDeps): Pick<CommandHandlers, '
           ctx.emit({ type: 'ingest/failed', jobId, error: { code: cairn.code, message: cairn.message } });
           throw cairn;
         });
-        if (result.changed > 0) await deps.optimizeIndex();
+        // Rows are searchable before an optimize (unindexed ones by a flat scan); it only makes
+        // searches fast, so it waits for the summary run when one follows at once.
+        if (result.changed > 0 && request.summaryFollows !== true) await deps.optimizeIndex();
         if (request.summarize === false) await held.add(result.root);
         else await held.delete(result.root);
         await noteIngest(fs, result, clock, logger);

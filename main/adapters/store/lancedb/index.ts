@@ -41,7 +41,8 @@
  *   before; it grows linearly). The ANN index has a cost on disk beyond its copy of the vectors:
  *   LanceDB 0.37 rewrites it on every `table.optimize()`, even with nothing new to fold in, so a
  *   table with one keeps the version that rewrite replaced (and its copy) until the next
- *   optimize, which makes another (bench/RESULTS.md, issue 20). Past it, `optimize()` (asked
+ *   optimize, which makes another (bench/RESULTS.md, issue 20): so the upkeep calls LanceDB's
+ *   optimize only when there are rows to fold in or versions to remove. Past it, `optimize()` (asked
  *   for, or once writes pause; never a write itself) trains an ANN index (IVF_FLAT by default,
  *   see options.ts), and queries probe at least `nprobes` partitions and re-rank
  *   `refineFactor × k` candidates by exact cosine, so scores stay exact. Rows written since are searched flat next to it until the next optimize
@@ -56,7 +57,8 @@
  *   optimize compacts until nothing is left to merge, then removes the versions that were
  *   replaced at least `keepReplacedMs` ago (2 s plus the read consistency interval: no query
  *   reads one version longer), and the empty index folders LanceDB leaves behind. What is too
- *   young is removed later, in the background (a timer, postponed while writes go on), or by
+ *   young is removed later, in the background (a timer, once writes have paused for 3 ×
+ *   `keepReplacedMs`), or by
  *   `close()` with `cleanupOnClose` (the CLI, which has no later). A read or a write that still
  *   meets a removed file (a handle that kept a version longer) moves to the latest version and
  *   runs again. Files of commits in progress are no version's, and LanceDB keeps them 7 days.

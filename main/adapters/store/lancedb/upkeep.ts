@@ -29,6 +29,13 @@ const KEEP_EVERY_VERSION = new Date(0);
 const MAX_COMPACTIONS = 3;
 /** How long before the oldest version kept the cutoff stays, at least (see removalPlan). */
 const CUTOFF_MARGIN_MS = 250;
+/**
+ * The background removal waits for writes to have paused this many times `keepReplacedMs`:
+ * under load a run's writes pause for a few seconds often, and each removal is an optimize
+ * (which rewrites an ANN index), so a pause of just `keepReplacedMs` set one off again and again
+ * while the run was still writing (41 optimizes in one ingest of Go's src, bench/RESULTS.md).
+ */
+const BACKGROUND_QUIET_FACTOR = 3;
 
 /**
  * Scalar indexes on the columns that filters, `get` and `listByParent` read. Without them every
@@ -98,8 +105,10 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
   let backgroundRemoval: Promise<void> | null = null;
   /** The due time the background removal last ran for (see scheduleCleanup). */
   let triedDueAt = 0;
-  /** How long the last optimize asked for by writes took (see optimizeNow). */
-  let lastWriteOptimizeMs = 0;
+  /** How long this handle's last LanceDB optimize call took: its compaction delays the prune that follows (see optimizeRemoving). */
+  let lastCallMs = 0;
+  /** Rows written or deleted by this handle since its last optimize started: a settling optimize without them has nothing to fold in. */
+  let dirty = false;
 
   async function ftsIndex(): Promise<string | null> {
     if (ftsIndexName) return ftsIndexName;
@@ -217,7 +226,9 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
   /** Runs one LanceDB optimize that also removes the versions before `cutoff`, and the index folders that leaves empty. */
   async function optimizeRemoving(cutoff: Date | null): Promise<LanceDB.OptimizeStats> {
     const filledBefore = cutoff ? await filledIndexFolders() : null;
+    const started = Date.now();
     const stats = await table.optimize({ cleanupOlderThan: cutoff ?? KEEP_EVERY_VERSION });
+    lastCallMs = Date.now() - started;
     if (stats.prune.oldVersionsRemoved > 0) {
       logger.debug('Removed replaced index versions', { ...where, versions: stats.prune.oldVersionsRemoved, bytes: stats.prune.bytesRemoved });
       await removeEmptyIndexFolders(filledBefore);
@@ -265,14 +276,17 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
     if (cleanupTimer) clearTimeout(cleanupTimer);
     cleanupTimer = null;
     if (cleanupDueAt === 0 || cleanupDueAt === triedDueAt || closed) return;
-    const at = Math.max(cleanupDueAt, lastWriteAt + settings.keepReplacedMs, writesInFlight > 0 ? Date.now() + 50 : 0);
+    const quietMs = BACKGROUND_QUIET_FACTOR * settings.keepReplacedMs;
+    const at = Math.max(cleanupDueAt, lastWriteAt + quietMs, writesInFlight > 0 ? Date.now() + 50 : 0);
     cleanupTimer = setTimeout(() => {
       cleanupTimer = null;
       // Not while this handle writes, nor right after: a compaction racing the handle's own write
       // loses to it (or makes it retry) and leaves its files behind, for LanceDB to remove in 7 days.
-      if (writesInFlight > 0 || Date.now() - lastWriteAt < settings.keepReplacedMs) return scheduleCleanup();
+      if (writesInFlight > 0 || Date.now() - lastWriteAt < quietMs) return scheduleCleanup();
       triedDueAt = cleanupDueAt;
-      const removal: Promise<void> = optimizeNow('replaced versions due', 'settle').finally(() => {
+      // One optimize call (it also folds in what writes left), not a settling one: a run that
+      // pauses may write again, and its end optimizes anyway.
+      const removal: Promise<void> = optimizeNow('replaced versions due', 'write').finally(() => {
         if (backgroundRemoval === removal) backgroundRemoval = null;
       });
       backgroundRemoval = removal;
@@ -284,14 +298,19 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
   /**
    * Runs one optimize at a time per handle; a caller arriving meanwhile waits for the running one.
    *
-   * - `write` (asked for by writes, during a run): one compaction, which also removes the
-   *   versions that are clearly old. LanceDB prunes after it compacts, so the cutoff allows for
-   *   twice the last such optimize's time.
-   * - `settle` (writes have paused, or a closing handle): compacts until a compaction finds
-   *   nothing (the first leaves new rows apart from the indexed ones, the next merges them), so
-   *   the removal after it prunes at once and leaves one version when everything is due.
-   * - `full` (asked for, or writes pausing): `settle`, and may also train the ANN index, which
+   * - `write` (asked for by writes, during a run, and the background removal): one compaction,
+   *   which also removes the versions that are clearly old. LanceDB prunes after it compacts, so
+   *   the cutoff allows for twice the last call's time.
+   * - `settle` (a closing handle): compacts until a compaction finds nothing (the first leaves
+   *   new rows apart from the indexed ones, the next merges them), each call removing what is due.
+   * - `full` (asked for, at the end of a run): `settle`, and may also train the ANN index, which
    *   takes seconds at 100k rows, so writes never ask for it.
+   *
+   * `settle` and `full` call LanceDB's optimize only for what there is to do: rows this handle
+   * wrote (or the full-text index does not cover) since its last optimize, and versions due for
+   * removal. That matters past `annMinRows`: LanceDB 0.37 rewrites a whole IVF index on every
+   * optimize call, even one with nothing new to fold in (bench/RESULTS.md, issue 20), so each
+   * needless call costs a copy of every vector on disk (until removed), its CPU and its memory.
    */
   async function optimizeNow(reason: string, mode: 'write' | 'settle' | 'full'): Promise<void> {
     if (optimizing) {
@@ -303,20 +322,37 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
     const started = Date.now();
     optimizing = (async () => {
       try {
+        let calls = 0;
         let compactions = 0;
+        const margin = () => CUTOFF_MARGIN_MS + 2 * lastCallMs;
+        const pending = dirty || mode === 'write' || (await unindexedRows()) > 0;
+        // Writes finishing from here on are this optimize's or the next one's to fold in.
+        dirty = false;
         if (mode === 'write') {
-          const plan = await removalPlan(CUTOFF_MARGIN_MS + 2 * lastWriteOptimizeMs);
-          if ((await optimizeRemoving(plan.cutoff)).compaction.fragmentsRemoved > 0) compactions += 1;
+          calls += 1;
+          if ((await optimizeRemoving((await removalPlan(margin())).cutoff)).compaction.fragmentsRemoved > 0) compactions += 1;
           await ensureIndexes(false);
-          lastWriteOptimizeMs = Date.now() - started;
         } else {
-          while (compactions < MAX_COMPACTIONS && (await table.optimize({ cleanupOlderThan: KEEP_EVERY_VERSION })).compaction.fragmentsRemoved > 0) compactions += 1;
+          if (pending) {
+            while (calls < MAX_COMPACTIONS) {
+              calls += 1;
+              if ((await optimizeRemoving((await removalPlan(margin())).cutoff)).compaction.fragmentsRemoved === 0) break;
+              compactions += 1;
+            }
+          }
           await ensureIndexes(mode === 'full');
-          await optimizeRemoving((await removalPlan(CUTOFF_MARGIN_MS)).cutoff);
+          // One more call after folding: LanceDB compacts the fragments of new rows only once
+          // they are indexed, and this call also removes what became due meanwhile. With nothing
+          // folded in, it is made only when there is something to remove.
+          const { cutoff } = await removalPlan(CUTOFF_MARGIN_MS);
+          if (pending || cutoff) {
+            calls += 1;
+            if ((await optimizeRemoving(cutoff)).compaction.fragmentsRemoved > 0) compactions += 1;
+          }
         }
         cleanupDueAt = (await removalPlan(0)).dueAt;
         scheduleCleanup();
-        logger.debug('Index optimized', { ...where, reason, compactions, ms: Date.now() - started });
+        logger.debug('Index optimized', { ...where, reason, calls, compactions, ms: Date.now() - started });
       } catch (error) {
         // Usually another writer's optimize or commit got in first; theirs folds our rows in too.
         logger.warn('Index optimize failed; a later write tries again', { ...where, reason, error: errorMessage(error) });
@@ -325,6 +361,12 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
       }
     })();
     return optimizing;
+  }
+
+  /** Rows the full-text index does not cover (another writer's, or ones written before a kill); 0 without the index. */
+  async function unindexedRows(): Promise<number> {
+    const name = await ftsIndex();
+    return name ? ((await table.indexStats(name))?.numUnindexedRows ?? 0) : 0;
   }
 
   async function afterWrite(): Promise<void> {
@@ -367,6 +409,7 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
       } finally {
         writesInFlight -= 1;
         lastWriteAt = Date.now();
+        dirty = true;
       }
     },
     afterWrite,
@@ -384,8 +427,12 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
       idleTimer = null;
       await optimizing;
       // Each round waits for the versions left to come of age and removes them; a round leaves
-      // more only when another writer is still committing, whose own optimizes remove them.
-      for (let round = 0, tried = 0; settings.cleanupOnClose && cleanupDueAt > 0 && cleanupDueAt !== tried && round < 3; round += 1) {
+      // more only when another writer is still committing, whose own optimizes remove them, or
+      // when the table has an ANN index: LanceDB rewrites it in the very call that removes the
+      // rest, and the version that rewrite replaced could only go with another rewrite. So one
+      // round there, leaving two versions (and two copies of the ANN index) at most.
+      const rounds = annIndexed ? 1 : 3;
+      for (let round = 0, tried = 0; settings.cleanupOnClose && cleanupDueAt > 0 && cleanupDueAt !== tried && round < rounds; round += 1) {
         if (cleanupTimer) clearTimeout(cleanupTimer);
         cleanupTimer = null;
         tried = cleanupDueAt;

@@ -1,0 +1,80 @@
+/**
+ * The `cairn` executable's first lines. On Linux, a command that writes the search index in bulk
+ * (ingest, reindex, summarize, watch) runs in a child process started with MALLOC_ARENA_MAX=2,
+ * unless the variable is already set: LanceDB's native threads (dozens of them in a compaction or
+ * an index build) each get a glibc malloc arena, which keeps the memory it once held, and glibc
+ * reads the variable only when a process starts, so it cannot be set from inside. Measured on
+ * Go's src (bench/RESULTS.md, issue 20, session 8): the peak RSS of a reindex falls by about a
+ * quarter, for about 0.1 s of CPU to start a second Node and its ~45 MB while it waits.
+ * Other commands (search, cat, ls: short, little native memory) run in this process as before.
+ * `CAIRN_RELAUNCH=0` turns the child off.
+ *
+ * The child must die with its parent, as a `kill -9` of the command means it (the crash soak
+ * depends on it): it kills itself once its parent is gone.
+ */
+import { spawn } from 'node:child_process';
+
+/** Set in the child's environment to the parent's pid: the process that finds it is the relaunched command. */
+const RELAUNCHED = 'CAIRN_RELAUNCHED';
+/** How often the child looks whether its parent is still there (see dieWithParent). */
+const PARENT_CHECK_MS = 250;
+
+/** Commands whose peak memory is LanceDB's (compactions, index builds) and that run long enough for a start-up to be noise. */
+const BULK_COMMANDS = new Set(['ingest', 'reindex', 'summarize', 'watch']);
+
+/** The command a command line names: its first word that is not a flag. */
+function commandOf(args: readonly string[]): string | undefined {
+  return args.find((arg) => !arg.startsWith('-'));
+}
+
+export function shouldRelaunch(args: readonly string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform): boolean {
+  if (platform !== 'linux' || env.MALLOC_ARENA_MAX !== undefined || env[RELAUNCHED] !== undefined || env.CAIRN_RELAUNCH === '0') return false;
+  const command = commandOf(args);
+  return command !== undefined && BULK_COMMANDS.has(command);
+}
+
+/** Runs this command line again in a child with MALLOC_ARENA_MAX=2, and exits as it does. */
+export function relaunch(): void {
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    // Its own process group, so a Ctrl-C in the terminal reaches the child once, passed on below,
+    // exactly as a SIGINT sent to this process does (a second one would end a command at once).
+    detached: true,
+    env: { ...process.env, MALLOC_ARENA_MAX: '2', [RELAUNCHED]: String(process.pid) },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  child.on('error', (error) => {
+    process.stderr.write(`cairn: could not start the command: ${error.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    if (signal) {
+      // Die of the same signal, so the caller sees what the command died of.
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
+}
+
+/** In the relaunched child: true when it is one (then it dies with its parent); false otherwise. */
+export function asRelaunchedChild(): boolean {
+  if (process.env[RELAUNCHED] === undefined) return false;
+  dieWithParent();
+  return true;
+}
+
+function dieWithParent(): void {
+  const parent = Number(process.env[RELAUNCHED]);
+  // Not passed on to the processes the command starts (git; the workers are threads).
+  delete process.env[RELAUNCHED];
+  // Once the parent is gone, the child is someone else's (init's): it dies as the parent did.
+  // Polled, since Node tells a child nothing when its parent is killed; a quarter second is
+  // what a kill -9 of the command may let the work go on. The parent's pid comes from the
+  // parent, as it may be killed before this line runs.
+  const check = () => {
+    if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL');
+  };
+  check();
+  setInterval(check, PARENT_CHECK_MS).unref();
+}
