@@ -602,7 +602,7 @@ export const commands = {
       budget: z.number(),
       blocks: z.array(ContextBlock),
       result: CompressionResult,
-      /** Block ids kept before the strategy ran: each top hit with the messages next to it (pass them to `compress:run` to compress the same way). */
+      /** Block ids kept before the strategy ran: the top hits, one per group in rank order (pass them to `compress:run` to compress the same way). */
       reserve: z.array(z.array(z.string())).optional(),
       markdown: z.string(),
       /** What each short reference of `markdown` (`[3]`) stands for, in reference order. */

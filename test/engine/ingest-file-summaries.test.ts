@@ -16,6 +16,7 @@ import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import type { EngineIndex } from '../../main/engine/ports/engine-index.js';
 import { silentLogger } from '../../main/engine/ports/logger.js';
 import { reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';
+import { metasUnder } from '../support/tree-metas.js';
 
 let server: MockOpenAI;
 let tmp: string;
@@ -79,19 +80,6 @@ async function open(name: string, index?: EngineIndex): Promise<Engine> {
   });
   engines.push(engine);
   return engine;
-}
-
-/** Every node under `root` with its meta. */
-async function metasUnder(e: Engine, root: string): Promise<Map<string, NodeMeta>> {
-  const out = new Map<string, NodeMeta>();
-  const walk = async (uri: string) => {
-    const meta = (await e.call('fs:stat', { uri })).meta;
-    if (meta) out.set(uri, meta);
-    if (!uri.endsWith('/')) return;
-    for (const entry of (await e.call('fs:ls', { uri })).entries) await walk(entry.uri);
-  };
-  await walk(root);
-  return out;
 }
 
 const fileUris = (metas: Map<string, NodeMeta>) => [...metas.keys()].filter((uri) => !uri.endsWith('/'));

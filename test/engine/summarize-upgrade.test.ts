@@ -9,13 +9,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NodeMeta } from '../../shared/types/node.js';
 import { createOpenAIModel } from '../../main/adapters/llm/openai.js';
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { silentLogger } from '../../main/engine/ports/logger.js';
 import { SUMMARY_PROMPT_VERSION } from '../../main/engine/summarize/llm-summarizer.js';
 import { reply, startMockOpenAI, type MockOpenAI } from '../support/mock-openai-server.js';
+import { metasUnder } from '../support/tree-metas.js';
 
 let server: MockOpenAI;
 let tmp: string;
@@ -53,19 +53,6 @@ async function open(): Promise<Engine> {
 }
 
 const turnOnLlm = (e: Engine, model = 'mock-model') => e.call('settings:set', { llm: { enabled: true, baseUrl: server.url, model, maxConcurrent: 4 } });
-
-/** Every node under `root` with its meta (the root included). */
-async function metasUnder(e: Engine, root: string): Promise<Map<string, NodeMeta>> {
-  const out = new Map<string, NodeMeta>();
-  const walk = async (uri: string) => {
-    const meta = (await e.call('fs:stat', { uri })).meta;
-    if (meta) out.set(uri, meta);
-    if (!uri.endsWith('/')) return;
-    for (const entry of (await e.call('fs:ls', { uri })).entries) await walk(entry.uri);
-  };
-  await walk(root);
-  return out;
-}
 
 describe('summarizer provenance and summarize --upgrade', () => {
   it('records extractive and ast-skeleton offline, then upgrades every node to the LLM once: a second upgrade makes no call', async () => {

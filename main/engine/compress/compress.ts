@@ -17,7 +17,7 @@ export interface CompressOptions extends BudgetOptions, FitOptions {
   strategy?: CompressionStrategy;
   /**
    * Groups of block indices kept before the strategy runs, in order (a context pack's top hits,
-   * each with the messages next to it; reserve.ts). Indices outside the input are ignored.
+   * reserve.ts). Indices outside the input are ignored.
    */
   reserve?: readonly (readonly number[])[];
 }
@@ -56,20 +56,10 @@ export function compressBlocks(blocks: readonly ContextBlock[], options: Compres
     const score = scores[index] as number;
     const piece = selection.kept.get(index);
     if (piece) kept.push(keptBlock(block, piece, index, score));
-    else if (fates[index] === 'dropped') {
-      dropped.push({ id: block.id, index, source: block.source, priority: block.priority, token_count: block.token_count, score, chain_links: block.chain_links });
-    } else if (fates[index] === 'referenced') {
-      dropped.push({
-        id: block.id,
-        index,
-        source: block.source,
-        priority: block.priority,
-        token_count: block.token_count,
-        score,
-        chain_links: block.chain_links,
-        referenced: true,
-        ...(block.provenance ? { provenance: block.provenance } : {}),
-      });
+    else if (fates[index] === 'dropped' || fates[index] === 'referenced') {
+      const dropping = { id: block.id, index, source: block.source, priority: block.priority, token_count: block.token_count, score, chain_links: block.chain_links };
+      // A referenced block is named in the pack: where its text is goes with it.
+      dropped.push(fates[index] === 'dropped' ? dropping : { ...dropping, referenced: true, ...(block.provenance ? { provenance: block.provenance } : {}) });
     }
   }
   const replaced: ReplacedChain[] = selection.replaced

@@ -21,6 +21,7 @@ import type { ExtractedChain } from '../../../shared/types/memory.js';
 import type { RankedResult } from '../../../shared/contracts/api.js';
 import { countTokens } from '../../lib/tokens.js';
 import { compressBlocks } from './compress.js';
+import { reserveIndices } from './reserve.js';
 import { sentenceEnds } from './shorten.js';
 import { renderPack, type PackRef } from './pack-render.js';
 import { isOutcomeQuestion, OUTCOME_ROLES, statesOutcome } from './outcomes.js';
@@ -78,7 +79,7 @@ export interface ContextPack {
   blocks: ContextBlock[];
   /** The compression of `blocks`; its own budget is what the text left for them. */
   result: CompressionResult;
-  /** Block ids kept before the strategy ran, in groups: each top hit with the messages next to it. */
+  /** Block ids kept before the strategy ran, in groups (one top hit each, in rank order). */
   reserve: string[][];
   markdown: string;
   /** What each reference of `markdown` stands for, in reference order. */
@@ -261,8 +262,7 @@ async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen:
  */
 function fitText(blocks: ContextBlock[], groups: readonly string[][], options: PackOptions): ContextPack {
   const strategy = options.strategy ?? 'chain_integrity';
-  const at = new Map(blocks.map((b, i) => [b.id, i]));
-  const reserve = groups.map((g) => g.flatMap((id) => (at.has(id) ? [at.get(id) as number] : [])));
+  const reserve = reserveIndices(blocks, groups);
   const build = (budget: number) => {
     const result = compressBlocks(blocks, { strategy, budget, cutSentences: false, reserve });
     const rendered = renderPack(options.query, options.budget, strategy, result);

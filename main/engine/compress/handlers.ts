@@ -10,6 +10,7 @@ import { ANALYSIS_FILE, readConversation } from '../memory/sessions/workspace-st
 import { formatMessageRecord } from '../index/message-record.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { compressBlocks } from './compress.js';
+import { reserveIndices } from './reserve.js';
 import { parseCompressInput } from './blocks.js';
 import { buildContextPack, relevantHits, type ContextPack, type MessageRef, type PackHit } from './context-pack.js';
 import type { RankedResult } from '../../../shared/contracts/api.js';
@@ -135,8 +136,7 @@ export function compressHandlers(deps: CompressHandlerDeps): Pick<CommandHandler
   return {
     'compress:run': async (request) => {
       const blocks = parseCompressInput({ blocks: request.blocks });
-      const at = new Map(blocks.map((b, i) => [b.id, i]));
-      const reserve = (request.reserve ?? []).map((group) => group.flatMap((id) => (at.has(id) ? [at.get(id) as number] : [])));
+      const reserve = reserveIndices(blocks, request.reserve ?? []);
       const result = compressBlocks(blocks, {
         strategy: request.strategy,
         ...(reserve.length > 0 ? { reserve } : {}),

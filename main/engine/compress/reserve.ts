@@ -1,8 +1,8 @@
 /**
  * Room kept for the blocks most likely to answer, before any strategy spends the budget (issue
- * 19, item 3). A context pack names its top-ranked hits, each with the messages next to it (the
- * answer is often the reply to the message that matches); those groups are kept first, in order,
- * so a low hit whose chain scores high under the chain-aware score (a chain lifts a block about
+ * 19, item 3). A context pack names its top-ranked hits (groups of one block each: reserving
+ * the messages next to them too crowded out the chains that answer multi-hop questions); those
+ * groups are kept first, in order, so a low hit whose chain scores high under the chain-aware score (a chain lifts a block about
  * two priority levels, scoring.ts) can no longer crowd them out. The strategy then fills what is
  * left; chain_integrity keeps a chain that holds a reserved block whole when the rest of it fits,
  * and otherwise names its other steps by reference (integrity.ts).
@@ -14,6 +14,12 @@ import { textFitter, type FitOptions, type Piece } from './shorten.js';
 export interface Reservation {
   kept: Map<number, Piece>;
   remaining: number;
+}
+
+/** Groups of block ids (a pack's `reserve`) as indices into `blocks`; ids not among them are left out. */
+export function reserveIndices(blocks: readonly ContextBlock[], groups: readonly (readonly string[])[]): number[][] {
+  const at = new Map(blocks.map((b, i) => [b.id, i]));
+  return groups.map((group) => group.flatMap((id) => (at.has(id) ? [at.get(id) as number] : [])));
 }
 
 /**
