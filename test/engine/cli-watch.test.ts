@@ -82,12 +82,13 @@ describe('cairn watch', () => {
     expect(initial).toMatchObject({ reason: 'initial', root: 'ctx://resources/field/' });
     expect(initial.summary!.dirsSummarized).toBeGreaterThanOrEqual(4);
 
-    // notes/ sits directly under the root: the file, notes/ and the root are summarized again.
+    // notes/ sits directly under the root: notes/ and the root are summarized again; the file
+    // itself got its new L0/L1 offline when it was parsed (summarize/ingest-file-summaries.ts).
     await appendFile(join(folder, 'notes/2024-05-08-storm-review.md'), '\n## Follow-up\n\nThe spare mast arrived on Friday.\n');
     const edit = await watch.next();
     expect(edit.reason).toBe('changes');
     expect(edit.paths).toEqual(['notes/2024-05-08-storm-review.md']);
-    expect(edit.summary).toMatchObject({ dirsSummarized: 2, filesSummarized: 1 });
+    expect(edit.summary).toMatchObject({ dirsSummarized: 2, filesSummarized: 0 });
     expect(edit.summary!.dirsReused).toBeGreaterThan(0);
 
     await writeFile(join(folder, 'docs/wind.md'), '# Wind\n\nGusts above 40 knots stop the crane.\n');

@@ -23,23 +23,34 @@ export function reserveIndices(blocks: readonly ContextBlock[], groups: readonly
 }
 
 /**
+ * The share of the budget the reservation may spend; the rest is the strategy's. With every hit
+ * above the floor reserved, the hits alone can fill a small pack, and a chain among the blocks
+ * then finds no room even for its summary and is lost whole (a 600-token pack of a debugging
+ * conversation, test/engine/mcp.test.ts). The top hit may take more: it goes in whenever it fits
+ * the budget alone.
+ */
+export const RESERVED_SHARE = 0.75;
+
+/**
  * Keeps each block of each group, in order, whole when it fits the room left and otherwise its
- * leading sentences (whole ones, when `fit.cutSentences` is false). A block that fits in neither
- * way is skipped and the next one tried, so one long neighbour does not cost the next hit.
- * The first block of the first group therefore always goes in when it fits the budget alone.
+ * leading sentences (whole ones, when `fit.cutSentences` is false), within RESERVED_SHARE of the
+ * budget. A block that fits in neither way is skipped and the next one tried, so one long
+ * neighbour does not cost the next hit. The first block of the first group therefore always goes
+ * in when it fits the budget alone.
  */
 export function reserveFirst(blocks: readonly ContextBlock[], groups: readonly (readonly number[])[], budget: number, fit: FitOptions = {}): Reservation {
   const kept = new Map<number, Piece>();
-  let remaining = budget;
+  const cap = Math.floor(budget * RESERVED_SHARE);
+  let spent = 0;
   for (const group of groups) {
     for (const i of group) {
       const block = blocks[i];
       if (!block || kept.has(i)) continue;
-      const piece = textFitter(block, fit).fit(remaining);
+      const piece = textFitter(block, fit).fit(kept.size === 0 ? budget : cap - spent);
       if (!piece) continue;
       kept.set(i, piece);
-      remaining -= piece.token_count;
+      spent += piece.token_count;
     }
   }
-  return { kept, remaining };
+  return { kept, remaining: budget - spent };
 }
