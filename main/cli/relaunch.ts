@@ -43,6 +43,13 @@ export function relaunch(): void {
     env: { ...process.env, MALLOC_ARENA_MAX: '2', [RELAUNCHED]: String(process.pid) },
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  // Ctrl-Z stops the terminal's foreground group, which is this process only: stop the child
+  // with it, and wake it when the shell's `fg`/`bg` wakes this one (SIGCONT).
+  process.on('SIGTSTP', () => {
+    child.kill('SIGSTOP');
+    process.kill(process.pid, 'SIGSTOP');
+  });
+  process.on('SIGCONT', () => child.kill('SIGCONT'));
   child.on('error', (error) => {
     process.stderr.write(`cairn: could not start the command: ${error.message}\n`);
     process.exit(1);

@@ -82,4 +82,20 @@ describe('the relaunched command', () => {
     await exited;
     await until(() => !alive(child), 20_000, 'the child dying with its parent');
   }, 120_000);
+
+  it('stops with the command on Ctrl-Z (SIGTSTP) and goes on when the shell wakes it (SIGCONT)', async () => {
+    const command = spawn(process.execPath, [CLI, 'ingest', tree, '--workspace', join(tmp, 'ws-stop'), '--no-progress', '--json'], { stdio: 'ignore' });
+    const pid = command.pid!;
+    let child = 0;
+    await until(() => (child = childrenOf(pid)[0] ?? 0) > 0, 20_000, 'the child process');
+    const state = (p: number) => /^State:\s+(\S)/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
+    // The child's own process group does not get the terminal's SIGTSTP: the parent passes it on.
+    await until(() => state(child) !== undefined, 5000, 'the child started');
+    command.kill('SIGTSTP');
+    await until(() => state(pid) === 'T' && state(child) === 'T', 10_000, 'both stopped');
+    command.kill('SIGCONT');
+    await until(() => state(pid) !== 'T' && state(child) !== 'T', 10_000, 'both running again');
+    const code = await new Promise((resolve) => command.on('exit', resolve));
+    expect(code).toBe(0);
+  }, 120_000);
 });
