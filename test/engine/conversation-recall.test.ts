@@ -104,9 +104,23 @@ describe('conversational search', () => {
     } finally {
       await raw.close();
     }
-    // Hybrid search routes the record's score to its messages: the three that name a word come first.
-    const { hits } = await engine.call('search:query', { query: SPREAD_QUERY, topK: 3 });
-    expect(hits.flatMap((hit) => hit.provenance.message_ids).sort()).toEqual(['s3:1', 's3:2', 's3:3']);
+    // Hybrid search routes the record's score to its messages: the three that name a word come
+    // first, with the reply after one of them (s3:4, lifted as its neighbour) and nothing else.
+    const { hits } = await engine.call('search:query', { query: SPREAD_QUERY, topK: 4 });
+    expect(hits.flatMap((hit) => hit.provenance.message_ids).sort()).toEqual(['s3:1', 's3:2', 's3:3', 's3:4']);
+  }, 60_000);
+
+  it('finds the reply to the message a question matches, though it shares no word with the question', async () => {
+    const { hits } = await engine.call('search:query', { query: 'Any news from the hospital about the operation?', topK: 3 });
+    const ids = hits.map((hit) => hit.provenance.message_ids[0]);
+    expect(ids[0]).toBe('s2:1');
+    expect(ids).toContain('s2:2');
+  }, 60_000);
+
+  it('searches a question naming a speaker on its other words: the name does not pull in their short messages', async () => {
+    // "Elena" opens every record of hers; the answer is Sam's message naming the hospital.
+    const { hits } = await engine.call('search:query', { query: "Who offered to drive Elena to the hospital?", topK: 2 });
+    expect(hits.map((hit) => hit.provenance.message_ids[0])).toContain('s1:4');
   }, 60_000);
 
   it('keeps the message holding the exact words first', async () => {
