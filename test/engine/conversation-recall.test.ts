@@ -17,7 +17,8 @@ vi.hoisted(() => {
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { lazySearchIndex } from '../../main/host/open-index.js';
-import { asksWhen, isSessionRecord, statesTime } from '../../main/engine/index/conversation-recall.js';
+import { asksWhen, isSessionRecord, namedSpeakers, statesTime, withoutNames } from '../../main/engine/index/conversation-recall.js';
+import type { StoredRecord } from '../../main/engine/ports/vector-store.js';
 import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
 import { citedMessageIds, recallOf } from '../../bench/lib/recall-eval.js';
@@ -127,6 +128,24 @@ describe('conversational search', () => {
     const { hits } = await engine.call('search:query', { query: 'playlist', topK: 3 });
     expect(hits[0]?.provenance.message_ids).toEqual(['s2:5']);
   }, 60_000);
+});
+
+describe('speakers a question names', () => {
+  const message = (speaker: string, id: string) => ({ id: `ctx://session/c/s1.md#m:${id}`, uri: 'ctx://session/c/s1.md', level: 2, text: `[2024-03-02] ${speaker}: Hello.`, provenance: { message_ids: [id] } }) as unknown as StoredRecord;
+  const records = [message('Elena', 's1:1'), message('Will', 's1:2'), message('林晓', 's1:3')];
+
+  it('takes a speaker named as written, with a possessive, and a Chinese name inside a sentence', () => {
+    expect(namedSpeakers("Who supervises Elena's PhD?", records)).toEqual(['Elena']);
+    expect(withoutNames("Who supervises Elena's PhD?", ['Elena'])).toBe('Who supervises PhD?');
+    expect(namedSpeakers('林晓什么时候考研？', records)).toEqual(['林晓']);
+    expect(withoutNames('林晓什么时候考研？', ['林晓'])).toBe('什么时候考研？');
+  });
+
+  it('does not take a word for a speaker of that name', () => {
+    expect(namedSpeakers('What will Elena do next?', records)).toEqual(['Elena']);
+    expect(namedSpeakers('Did Will get the job?', records)).toEqual(['Will']);
+    expect(namedSpeakers('What did Helena say?', records)).toEqual([]);
+  });
 });
 
 describe('when-questions', () => {

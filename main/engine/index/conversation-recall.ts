@@ -87,9 +87,12 @@ export async function conversationRecall(query: string, candidates: Scored[], ge
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A name as a whole word (with its possessive); a Chinese name anywhere, as Chinese puts no spaces between words. */
+/**
+ * A name as a whole word with its possessive, in the case it is written (a speaker called Will
+ * or May is not the verb); a Chinese name anywhere, as Chinese puts no spaces between words.
+ */
 const namePattern = (name: string) =>
-  /\p{Script=Han}/u.test(name) ? new RegExp(escapeRegExp(name), 'gu') : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'giu');
+  /\p{Script=Han}/u.test(name) ? new RegExp(escapeRegExp(name), 'gu') : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'gu');
 
 /** The speakers of these message records that the query names (a one-letter name is never taken for one). */
 export function namedSpeakers(query: string, records: readonly StoredRecord[]): string[] {
@@ -112,8 +115,8 @@ export function withoutNames(query: string, names: readonly string[]): string {
 /** Each message said by one of `speakers` gains `share` × its score. */
 export function preferSpeakers(speakers: readonly string[], candidates: Scored[], share: number): Scored[] {
   if (share <= 0 || speakers.length === 0) return candidates;
-  const named = new Set(speakers.map((s) => s.toLowerCase()));
-  return candidates.map((c) => (isMessageRecord(c.record) && named.has(speakerOf(c.record.text)?.toLowerCase() ?? '') ? { ...c, score: c.score * (1 + share) } : c));
+  const named = new Set(speakers);
+  return candidates.map((c) => (isMessageRecord(c.record) && named.has(speakerOf(c.record.text) ?? '') ? { ...c, score: c.score * (1 + share) } : c));
 }
 
 export interface RoutingOptions {
