@@ -17,7 +17,8 @@ vi.hoisted(() => {
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { lazySearchIndex } from '../../main/host/open-index.js';
-import { asksWhen, isSessionRecord, statesTime } from '../../main/engine/index/conversation-recall.js';
+import { asksWhen, isSessionRecord, namedSpeakers, statesTime, withoutNames } from '../../main/engine/index/conversation-recall.js';
+import type { StoredRecord } from '../../main/engine/ports/vector-store.js';
 import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
 import { citedMessageIds, recallOf } from '../../bench/lib/recall-eval.js';
@@ -104,15 +105,47 @@ describe('conversational search', () => {
     } finally {
       await raw.close();
     }
-    // Hybrid search routes the record's score to its messages: the three that name a word come first.
-    const { hits } = await engine.call('search:query', { query: SPREAD_QUERY, topK: 3 });
-    expect(hits.flatMap((hit) => hit.provenance.message_ids).sort()).toEqual(['s3:1', 's3:2', 's3:3']);
+    // Hybrid search routes the record's score to its messages: the three that name a word come
+    // first, with the reply after one of them (s3:4, lifted as its neighbour) and nothing else.
+    const { hits } = await engine.call('search:query', { query: SPREAD_QUERY, topK: 4 });
+    expect(hits.flatMap((hit) => hit.provenance.message_ids).sort()).toEqual(['s3:1', 's3:2', 's3:3', 's3:4']);
+  }, 60_000);
+
+  it('finds the reply to the message a question matches, though it shares no word with the question', async () => {
+    const { hits } = await engine.call('search:query', { query: 'Any news from the hospital about the operation?', topK: 3 });
+    const ids = hits.map((hit) => hit.provenance.message_ids[0]);
+    expect(ids[0]).toBe('s2:1');
+    expect(ids).toContain('s2:2');
+  }, 60_000);
+
+  it('searches a question naming a speaker on its other words: the name does not pull in their short messages', async () => {
+    // "Elena" opens every record of hers; the answer is Sam's message naming the hospital.
+    const { hits } = await engine.call('search:query', { query: "Who offered to drive Elena to the hospital?", topK: 2 });
+    expect(hits.map((hit) => hit.provenance.message_ids[0])).toContain('s1:4');
   }, 60_000);
 
   it('keeps the message holding the exact words first', async () => {
     const { hits } = await engine.call('search:query', { query: 'playlist', topK: 3 });
     expect(hits[0]?.provenance.message_ids).toEqual(['s2:5']);
   }, 60_000);
+});
+
+describe('speakers a question names', () => {
+  const message = (speaker: string, id: string) => ({ id: `ctx://session/c/s1.md#m:${id}`, uri: 'ctx://session/c/s1.md', level: 2, text: `[2024-03-02] ${speaker}: Hello.`, provenance: { message_ids: [id] } }) as unknown as StoredRecord;
+  const records = [message('Elena', 's1:1'), message('Will', 's1:2'), message('林晓', 's1:3')];
+
+  it('takes a speaker named as written, with a possessive, and a Chinese name inside a sentence', () => {
+    expect(namedSpeakers("Who supervises Elena's PhD?", records)).toEqual(['Elena']);
+    expect(withoutNames("Who supervises Elena's PhD?", ['Elena'])).toBe('Who supervises PhD?');
+    expect(namedSpeakers('林晓什么时候考研？', records)).toEqual(['林晓']);
+    expect(withoutNames('林晓什么时候考研？', ['林晓'])).toBe('什么时候考研？');
+  });
+
+  it('does not take a word for a speaker of that name', () => {
+    expect(namedSpeakers('What will Elena do next?', records)).toEqual(['Elena']);
+    expect(namedSpeakers('Did Will get the job?', records)).toEqual(['Will']);
+    expect(namedSpeakers('What did Helena say?', records)).toEqual([]);
+  });
 });
 
 describe('when-questions', () => {

@@ -7,11 +7,21 @@
  * - Fusion weights of its own: with the local embedder the vector list weighs 0.3 (0.5 for
  *   documents): its vectors read each message with its neighbours, which helps a reply say what
  *   it answers but blurs which message of a run answers.
+ * - Speakers: a message record opens with its speaker's name (message-record.ts), so a question
+ *   naming a speaker ("Who supervises Elena's PhD?") matches every short message of theirs on the
+ *   name alone ("Elena: How was it?!"). The full-text list is searched without the names of the
+ *   conversation's speakers the question names (search-index.ts), and their messages gain a share
+ *   of their score instead: who said it counts, as one signal, not as the best-matching word.
  * - Session records route, never stand in: a session's record (its transcript, citing all its
  *   messages; memory/sessions/workspace-store.ts) would spend a whole budget of cited messages
  *   by itself, so it leaves the hits and its score lifts its messages instead.
- * - Time: for a question asking when, messages that state a time (a weekday, a date, "last
- *   week", 星期三) gain a share of their score.
+ * - Neighbours: the message after each of the best messages gains a share of its score (an
+ *   answer follows its question: "When's the operation?" / "Yes, finally. The 16th of April."),
+ *   the one before a smaller share, never above the message that lifted it (the words asked for
+ *   stay first); the session record's ordered message ids say who the neighbours are.
+ * - Time, last: for a question asking when, messages that state a time (a weekday, a date, "last
+ *   week", 星期三) gain a share of their score, lifted neighbours included: after the lift, so a
+ *   lifted reply stating no time does not push out one that states it.
  */
 import type { StoredRecord } from '../ports/vector-store.js';
 
@@ -20,8 +30,11 @@ export const CONVERSATION_RECALL = {
   /** The vector list's weight in fusion, local embedder. */
   localVectorWeight: 0.3,
   /** For a question asking when: the share of its score a message stating a time gains. */
-  statedTimeShare: 0.6,
+  statedTimeShare: 1,
+  /** For a question naming a speaker: the share of its score a message of theirs gains. */
+  speakerShare: 0.8,
   routing: { session: 0.5 },
+  neighbours: { next: 0.5, previous: 0.2, spread: 10 },
 } as const;
 
 /** Whether a record is a conversation message (or cites messages). */
@@ -40,27 +53,75 @@ function messageBody(text: string): string {
   return text.replace(/^\[\d{4}-\d{2}-\d{2}\]\s*/, '').replace(/^[^:\n]{1,40}:\s*/, '');
 }
 
+/** The speaker of a message record (`[date] Speaker: text`), or null. */
+export function speakerOf(recordText: string): string | null {
+  const match = /^(?:\[\d{4}-\d{2}-\d{2}\]\s*)?([^:\n]{1,40}):/.exec(recordText);
+  return match ? (match[1] as string).trim() : null;
+}
+
 /** A session's own record (workspace-store.ts): its transcript, citing all its messages. */
 export const isSessionRecord = (record: Pick<StoredRecord, 'category' | 'context_type' | 'level' | 'provenance'>) =>
   record.context_type === 'session' && record.category === 'message' && record.level === 1 && citesMessages(record);
 const isMessageRecord = (record: Pick<StoredRecord, 'id' | 'level' | 'provenance'>) => record.level === 2 && (record.provenance.message_ids?.length ?? 0) === 1 && record.id.includes('#m:');
+/** The record ids of a message and of its session's record (workspace-store.ts). */
+const messageRecordId = (sessionUri: string, messageId: string) => `${sessionUri}#m:${messageId}`;
+const sessionRecordId = (sessionUri: string) => `${sessionUri}#1`;
+
+export interface Scored {
+  record: StoredRecord;
+  score: number;
+}
+
+/** Reads records by id (the store's `get`). */
+export type RecordReader = (ids: string[]) => Promise<StoredRecord[]>;
 
 /**
- * The conversational steps above over fused candidates (any order): times first, then routing.
+ * The conversational steps above over fused candidates (any order): speakers, routing,
+ * neighbours, then times. `speakers` are the speakers the query names (namedSpeakers).
  * Candidates that are not messages pass through; session records leave.
  */
-export function conversationRecall(query: string, candidates: Scored[]): Scored[] {
-  return routeConversation(preferStatedTimes(query, candidates, CONVERSATION_RECALL.statedTimeShare), CONVERSATION_RECALL.routing);
+export async function conversationRecall(query: string, candidates: Scored[], get: RecordReader, speakers: readonly string[] = []): Promise<Scored[]> {
+  const routed = routeConversation(preferSpeakers(speakers, candidates, CONVERSATION_RECALL.speakerShare), CONVERSATION_RECALL.routing);
+  const lifted = await liftNeighbours(routed, get, CONVERSATION_RECALL.neighbours);
+  return preferStatedTimes(query, lifted, CONVERSATION_RECALL.statedTimeShare);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * A name as a whole word with its possessive, in the case it is written (a speaker called Will
+ * or May is not the verb); a Chinese name anywhere, as Chinese puts no spaces between words.
+ */
+const namePattern = (name: string) =>
+  /\p{Script=Han}/u.test(name) ? new RegExp(escapeRegExp(name), 'gu') : new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'gu');
+
+/** The speakers of these message records that the query names (a one-letter name is never taken for one). */
+export function namedSpeakers(query: string, records: readonly StoredRecord[]): string[] {
+  const speakers = new Set<string>();
+  for (const record of records) {
+    const speaker = isMessageRecord(record) ? speakerOf(record.text) : null;
+    if (speaker && Array.from(speaker).length >= 2) speakers.add(speaker);
+  }
+  return [...speakers].filter((name) => namePattern(name).test(query));
+}
+
+/** The query without these names. */
+export function withoutNames(query: string, names: readonly string[]): string {
+  return names
+    .reduce((text, name) => text.replace(namePattern(name), ' '), query)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Each message said by one of `speakers` gains `share` × its score. */
+export function preferSpeakers(speakers: readonly string[], candidates: Scored[], share: number): Scored[] {
+  if (share <= 0 || speakers.length === 0) return candidates;
+  const named = new Set(speakers);
+  return candidates.map((c) => (isMessageRecord(c.record) && named.has(speakerOf(c.record.text) ?? '') ? { ...c, score: c.score * (1 + share) } : c));
 }
 
 export interface RoutingOptions {
   /** Share of a session record's score its messages gain. */
   session: number;
-}
-
-export interface Scored {
-  record: StoredRecord;
-  score: number;
 }
 
 /**
@@ -74,6 +135,51 @@ export function routeConversation(candidates: Scored[], options: RoutingOptions)
   return candidates
     .filter((c) => !isSessionRecord(c.record))
     .map((c) => (isMessageRecord(c.record) ? { record: c.record, score: c.score + options.session * (sessionScore.get(c.record.uri) ?? 0) } : c));
+}
+
+export interface NeighbourOptions {
+  /** Share of a message's score the message after it gains (an answer follows its question). */
+  next: number;
+  /** Share the message before it gains. */
+  previous: number;
+  /** The best messages whose neighbours are lifted (read from the store when not candidates). */
+  spread: number;
+}
+
+/**
+ * The message after each of the `spread` best messages gains `next` × its score, the one before
+ * `previous` ×, up to just under the score of the message that lifts it; a neighbour the search
+ * did not find is read from the store. Lifts are read off the scores before any lift: a lifted
+ * message does not lift the next in turn.
+ */
+export async function liftNeighbours(candidates: Scored[], get: RecordReader, options: NeighbourOptions): Promise<Scored[]> {
+  const best = candidates
+    .filter((c) => isMessageRecord(c.record))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, options.spread);
+  if (best.length === 0 || (options.next <= 0 && options.previous <= 0)) return candidates;
+  const order = new Map<string, string[]>();
+  for (const record of await get([...new Set(best.map((c) => sessionRecordId(c.record.uri)))])) {
+    if (isSessionRecord(record)) order.set(record.uri, record.provenance.message_ids ?? []);
+  }
+  const lifts: { id: string; gain: number; cap: number }[] = [];
+  for (const c of best) {
+    const ids = order.get(c.record.uri) ?? [];
+    const at = ids.indexOf(c.record.provenance.message_ids?.[0] ?? '');
+    if (at === -1) continue;
+    if (at + 1 < ids.length && options.next > 0) lifts.push({ id: messageRecordId(c.record.uri, ids[at + 1] as string), gain: options.next * c.score, cap: c.score });
+    if (at > 0 && options.previous > 0) lifts.push({ id: messageRecordId(c.record.uri, ids[at - 1] as string), gain: options.previous * c.score, cap: c.score });
+  }
+  const scores = new Map(candidates.map((c) => [c.record.id, c]));
+  const unknown = [...new Set(lifts.map((l) => l.id).filter((id) => !scores.has(id)))];
+  for (const record of unknown.length > 0 ? await get(unknown) : []) scores.set(record.id, { record, score: 0 });
+  const lifted = new Map<string, number>();
+  for (const l of lifts) {
+    const own = scores.get(l.id)?.score;
+    if (own === undefined) continue;
+    lifted.set(l.id, Math.max(lifted.get(l.id) ?? own, Math.min(own + l.gain, l.cap * (1 - 1e-6))));
+  }
+  return [...scores.values()].map((c) => (lifted.has(c.record.id) ? { record: c.record, score: lifted.get(c.record.id) as number } : c));
 }
 
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';

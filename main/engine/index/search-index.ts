@@ -37,7 +37,7 @@ import type { RecordLevel, ScoredRecord, StoredRecord, VectorFilter, VectorRecor
 import { highlightRanges, type TextRange } from '../../lib/text-analysis.js';
 import { makeSnippet, openingHeading } from './snippet.js';
 import { compareNatural } from '../../../shared/natural-sort.js';
-import { CONVERSATION_RECALL, conversationRecall, isConversational, isSessionRecord } from './conversation-recall.js';
+import { CONVERSATION_RECALL, conversationRecall, isConversational, isSessionRecord, namedSpeakers, withoutNames } from './conversation-recall.js';
 
 export const SEARCH_MODES = ['hybrid', 'fts', 'vector', 'hierarchical'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -356,15 +356,24 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   async function hybrid(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<Candidate[]> {
     const vector = await embedQuery(text, signal);
     throwIfAborted(signal);
-    const [lexical, semantic] = await lexicalAndVector(text, vector, poolSize(k), filter, false);
+    const [found, semantic] = await lexicalAndVector(text, vector, poolSize(k), filter, false);
+    let lexical = found;
     // A search among messages fuses with weights of its own (fitted on the conversational dev set).
     const conversational = isConversational(lexical.map((hit) => hit.record));
+    // A question naming a speaker is matched on its other words: the name would match every short
+    // message of theirs (conversation-recall.ts, "Speakers"). The vector list keeps the name.
+    const speakers = conversational ? namedSpeakers(text, [...lexical, ...semantic].map((hit) => hit.record)) : [];
+    const rest = withoutNames(text, speakers);
+    if (speakers.length > 0 && rest !== '') {
+      const others = await store.textSearch({ query: rest, k: poolSize(k), filter });
+      if (others.length > 0) lexical = others;
+    }
     const vectorWeight = conversational && localEmbedder && options.hybrid?.vectorWeight === undefined ? CONVERSATION_RECALL.localVectorWeight : fusion.vectorWeight;
     const fused = reciprocalRankFusion([lexical.map((hit) => hit.record.id), semantic.map((hit) => hit.record.id)], fusion.k, [1, vectorWeight]);
     const records = new Map<string, StoredRecord>();
     for (const hit of [...lexical, ...semantic]) records.set(hit.record.id, hit.record);
     const candidates = [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
-    return conversationRecall(text, candidates);
+    return conversationRecall(text, candidates, (ids) => store.get(ids), speakers);
   }
 
   async function hierarchical(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<Candidate[]> {
