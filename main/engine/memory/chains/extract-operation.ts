@@ -14,7 +14,7 @@ import { isPastEvent } from './extract-narrative.js';
 
 const LIST_NUMBER = /^\s*(?:\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|[①②③④⑤⑥⑦⑧⑨⑩]|第[一二三四五六七八九十\d]+步)/i;
 // An English marker is a word of prose, followed by a space or a comma: not "next();" in code.
-const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|then|next|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|首先|先|然后|接着|之后|再|最后|随后)/i;
+export const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|then|next|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|首先|先|然后|接着|之后|再|最后|随后)/i;
 const STARTS_LIST = /^\s*(?:first(?:ly)?\b|1[.)、]|step\s*1\b|①|第一步|首先)/i;
 export const IMPERATIVE = new RegExp(
   String.raw`^\s*(?:(?:and|just|now|please)\s+)?(?:run|open|add|set|install|restart|check|take|use|go|click|type|create|delete|remove|copy|move|put|stir|cook|boil|heat|pour|mix|cut|chop|wait|call|enable|disable|change|replace|update|upgrade|deploy|build|start|stop|kill|look|try|edit|save|commit|push|pull|write|drop|turn|press|select|bring|keep|reduce|increase|capture|compare|send|force|assert|give|forbid|store|clear|fill|serve|book|buy|pack)\b` +
