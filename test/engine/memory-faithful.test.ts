@@ -256,6 +256,33 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(chains.flat().filter((s) => /there is|next\)|next\(\)/.test(s))).toEqual([]);
   });
 
+  it('keeps a procedure to its ordered steps: a later message joins only with "then"/"2.", a clause with a subject is no step', () => {
+    const chains = steps(
+      [
+        ['assistant', 'First, start the API with a pool of two. Then run the export and cancel it. Finally, call any other route.'],
+        ['user', 'It hangs.'],
+        ['assistant', 'Use stream.pipeline, it releases the client in every case.'],
+        ['assistant', 'The fitters strip out the old kitchen first, then they fit the cabinets, and the tiling comes last.'],
+        ['user', 'The knee was fine.'],
+        ['assistant', 'Then you can add a bit of distance. Next time try 12 km, and keep the descents gentle.'],
+      ],
+      'OPERATION',
+    );
+    expect(chains).toEqual([['action: First, start the API with a pool of two.', 'action: Then run the export and cancel it.', 'action: Finally, call any other route.']]);
+  });
+
+  it('carries a procedure on into the next message when it says so', () => {
+    const chains = steps(
+      [
+        ['assistant', 'First, stop the service. Then copy the data folder.'],
+        ['user', 'Ok.'],
+        ['assistant', 'Finally, start it again.'],
+      ],
+      'OPERATION',
+    );
+    expect(chains).toEqual([['action: First, stop the service.', 'action: Then copy the data folder.', 'action: Finally, start it again.']]);
+  });
+
   it('makes a timeline of moments on the calendar or clock at which something happens', () => {
     const chains = steps(
       [
