@@ -232,6 +232,16 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(steps(lines, 'LOGIC')).toHaveLength(1);
   });
 
+  it('gives "If A, B, so C" (a mechanism) one CAUSAL chain, not also a LOGIC one, and no earlier problem', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'Then we took a wrong turn at the old mill.'],
+      ['assistant', 'Check the forecast first.'],
+      ['assistant', 'If it rains, the path by the mill gets muddy, so the descent will be harder on the knee.'],
+    ];
+    expect(steps(lines, 'CAUSAL')).toEqual([['cause: If it rains, the path by the mill gets muddy', 'effect: so the descent will be harder on the knee.']]);
+    expect(steps(lines, 'LOGIC')).toEqual([]);
+  });
+
   it('adds no solution to an explanation of something that is no trouble', () => {
     const chains = steps(
       [

@@ -18,6 +18,7 @@ import { chainFromSteps, type Step } from './build-chain.js';
 import type { Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
 import { IMPERATIVE, SEQUENCE } from './extract-operation.js';
+import { CONDITIONAL } from './extract-causal.js';
 import { findTimes, isoMillis, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
 
 const GAP_MESSAGES = 2;
@@ -44,7 +45,7 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   let mode: Mode | undefined;
   for (const unit of units) {
     // A question names no moment of its own ("第二天顺利吗？" asks about one already told).
-    if (/[?？]\s*$/.test(unit.text) || CONDITIONAL_SENTENCE.test(unit.text)) continue;
+    if (/[?？]\s*$/.test(unit.text) || CONDITIONAL.test(unit.text)) continue;
     const mentions = findTimes(unit.text, { anchor: unit.timestamp, story: storyDate, past: isPastTense(unit.text) });
     if (mentions.length === 0) continue;
     if (unit.position - lastPosition > GAP_MESSAGES) flush();
@@ -94,8 +95,6 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
 const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
 // Adverbs of frequency: the clause tells what is done again and again, not when something happens.
 const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every|each)\b|通常|经常|总是|一般|平时|有时|每天|每周|每个?月|每年|每次/i;
-// A sentence that opens with a condition ("If A, B", "如果A，就B").
-const CONDITIONAL_SENTENCE = /^\W*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|assuming|in case)\b|^\W*(?:但是|不过|而且)?(?:如果|假如|要是|万一|假设)/i;
 
 // A past state counts as the past for a weekday: "The gauge was at 1.5 bar on Saturday" is the last Saturday.
 const PAST_STATE = /\b(?:was|were|had)\b/i;
