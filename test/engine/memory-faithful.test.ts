@@ -152,6 +152,22 @@ describe('roles from the sentence, not from a cue word', () => {
   });
 });
 
+describe('stories told forwards', () => {
+  it('starts another story at an event dated before the last one (a flashback), not at a time word', () => {
+    const at = (i: number) => `2026-05-18T20:0${i}:00Z`;
+    const lines = [
+      'I bought a pair of poles on Saturday.',
+      'I did that loop with my sister two years ago.',
+      'We started too late, around four. Then we took a wrong turn at the mill. A farmer gave us a lift back to the car.',
+    ];
+    const chains = extractChainsWithRules(
+      { id: 'flashback', sessions: [{ id: 's1', messages: lines.map((text, i) => ({ id: `m${i + 1}`, role: 'user' as const, text, timestamp: at(i) })) }] },
+      { now: EPOCH },
+    ).filter((c) => c.chain_type === 'NARRATIVE');
+    expect(chains.map((c) => c.nodes.map((n) => n.message_ids[0]))).toEqual([['m2', 'm3', 'm3', 'm3']]);
+  });
+});
+
 describe('Chinese words', () => {
   it('segments with ICU and repairs the compounds it splits: 连接池 stays one term', () => {
     expect(segmentCjkWords('连接池配置错误导致超时')).toEqual(['连接池', '配置', '错误', '导致', '超时']);

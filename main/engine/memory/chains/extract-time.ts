@@ -19,7 +19,7 @@ import type { Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
 import { IMPERATIVE, SEQUENCE } from './extract-operation.js';
 import { CONDITIONAL } from './extract-causal.js';
-import { findTimes, isoMillis, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
+import { findTimes, isoMillis, isRoughSpan, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
 
 const GAP_MESSAGES = 2;
 const MAX_PER_SENTENCE = 3;
@@ -55,7 +55,7 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
     for (const mention of mentions) {
       // "每周一", "every Monday", "一周三次": a habit, not a moment.
       if (RECURRING.test(unit.text.slice(Math.max(0, mention.index - 3), mention.index)) || /^[一二三四五六七八九十\d]+次/.test(unit.text.slice(mention.index + mention.text.length))) continue;
-      let iso = mention.iso;
+      let iso = isRoughSpan(mention.text) ? undefined : mention.iso;
       if (isStoryRelative(mention.text) && storyDate) iso = resolveStoryRelative(mention.text, storyDate) ?? iso;
       else if (!iso && storyDate) iso = clockOnDate(mention.text, storyDate, previousIso);
       if (iso) {
