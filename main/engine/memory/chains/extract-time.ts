@@ -136,7 +136,8 @@ function tellsAnEvent(clause: string, mentions: { index: number; text: string }[
     if (at >= 0 && at < rest.length) rest = rest.slice(0, at) + ' ' + rest.slice(at + m.text.length);
   }
   const words = (rest.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => !isStopWord(w) && !AGREEMENT.has(w));
-  const han = (rest.match(/\p{Script=Han}/gu) ?? []).filter((c) => !'是的了在就那这也都吧吗呢啊'.includes(c));
+  // A numbered day the time patterns leave alone ("十五号") is a date too, not what happens on it.
+  const han = (rest.replace(/[零〇一二两三四五六七八九十\d]+号/g, ' ').match(/\p{Script=Han}/gu) ?? []).filter((c) => !'是的了在就那这也都吧吗呢啊'.includes(c));
   return words.length >= 1 || han.length >= 2;
 }
 
