@@ -356,6 +356,13 @@ describe('chain structure (issue 17, precision rules)', () => {
         ['user', 'He came on 2026-01-15 at 10:20 and fixed it.', '2026-01-15T16:00:00Z'],
       ]),
     ).toEqual([['m1', 'm2']]);
+    // "The next day" after someone else's moment is no date of theirs: no timeline of it.
+    expect(
+      timelines([
+        ['user', 'I bought the poles on 2026-05-16.', '2026-05-18T20:00:00Z'],
+        ['assistant', 'Start with a short walk, and see how the knee feels the next day.', '2026-05-18T20:01:00Z'],
+      ]),
+    ).toEqual([]);
   });
 
   it("reads a preference as the user's only when its subject is", () => {

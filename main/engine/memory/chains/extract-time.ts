@@ -3,7 +3,8 @@
  * expression is a node (at most three per sentence), with `time` set to the resolved ISO date or
  * date-time when possible and to the expression as written otherwise. A clock time without a
  * date takes the date of the previous moment ("9月12日 … 下午一点半"); "第二天"/"the next day"
- * count from the previous moment, other relative days from the message's timestamp. A timeline
+ * count from the previous moment (the same speaker's: after another's they are no date), other
+ * relative days from the message's timestamp. A timeline
  * ends after more than two messages without a time expression (a plan that goes quiet and comes
  * back later is a new timeline), and where it turns from what happened to what is planned ("I
  * signed today. They start on March 16."): a report and the plan after it are two timelines, while
@@ -29,6 +30,7 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   let steps: Step[] = [];
   let lastPosition = -Infinity;
   let storyDate: string | undefined;
+  let storySpeaker: string | undefined;
   const flush = () => {
     // A timeline is made of moments placed on the calendar or the clock; vague ones ("今年",
     // "last year", "一周") are not steps of it, and two placed moments are needed.
@@ -56,9 +58,12 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
       // "每周一", "every Monday", "一周三次": a habit, not a moment.
       if (RECURRING.test(unit.text.slice(Math.max(0, mention.index - 3), mention.index)) || /^[一二三四五六七八九十\d]+次/.test(unit.text.slice(mention.index + mention.text.length))) continue;
       let iso = isRoughSpan(mention.text) ? undefined : mention.iso;
-      if (isStoryRelative(mention.text) && storyDate) iso = resolveStoryRelative(mention.text, storyDate) ?? iso;
+      // "The next day" counts from the speaker's own last moment; said after someone else's, it is
+      // no date ("Start short, and see how the knee feels the next day" after "I bought poles on Saturday").
+      if (isStoryRelative(mention.text) && storyDate) iso = storySpeaker === unit.speaker ? (resolveStoryRelative(mention.text, storyDate) ?? iso) : undefined;
       else if (!iso && storyDate) iso = clockOnDate(mention.text, storyDate, previousIso);
       if (iso) {
+        storySpeaker = unit.speaker;
         storyDate = iso.slice(0, 10);
         previousIso = iso;
       }
