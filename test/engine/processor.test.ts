@@ -254,14 +254,14 @@ describe('memory candidates', () => {
     expect(deriveMemoryCandidates({ ...analysis, trigger: { ...analysis.trigger, action: 'WAIT' } })).toEqual([]);
   });
 
-  it('derives procedural, narrative, semantic, event and preference memories with their messages', () => {
+  it('derives narrative, semantic, event and preference memories with their messages, and procedural ones from a procedure', () => {
     expect(analysis.trigger.action).toBe('COORDINATED_EXTRACTION');
     // Every candidate the rules propose; the commit stores only those it may store without review.
     const proposed = proposeMemoryCandidates(analysis);
     const candidates = proposed.map((p) => p.candidate);
     expect(deriveMemoryCandidates(analysis)).toEqual(proposed.filter((p) => p.autoCommit).map((p) => p.candidate));
     const categories = new Set(candidates.map((c) => c.category));
-    for (const category of ['procedural', 'narrative', 'semantic', 'event', 'preference']) expect(categories).toContain(category);
+    for (const category of ['semantic', 'preference']) expect(categories).toContain(category);
     const messageIds = new Set(deploy.sessions.flatMap((s) => s.messages.map((m) => m.id)));
     for (const c of candidates) {
       expect(c.conversation_id).toBe(deploy.id);
@@ -270,13 +270,20 @@ describe('memory candidates', () => {
       expect(c.confidence).toBeGreaterThan(0);
       expect(c.confidence).toBeLessThanOrEqual(1);
     }
-    const operation = analysis.chains.find((c) => c.chain_type === 'OPERATION')!;
-    const procedural = candidates.find((c) => c.category === 'procedural' && c.chain_ids?.includes(operation.chain_id))!;
+    // This conversation gives no procedure and no timeline (its instructions are single steps and
+    // "next build" is a command; "yesterday someone bumped Next.js" is a report, "the release is
+    // supposed to go out Thursday" a plan after it). The memory-leak one has a numbered
+    // regression test, a story and timelines.
+    const leak = p.processSync(JSON.parse(readFileSync(join(repoRoot, 'test/fixtures/chains/en-memory-leak.json'), 'utf8')) as Conversation).analysis;
+    const leakCandidates = proposeMemoryCandidates(leak).map((x) => x.candidate);
+    for (const category of ['procedural', 'narrative', 'event']) expect(new Set(leakCandidates.map((c) => c.category))).toContain(category);
+    const operation = leak.chains.find((c) => c.chain_type === 'OPERATION')!;
+    const procedural = leakCandidates.find((c) => c.category === 'procedural' && c.chain_ids?.includes(operation.chain_id))!;
     expect(procedural.message_ids).toEqual(operation.source_message_ids);
     expect(procedural.content.split('\n')[0]).toMatch(/^1\. /);
     const preference = proposed.find((p) => p.candidate.category === 'preference' && /prefer not to pay/.test(p.candidate.content));
     expect(preference?.score).toBe(0.7);
-    for (const event of candidates.filter((c) => c.category === 'event')) expect(event.title).toMatch(/^\d{4}-\d{2}-\d{2}/);
+    for (const event of [...candidates, ...leakCandidates].filter((c) => c.category === 'event')) expect(event.title).toMatch(/^\d{4}-\d{2}-\d{2}/);
   });
 
   it('reads preference cues in English and Chinese', () => {

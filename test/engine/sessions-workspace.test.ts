@@ -150,8 +150,9 @@ describe('sessions:analyze and sessions:commit', () => {
     }
     const { memories } = await engine.call('memories:list', { limit: 1000 });
     const categories = new Set(memories.map((m) => m.category));
-    expect(categories).toContain('procedural');
+    // Its decisions and its preference (no procedure: its instructions are single steps).
     expect(categories).toContain('semantic');
+    expect(categories).toContain('preference');
     // A second commit of the same conversation adds nothing new.
     const again = await engine.call('sessions:commit', { id: 'deploy-staging-failing' });
     expect(again.changes.filter((c) => c.op === 'add')).toHaveLength(0);

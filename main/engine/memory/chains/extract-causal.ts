@@ -8,7 +8,8 @@
  * - the solution is the nearest later sentence with a fix marker, when there is a problem to fix,
  *   and an effect the other speaker's report of how it went.
  * A second cause for a problem whose chain has no solution yet joins that chain. Conditionals are
- * LOGIC's ("If A, B"), unless a result clause makes them a mechanism ("If A, B, so C").
+ * LOGIC's ("If A, B"), unless a result clause makes them a mechanism ("If A, B, so C"): then they
+ * are CAUSAL's alone, and a mechanism that may never happen takes no problem from earlier messages.
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
@@ -25,7 +26,15 @@ const REPORT_WINDOW = 3;
 /** A clause of result after a comma: ", so …", "，所以…" (not "so that", a purpose). */
 export const RESULT_CLAUSE = /[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)/i;
 // A sentence that opens with a condition ("If …", "如果…", "要是…").
-const CONDITIONAL = /^\W*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|assuming)\b|^\W*(?:但是|不过|而且)?(?:如果|假如|要是|万一|假设)/i;
+export const CONDITIONAL = /^\W*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|assuming|in case)\b|^\W*(?:但是|不过|而且)?(?:如果|假如|要是|万一|假设)/i;
+
+/**
+ * "If A, B, so C": a condition whose result clause tells a mechanism, A brings about C. It is
+ * CAUSAL's alone; LOGIC leaves it (one sentence, one chain: it is not also an argument).
+ */
+export function isMechanism(sentence: string): boolean {
+  return CONDITIONAL.test(sentence) && RESULT_CLAUSE.test(sentence);
+}
 // A judgement on evidence ("That matches X, because…", "这说明…"): "because" gives the reason for
 // the judgement, not the cause of an event.
 const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|fits|confirms|shows|suggests|means|makes sense)\b|^\W*(?:这|那)(?:就)?(?:说明|解释了|符合|印证了)/i;
@@ -66,7 +75,9 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     // A sentence that links its cause to the effect it names explains itself: only the user's own
     // complaint joins it as its problem, not a guess another speaker made on the way.
     const selfContained = anchor.steps.some((s) => s.role === 'effect');
-    const problem = findProblem(units, i, ownProblem || selfContained);
+    // A mechanism told as a condition ("If it rains, the path gets muddy, so…") explains what would
+    // happen: no trouble someone reported earlier is its problem.
+    const problem = conditional ? undefined : findProblem(units, i, ownProblem || selfContained);
     // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
     // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
     if (anchor.weak && !conditional && !isProblem(anchor.unit.text)) continue;

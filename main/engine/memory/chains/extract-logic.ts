@@ -7,6 +7,7 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
+import { isMechanism } from './extract-causal.js';
 import { IMPERATIVE } from './extract-operation.js';
 import type { Unit } from './text-units.js';
 
@@ -29,6 +30,8 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
   for (let i = 0; i < units.length; i += 1) {
     const unit = units[i] as Unit;
     if (used.has(unit)) continue;
+    // "If A, B, so C" tells a mechanism: CAUSAL's chain, not also an argument.
+    if (isMechanism(unit.text)) continue;
     const premise = PREMISE.exec(unit.text);
     if (!premise || !isPremise(unit.text)) {
       // "Hence X" / "可见X" with no premise marker before it: the sentence before is its premise.

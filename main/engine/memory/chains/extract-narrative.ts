@@ -3,12 +3,14 @@
  * with a subject (English: a pronoun or "the X" before a past or perfect verb; Chinese: 了 in a
  * clause that also has a personal subject, a story connective such as 后来/之后/结果, or a date).
  * A story is one narrator's: consecutive events of one speaker, ended by two messages without
- * an event or by another speaker's event. A story needs three events, or two with a narrative
+ * an event or by another speaker's event, or by an event dated before the story's last dated
+ * one (a flashback is another story). A story needs three events, or two with a narrative
  * connective ("after that", "later", "后来", "之后", "接着").
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
 import { splitClauses, type Unit } from './text-units.js';
+import { findTimes, isStoryRelative } from './time-expressions.js';
 
 const GAP_MESSAGES = 2;
 /** Steps kept per sentence: a long sentence of clauses is still one moment of the story. */
@@ -51,6 +53,7 @@ export function extractNarrative(units: Unit[], createdAt: string): ExtractedCha
   const chains: ExtractedChain[] = [];
   let story: Step[] = [];
   let connectives = 0;
+  let storyDay: string | undefined;
   let lastPosition = -Infinity;
   const flush = () => {
     if (story.length >= 3 || (story.length === 2 && connectives > 0)) {
@@ -59,6 +62,7 @@ export function extractNarrative(units: Unit[], createdAt: string): ExtractedCha
     }
     story = [];
     connectives = 0;
+    storyDay = undefined;
   };
   let narrator: string | undefined;
   for (const unit of units) {
@@ -66,10 +70,14 @@ export function extractNarrative(units: Unit[], createdAt: string): ExtractedCha
     let inSentence = 0;
     for (const clause of splitClauses(unit.text, CLAUSE_START)) {
       if (!isPastEvent(clause)) continue;
-      if (narrator !== unit.speaker) {
+      // A story is told forwards: an event dated before the story's last dated one ("I bought poles
+      // on Saturday." … "I did that loop two years ago.") goes back to another story.
+      const day = findTimes(clause, { anchor: unit.timestamp, past: true }).find((t) => t.iso && !isStoryRelative(t.text))?.iso?.slice(0, 10);
+      if (narrator !== unit.speaker || (day && storyDay && day < storyDay)) {
         flush();
         narrator = unit.speaker;
       }
+      if (day) storyDay = day;
       const connective = CONNECTIVE.exec(clause)?.[0];
       if (connective) connectives += 1;
       lastPosition = unit.position;

@@ -3,8 +3,10 @@
  * marker ("first", "then", "next", "finally", "首先", "然后", "接着", "最后"), a list number
  * ("1.", "step 2", "第一步"), or an imperative verb. Told in the past by a person ("then we put
  * a queue in"), it is an event, not an instruction, and is left to NARRATIVE. Steps in one
- * message, or in consecutive messages of one speaker, form one chain; a new "first"/"1." starts
- * another. A chain needs an explicit sequence marker or list number, or three imperatives.
+ * message, or in consecutive messages of one speaker, form one chain, a later message only when
+ * its step carries the procedure on ("Then…", "2."); a new "first"/"1." starts another. A step
+ * has no subject: "then they fit the cabinets" describes, "then you can add" allows. A chain needs
+ * an explicit sequence marker or list number, or three imperatives.
  * A step saying what comes of it ("you should see", "就可以了", "即可") is the result.
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
@@ -14,7 +16,10 @@ import { isPastEvent } from './extract-narrative.js';
 
 const LIST_NUMBER = /^\s*(?:\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|[①②③④⑤⑥⑦⑧⑨⑩]|第[一二三四五六七八九十\d]+步)/i;
 // An English marker is a word of prose, followed by a space or a comma: not "next();" in code.
-const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|then|next|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|首先|先|然后|接着|之后|再|最后|随后)/i;
+// "next" before a noun of time ("next time", "next week") names a time, not the next step.
+export const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|then|next(?!\s+(?:time|week|month|year|day|morning|afternoon|evening|night|weekend)\b)|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|首先|先|然后|接着|之后|再|最后|随后)/i;
+// A marker that carries a procedure on from an earlier step (not one that opens a procedure).
+const CONTINUES = /^\s*(?:(?:and\s+)?(?:second(?:ly)?|third|then|next(?!\s+(?:time|week|month|year|day|morning|afternoon|evening|night|weekend)\b)|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|然后|接着|之后|再|最后|随后|(?:[2-9]|1\d)[.)、](?!\d)|step\s*(?:[2-9]|1\d)\b|[②③④⑤⑥⑦⑧⑨⑩]|第[二三四五六七八九十]步)/i;
 const STARTS_LIST = /^\s*(?:first(?:ly)?\b|1[.)、]|step\s*1\b|①|第一步|首先)/i;
 export const IMPERATIVE = new RegExp(
   String.raw`^\s*(?:(?:and|just|now|please)\s+)?(?:run|open|add|set|install|restart|check|take|use|go|click|type|create|delete|remove|copy|move|put|stir|cook|boil|heat|pour|mix|cut|chop|wait|call|enable|disable|change|replace|update|upgrade|deploy|build|start|stop|kill|look|try|edit|save|commit|push|pull|write|drop|turn|press|select|bring|keep|reduce|increase|capture|compare|send|force|assert|give|forbid|store|clear|fill|serve|book|buy|pack)\b` +
@@ -28,6 +33,9 @@ const REPORTED_RESULT = /^\s*(?:done|it worked|that worked)\b|\b(?:test passes|t
 // "Then there is a leak", "Then it's the vessel": "then" concludes ("in that case"); a clause
 // whose subject is a pronoun before a form of "be" states something, it is no step to take.
 const STATEMENT = /^(?:there|it|that|this|they|he|she|you|we)(?:'s|'re| is| are| was| were| must be| should be| will be)\b/i;
+// An instruction has no subject: "then they fit the cabinets" describes what others do, "then
+// you can add a bit" says what is possible; neither is a step to take ("then you run it" still is).
+const SUBJECT_CLAUSE = /^(?:i|we|they|he|she|it|there)\s+\w|^you\s+(?:can|could|may|might|would|will|'ll)\b|^you'll\b/i;
 const CLAUSE_MARKER = new RegExp(`${SEQUENCE.source}|${LIST_NUMBER.source}`, 'i');
 
 interface Draft {
@@ -66,7 +74,10 @@ export function extractOperation(units: Unit[], createdAt: string): ExtractedCha
       const result = RESULT.exec(clause);
       const marker = list?.[0].trim() ?? sequence?.[0].trim();
       // Questions ("收汁要收到什么程度？") ask about a step; they are not one.
-      const isStep = (marker !== undefined || imperative !== null) && !isPastEvent(clause) && !/[?？]\s*$/.test(clause) && !STATEMENT.test(body);
+      const isStep = (marker !== undefined || imperative !== null) && !isPastEvent(clause) && !/[?？]\s*$/.test(clause) && !STATEMENT.test(body) && !SUBJECT_CLAUSE.test(body);
+      // A later message carries a procedure on only where it says so ("Then…", "2."); a fresh
+      // instruction there ("Use stream.pipeline") is advice of its own.
+      if (isStep && draft && draft.lastPosition !== unit.position && !CONTINUES.test(clause)) flush();
       // A new "first"/"1." starts another procedure: after two steps, or after a step of an earlier message.
       const startsList = marker !== undefined && STARTS_LIST.test(clause);
       if (isStep && draft && (draft.role !== unit.role || (startsList && (draft.steps.length >= 2 || draft.lastPosition !== unit.position)))) flush();

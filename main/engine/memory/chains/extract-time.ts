@@ -3,16 +3,24 @@
  * expression is a node (at most three per sentence), with `time` set to the resolved ISO date or
  * date-time when possible and to the expression as written otherwise. A clock time without a
  * date takes the date of the previous moment ("9月12日 … 下午一点半"); "第二天"/"the next day"
- * count from the previous moment, other relative days from the message's timestamp. A timeline
+ * count from the previous moment (the same speaker's: after another's they are no date), other
+ * relative days from the message's timestamp. A timeline
  * ends after more than two messages without a time expression (a plan that goes quiet and comes
- * back later is a new timeline).
+ * back later is a new timeline), and where it turns from what happened to what is planned ("I
+ * signed today. They start on March 16."): a report and the plan after it are two timelines, while
+ * a plan and how it went ("He can come on Thursday." … "The plumber came at ten.") are one.
+ * Not moments: a habit ("I usually walk to work every morning"), and any time in a sentence that
+ * opens with a condition ("If it has to finish by April 4, it has to start by March 7"): both
+ * the condition and what follows from it may never happen.
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { isStopWord } from '../../../lib/text-analysis.js';
 import { chainFromSteps, type Step } from './build-chain.js';
 import type { Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
-import { findTimes, isoMillis, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
+import { IMPERATIVE, SEQUENCE } from './extract-operation.js';
+import { CONDITIONAL } from './extract-causal.js';
+import { findTimes, isoMillis, isRoughSpan, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
 
 const GAP_MESSAGES = 2;
 const MAX_PER_SENTENCE = 3;
@@ -22,6 +30,7 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   let steps: Step[] = [];
   let lastPosition = -Infinity;
   let storyDate: string | undefined;
+  let storySpeaker: string | undefined;
   const flush = () => {
     // A timeline is made of moments placed on the calendar or the clock; vague ones ("今年",
     // "last year", "一周") are not steps of it, and two placed moments are needed.
@@ -31,12 +40,15 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
     steps = [];
     storyDate = undefined;
     previousIso = undefined;
+    mode = undefined;
   };
   let previousIso: string | undefined;
+  // Whether the timeline's last moment told what happened ('past') or what is to come ('ahead').
+  let mode: Mode | undefined;
   for (const unit of units) {
     // A question names no moment of its own ("第二天顺利吗？" asks about one already told).
-    if (/[?？]\s*$/.test(unit.text)) continue;
-    const mentions = findTimes(unit.text, { anchor: unit.timestamp, story: storyDate, past: isPastEvent(unit.text) });
+    if (/[?？]\s*$/.test(unit.text) || CONDITIONAL.test(unit.text)) continue;
+    const mentions = findTimes(unit.text, { anchor: unit.timestamp, story: storyDate, past: isPastTense(unit.text) });
     if (mentions.length === 0) continue;
     if (unit.position - lastPosition > GAP_MESSAGES) flush();
     lastPosition = unit.position;
@@ -45,10 +57,13 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
     for (const mention of mentions) {
       // "每周一", "every Monday", "一周三次": a habit, not a moment.
       if (RECURRING.test(unit.text.slice(Math.max(0, mention.index - 3), mention.index)) || /^[一二三四五六七八九十\d]+次/.test(unit.text.slice(mention.index + mention.text.length))) continue;
-      let iso = mention.iso;
-      if (isStoryRelative(mention.text) && storyDate) iso = resolveStoryRelative(mention.text, storyDate) ?? iso;
+      let iso = isRoughSpan(mention.text) ? undefined : mention.iso;
+      // "The next day" counts from the speaker's own last moment; said after someone else's, it is
+      // no date ("Start short, and see how the knee feels the next day" after "I bought poles on Saturday").
+      if (isStoryRelative(mention.text) && storyDate) iso = storySpeaker === unit.speaker ? (resolveStoryRelative(mention.text, storyDate) ?? iso) : undefined;
       else if (!iso && storyDate) iso = clockOnDate(mention.text, storyDate, previousIso);
       if (iso) {
+        storySpeaker = unit.speaker;
         storyDate = iso.slice(0, 10);
         previousIso = iso;
       }
@@ -62,7 +77,16 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
       const span = clauseAround(unit.text, mention.index);
       // A condition ("if it rains on the day", "如果当天气温低于零度") names a moment that may never come.
       if (HYPOTHETICAL.test(unit.text.slice(span.start, mention.index))) continue;
-      if (!tellsAnEvent(unit.text.slice(span.start, span.end), mentions, span.start)) continue;
+      const text = unit.text.slice(span.start, span.end);
+      if (!tellsAnEvent(text, mentions, span.start) || HABIT.test(text)) continue;
+      // Only a placed moment is a step of the timeline (see flush), so only it tells its mode.
+      const stepMode = isPlaced(time) ? modeOf(text, unit, iso && !isStoryRelative(mention.text) ? iso : undefined) : undefined;
+      // A report followed by a plan is two timelines; a plan followed by how it went is one.
+      if (stepMode === 'ahead' && mode === 'past') {
+        flush();
+        lastPosition = unit.position;
+      }
+      mode = stepMode ?? mode;
       const step: Step = { role: 'moment', text: unit.text.slice(span.start, span.end).trim(), unit, marker: mention.text, time };
       clause = { ...span, step };
       steps.push(step);
@@ -74,6 +98,35 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
 }
 
 const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
+// Adverbs of frequency: the clause tells what is done again and again, not when something happens.
+const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every|each)\b|通常|经常|总是|一般|平时|有时|每天|每周|每个?月|每年|每次/i;
+
+// A past state counts as the past for a weekday: "The gauge was at 1.5 bar on Saturday" is the last Saturday.
+const PAST_STATE = /\b(?:was|were|had)\b/i;
+
+function isPastTense(text: string): boolean {
+  return isPastEvent(text) || (PAST_STATE.test(text) && !AHEAD.test(text));
+}
+
+type Mode = 'past' | 'ahead';
+// Grammar that looks ahead: a future or an intention, a proposal or a schedule being set.
+const AHEAD = /\b(?:will|won't|shall|going to|gonna|plan(?:s|ning)? to|intend to|let's|can start)\b|'ll\b|打算|计划|安排|定在|将会|要在|会在|建议/i;
+
+/**
+ * Whether a moment tells what happened or what is to come: by its date against the message's own
+ * (a resolved date before the message's day is past, after it ahead), else by the clause's
+ * grammar (a past event; a future, an intention or an instruction), else unknown.
+ */
+function modeOf(clause: string, unit: Unit, iso: string | undefined): Mode | undefined {
+  const day = unit.timestamp?.slice(0, 10);
+  if (iso && day && /^\d{4}-\d{2}-\d{2}/.test(iso)) {
+    if (iso.slice(0, 10) < day) return 'past';
+    if (iso.slice(0, 10) > day) return 'ahead';
+  }
+  if (isPastEvent(clause)) return 'past';
+  if (AHEAD.test(clause) || IMPERATIVE.test(clause.replace(SEQUENCE, '').replace(/^[\s,，:：]+/, ''))) return 'ahead';
+  return undefined;
+}
 
 /**
  * Whether a moment's clause says what happens at its time: without the time expressions it keeps
@@ -88,7 +141,8 @@ function tellsAnEvent(clause: string, mentions: { index: number; text: string }[
     if (at >= 0 && at < rest.length) rest = rest.slice(0, at) + ' ' + rest.slice(at + m.text.length);
   }
   const words = (rest.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => !isStopWord(w) && !AGREEMENT.has(w));
-  const han = (rest.match(/\p{Script=Han}/gu) ?? []).filter((c) => !'是的了在就那这也都吧吗呢啊'.includes(c));
+  // A numbered day the time patterns leave alone ("十五号") is a date too, not what happens on it.
+  const han = (rest.replace(/[零〇一二两三四五六七八九十\d]+号/g, ' ').match(/\p{Script=Han}/gu) ?? []).filter((c) => !'是的了在就那这也都吧吗呢啊'.includes(c));
   return words.length >= 1 || han.length >= 2;
 }
 

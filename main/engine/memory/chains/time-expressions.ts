@@ -26,7 +26,7 @@ const TIME_SOURCE = [
   String.raw`(?<dmEn>\b\d{1,2}(?:st|nd|rd|th)?\s+(?:${MONTHS})\b(?:\s+\d{4})?)`,
   String.raw`(?<ymdCn>\d{4}年\d{1,2}月\d{1,2}[日号])`,
   String.raw`(?<mdCn>(?:\d{1,2}|${CN_NUM}{1,3})月(?:\d{1,2}|${CN_NUM}{1,3})[日号])`,
-  String.raw`(?<relEn>\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tomorrow|tonight|this (?:morning|afternoon|evening)|last (?:night|week|month|year)|next (?:week|month|year)|the (?:next|following) (?:day|morning|afternoon|evening|week)|(?:\d+|two|three|four|five|a few|a couple of) (?:days|weeks|hours|months) (?:ago|later))\b)`,
+  String.raw`(?<relEn>\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tomorrow|tonight|this (?:morning|afternoon|evening)|last (?:night|week|month|year)|next (?:week|month|year)|the (?:next|following) (?:day|morning|afternoon|evening|week)|(?:\d+|two|three|four|five|a few|a couple of) (?:days|weeks|hours|months|years) (?:ago|later))\b)`,
   String.raw`(?<wdEn>\b(?:(?:last|next|this|on|that|by)\s+)?(?:${WEEKDAYS})\b)`,
   String.raw`(?<clockEn>\b(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(?:at\s+)(?:\d{1,2}:\d{2}|noon|midnight)\b)`,
   // A bare day of the month ("16日上午"); 号 is left out because "3号线" is a metro line, not a date.
@@ -157,16 +157,19 @@ function resolveWeekday(expr: string, anchor: string | undefined, past: boolean)
   return shift(base, inWeek);
 }
 
+const DAYS_PER: Record<string, number> = { days: 1, weeks: 7, months: 30, years: 365 };
+
 function relativeDaysEn(lower: string): number | undefined {
   if (lower === 'the day before yesterday') return -2;
   if (lower === 'the day after tomorrow') return 2;
   if (lower === 'yesterday' || lower === 'last night') return -1;
   if (lower === 'today' || lower === 'tonight' || lower.startsWith('this ')) return 0;
   if (lower === 'tomorrow') return 1;
-  const ago = /^(\d+|two|three|four|five|a few|a couple of) (days|weeks) (ago|later)$/.exec(lower);
+  const ago = /^(\d+|two|three|four|five|a few|a couple of) (days|weeks|months|years) (ago|later)$/.exec(lower);
   if (ago) {
     const n = Number(ago[1]) || (EN_WORD_NUM[ago[1] as string] ?? 0);
-    return n * (ago[2] === 'weeks' ? 7 : 1) * (ago[3] === 'ago' ? -1 : 1);
+    // Months and years as days: close enough to order moments, which is what they are used for.
+    return n * (DAYS_PER[ago[2] as string] ?? 1) * (ago[3] === 'ago' ? -1 : 1);
   }
   return undefined;
 }
@@ -174,6 +177,11 @@ function relativeDaysEn(lower: string): number | undefined {
 // Relative to the message's own date; 第二天/次日 are relative to the story's day, which the TIME
 // extractor supplies as the anchor when it knows it.
 const RELATIVE_CN: Record<string, number> = { 大前天: -3, 前天: -2, 昨天: -1, 今天: 0, 当天: 0, 明天: 1, 后天: 2, 大后天: 3, 第二天: 1, 次日: 1, 第三天: 2 };
+
+/** "Two years ago", "three months later": a date only roughly (months and years counted as days), to order events by; no moment on the calendar. */
+export function isRoughSpan(expression: string): boolean {
+  return /\b(?:months|years) (?:ago|later)$/i.test(expression);
+}
 
 /** Whether an expression is relative to the previous moment of a story rather than to the speaker's now. */
 export function isStoryRelative(expression: string): boolean {

@@ -37,25 +37,29 @@ export interface Calibration {
 }
 
 // Fitted by `node scripts/eval-memory.mjs --fit` on the tune half (en-debug-pool-leak,
-// en-home-boiler-pressure, zh-debug-disk-full, zh-personal-routine, zh-plan-annual-party).
+// en-home-boiler-pressure, en-personal-hiking-knee, en-plan-kitchen-renovation, zh-debug-disk-full,
+// zh-personal-routine, zh-plan-annual-party), session 9.
 export const CALIBRATION: Calibration = {
   chain: {
-    CAUSAL: [[0.8, 0.889, 7]],
-    LOGIC: [[0.875, 0.769, 11]],
-    OPERATION: [[0.7, 0.5, 2], [0.85, 0.857, 5]],
-    NARRATIVE: [[0.95, 0.857, 5]],
-    TIME: [[0.7, 0.6, 3], [0.95, 0.75, 6]],
+    CAUSAL: [[0.8, 0.917, 10]],
+    LOGIC: [[0.875, 0.923, 11]],
+    OPERATION: [[0.7, 0.6, 3], [0.95, 0.857, 5]],
+    NARRATIVE: [[0.95, 0.9, 8]],
+    TIME: [[0.7, 0.6, 3], [0.95, 0.833, 10]],
   },
-  bucket: [[0.551, 0.664, 132], [0.798, 0.864, 64], [0.889, 0.938, 14]],
+  bucket: [[0.593, 0.643, 180], [0.798, 0.818, 75], [0.889, 0.941, 15]],
   memory: {
-    all: [[0.769, 0.647, 66], [0.889, 0.789, 17]],
-    semantic: [[0.889, 0.73, 35]],
-    narrative: [[0.6, 0.333, 7], [0.857, 0.667, 7]],
-    event: [[0.75, 0.412, 15]],
-    preference: [[0.7, 0.923, 11]],
-    'semantic/LOGIC': [[0.769, 0.462, 11]],
-    'narrative/TIME': [[0.6, 0.333, 7], [0.75, 0.5, 2]],
-    'semantic/decision': [[0.6, 0.923, 11]],
+    all: [[0.833, 0.632, 74], [0.923, 0.667, 34]],
+    semantic: [[0.923, 0.707, 39]],
+    procedural: [[0.6, 0.6, 3], [0.857, 0.857, 5]],
+    narrative: [[0.5, 0.333, 1], [0.666, 0.333, 7], [0.9, 0.733, 13]],
+    event: [[0.833, 0.407, 25]],
+    preference: [[0.55, 0.571, 5], [0.7, 0.909, 9]],
+    'semantic/CAUSAL': [[0.917, 0.667, 10]],
+    'semantic/LOGIC': [[0.923, 0.385, 11]],
+    'narrative/NARRATIVE': [[0.9, 0.8, 8]],
+    'narrative/TIME': [[0.5, 0.333, 1], [0.666, 0.333, 7], [0.833, 0.571, 5]],
+    'semantic/decision': [[0.6, 0.929, 12]],
   },
 };
 
