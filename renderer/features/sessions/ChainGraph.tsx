@@ -11,15 +11,23 @@ import { useSessions } from '../../stores/stores-context';
 import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
-import { layoutChains, type ChainFlowNode, type ClusterNode, type TypeGroupNode, type HeadNode, type StepNode } from './chain-layout';
+import { COLUMN_GAP, COLUMNS as MAX_COLUMNS, STEP_WIDTH, layoutChains, type ChainFlowNode, type ClusterNode, type TypeGroupNode, type HeadNode, type StepNode } from './chain-layout';
 import { MadeByBadge, MessageItem } from './parts';
 
 /** The frame takes the layout's shape at the width it has (no larger than life), so fitView fills its width and the page scrolls. */
 const MAX_ZOOM = 1;
-/** A very long conversation is fitted smaller rather than given an endless frame. */
-const MAX_FRAME = 8000;
-/** Chains side by side: four stay readable beside the messages panel. */
+/**
+ * A very long conversation is fitted smaller rather than given an endless frame, past this height:
+ * a 400-message one (~120 steps, two chains side by side) is ~14,000 px tall at full size.
+ */
+const MAX_FRAME = 24_000;
+/** Chains side by side before the frame is measured. */
 const COLUMNS = 4;
+/**
+ * As many chains side by side as fit the frame at full size: four in a frame that holds two made
+ * the text of a 400-message conversation 6 px high. The page scrolls instead.
+ */
+export const columnsFor = (width: number) => (width > 0 ? Math.max(1, Math.min(MAX_COLUMNS, Math.floor((width / 1.08 + COLUMN_GAP) / (STEP_WIDTH + COLUMN_GAP)))) : COLUMNS);
 
 /** The element's width, in steps of 40px so a resize does not re-fit at every pixel. */
 function useWidth(ref: RefObject<HTMLElement | null>): number {
@@ -99,8 +107,8 @@ export function ChainGraph() {
   const width = useWidth(frame);
   const chains = analysis?.chains;
   const graph = useMemo(
-    () => layoutChains(chains ?? [], { columns: COLUMNS, ...(showLinks ? { links: analysis?.links, clusters: analysis?.clusters } : {}) }),
-    [chains, showLinks, analysis?.links, analysis?.clusters],
+    () => layoutChains(chains ?? [], { columns: columnsFor(width), ...(showLinks ? { links: analysis?.links, clusters: analysis?.clusters } : {}) }),
+    [chains, showLinks, analysis?.links, analysis?.clusters, width],
   );
   if (!chains) return <p className="muted">{t('sessions.analyzing')}</p>;
   if (chains.length === 0) return <p className="muted">{t('sessions.noChains')}</p>;
