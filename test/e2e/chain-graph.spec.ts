@@ -61,6 +61,11 @@ async function checkGraph(page: Page): Promise<number> {
   expect(steps).toBeGreaterThan(0);
   await expect(page.getByTestId('chain-node').count()).resolves.toBe(steps);
   await expect.poll(() => outsideFrame(page), { timeout: 10_000 }).toBe(0);
+  // The chains start at the frame's top: no empty band above them (fitView's padding, a share of
+  // the graph's height, left 560 px above a 403-message conversation's chains).
+  const frame = (await page.getByTestId('chain-graph').boundingBox())!;
+  const firstLane = (await page.getByTestId('chain-lane').first().boundingBox())!;
+  expect(firstLane.y - frame.y).toBeLessThan(40);
   // Each step: its place and role on one line with the chain's confidence.
   const confidences = await page.getByTestId('chain-node-confidence').allTextContents();
   expect(confidences).toHaveLength(steps);
