@@ -24,6 +24,16 @@
  *
  * Shapes draws the Live DAG of real folders (one fresh workspace each) once their run finished:
  * `dag-shape-<name>.png`, and `dag-shape-<name>-open.png` with the root's group opened.
+ *
+ *   node scripts/screenshots.mjs --real shots/real [folder...]
+ *
+ * Real draws every view on real-size data in one fresh workspace, offline (extractive summaries):
+ * it ingests git's docs (/usr/share/doc/git, RelNotes is ~480 files wide) and Go's net package (a
+ * deep code tree), or the folders given, imports a 42-message conversation and a ~460-message one
+ * (two conversations of test/fixtures/recall-dev put end to end), and shoots Home, the Explorer,
+ * the Live DAG (fitted, a wide group opened), Search on real questions, Sessions (each tab, the
+ * chain graph of both conversations), Memory, Compression, Export, the LLM monitor and Settings.
+ * A step that fails is reported and the next one runs, so one broken view still leaves the others.
  */
 /* global document, NodeFilter, Image -- the functions given to page.evaluate run in Chromium */
 import { spawn } from 'node:child_process';
@@ -105,6 +115,38 @@ async function serve(workspace) {
   };
 }
 
+/**
+ * `shot(name)`: the view as shown, and again scrolled to the end when it is taller than the window.
+ * With `normalize` (pictures to compare) run-to-run text is written as fixed values first.
+ */
+function shooter(page, outDir, temp, { normalize = true } = {}) {
+  const fixText = () => (normalize ? page.evaluate(normalizeInPage, temp) : Promise.resolve());
+  const names = [];
+  const shot = async (name) => {
+    await page.evaluate(() => document.fonts.ready);
+    // Monaco lays out and scrolls its editors for a while after their text shows.
+    await page.waitForTimeout((await page.locator('#main .monaco-editor').count()) > 0 ? 1500 : 400);
+    await fixText();
+    const options = { animations: 'disabled', caret: 'hide', mask: MASKS.map((s) => page.locator(s)), maskColor: '#ff00ff' };
+    await page.screenshot({ ...options, path: join(outDir, `${name}.png`) });
+    names.push(name);
+    const scrolled = await page.evaluate(() => {
+      const main = document.getElementById('main');
+      const before = main.scrollTop;
+      main.scrollTop = main.scrollHeight;
+      return main.scrollTop !== before;
+    });
+    if (scrolled) {
+      await page.waitForTimeout(200);
+      await fixText();
+      await page.screenshot({ ...options, path: join(outDir, `${name}-end.png`) });
+      names.push(`${name}-end`);
+      await page.evaluate(() => (document.getElementById('main').scrollTop = 0));
+    }
+  };
+  return { names, shot };
+}
+
 async function capture(outDir) {
   await mkdir(outDir, { recursive: true });
   const temp = await mkdtemp(join(tmpdir(), 'cairn-shots-'));
@@ -117,30 +159,7 @@ async function capture(outDir) {
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
     await page.goto(served.url);
     await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
-    const names = [];
-    /** The view as shown, and again scrolled to the end when it is taller than the window. */
-    const shot = async (name) => {
-      await page.evaluate(() => document.fonts.ready);
-      // Monaco lays out and scrolls its editors for a while after their text shows.
-      await page.waitForTimeout((await page.locator('#main .monaco-editor').count()) > 0 ? 1500 : 400);
-      await page.evaluate(normalizeInPage, temp);
-      const options = { animations: 'disabled', caret: 'hide', mask: MASKS.map((s) => page.locator(s)), maskColor: '#ff00ff' };
-      await page.screenshot({ ...options, path: join(outDir, `${name}.png`) });
-      names.push(name);
-      const scrolled = await page.evaluate(() => {
-        const main = document.getElementById('main');
-        const before = main.scrollTop;
-        main.scrollTop = main.scrollHeight;
-        return main.scrollTop !== before;
-      });
-      if (scrolled) {
-        await page.waitForTimeout(200);
-        await page.evaluate(normalizeInPage, temp);
-        await page.screenshot({ ...options, path: join(outDir, `${name}-end.png`) });
-        names.push(`${name}-end`);
-        await page.evaluate(() => (document.getElementById('main').scrollTop = 0));
-      }
-    };
+    const { names, shot } = shooter(page, outDir, temp);
     const testId = (id) => page.getByTestId(id);
     const views = ['home', 'explorer', 'dag', 'search', 'sessions', 'memories', 'compress', 'export', 'monitor', 'settings'];
     const go = (view) => page.keyboard.press(`Alt+${(views.indexOf(view) + 1) % 10}`);
@@ -420,14 +439,244 @@ async function captureShapes(outDir, folders) {
   }
 }
 
+const REAL_FOLDERS = ['/usr/share/doc/git', '/usr/share/go-1.19/src/net'];
+const REAL_SHORT = join(ROOT, 'test', 'fixtures', 'memory-dev', 'en-debug-pool-leak.json');
+const REAL_QUERIES = ['how do I undo the last commit', '连接池', 'keep-alive timeout of idle connections', 'rebase --onto'];
+
+/**
+ * A ~400-message conversation: the memory-dev conversations but the short one, then sessions of a
+ * recall-dev one until 400 messages, sessions renamed so their ids stay unique and sorted by time.
+ */
+async function longConversation(temp) {
+  const dev = join(ROOT, 'test', 'fixtures', 'memory-dev');
+  const files = (await readdir(dev)).filter((f) => f.endsWith('.json') && !f.endsWith('.labels.json') && join(dev, f) !== REAL_SHORT).map((f) => join(dev, f));
+  files.push(join(ROOT, 'test', 'fixtures', 'recall-dev', 'rc02-bakery.json'));
+  const sessions = [];
+  let count = 0;
+  for (const file of files) {
+    const conversation = JSON.parse(await readFile(file, 'utf8'));
+    for (const session of conversation.sessions) {
+      if (count >= 400) break;
+      const id = `${conversation.id}-${session.id}`;
+      sessions.push({ ...session, id, messages: session.messages.map((m) => ({ ...m, id: `${conversation.id}-${m.id}` })) });
+      count += session.messages.length;
+    }
+  }
+  sessions.sort((a, b) => String(a.started_at).localeCompare(String(b.started_at)));
+  const path = join(temp, 'long-conversation.json');
+  await writeFile(path, JSON.stringify({ id: 'long-mixed', title: `Eight conversations end to end (${count} messages)`, sessions }));
+  console.log(`${path}: ${count} messages in ${sessions.length} sessions`);
+  return path;
+}
+
+/** Every view on real-size data (see the header): pictures to look at, not to compare. */
+async function captureReal(outDir, folders) {
+  await mkdir(outDir, { recursive: true });
+  const temp = await mkdtemp(join(tmpdir(), 'cairn-real-'));
+  const llm = await startLlm(temp);
+  const served = await serve(join(temp, 'workspace'));
+  const browser = await launch();
+  const failed = [];
+  try {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+    await page.goto(served.url);
+    await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
+    const { names, shot } = shooter(page, outDir, temp, { normalize: false });
+    const testId = (id) => page.getByTestId(id);
+    const views = ['home', 'explorer', 'dag', 'search', 'sessions', 'memories', 'compress', 'export', 'monitor', 'settings'];
+    const go = (view) => page.keyboard.press(`Alt+${(views.indexOf(view) + 1) % 10}`);
+    /** One step: its failure is printed and counted, the next step runs. */
+    const step = async (label, run) => {
+      const started = Date.now();
+      try {
+        await run();
+        console.log(`${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      } catch (error) {
+        failed.push(label);
+        console.error(`${label} failed: ${error.message.split('\n')[0]}`);
+        await page.screenshot({ path: join(outDir, `failed-${label}.png`) }).catch(() => {});
+      }
+    };
+    const roots = folders.map((folder) => folder.replace(/\/+$/, '').split('/').pop());
+
+    for (const [i, folder] of folders.entries()) {
+      await step(`ingest-${roots[i]}`, async () => {
+        await go('home');
+        await testId('ingest-path').fill(folder);
+        await testId('ingest-start').click();
+        await page.waitForTimeout(1500);
+        await shot(`home-running-${roots[i]}`);
+        await testId('ingest-result').waitFor({ timeout: 30 * 60_000 });
+        await shot(`home-result-${roots[i]}`);
+        await go('dag');
+        await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 30 * 60_000 });
+        await shot(`dag-${roots[i]}`);
+        const group = page.locator('[data-testid="dag-group"]').first();
+        if ((await group.count()) > 0) {
+          await group.click();
+          await shot(`dag-${roots[i]}-group-open`);
+          await testId('dag-fit').click();
+          await shot(`dag-${roots[i]}-group-open-fit`);
+        }
+        await testId('dag-collapse-all').click();
+        await shot(`dag-${roots[i]}-collapsed`);
+        await testId('dag-expand-all').click();
+        await shot(`dag-${roots[i]}-expanded`);
+      });
+    }
+
+    await step('explorer', async () => {
+      await go('explorer');
+      await testId('explorer-refresh').click();
+      const tree = testId('context-tree');
+      await shot('explorer');
+      const root = `ctx://resources/${roots[0]}/`;
+      await tree.locator(`[data-uri="${root}"]`).click();
+      await testId('node-overview').waitFor({ timeout: 60_000 });
+      await shot('explorer-dir');
+      const wide = tree.locator(`[data-uri="${root}RelNotes/"]`);
+      if ((await wide.count()) > 0) {
+        await wide.click();
+        await page.waitForTimeout(800);
+        await shot('explorer-wide');
+        await tree.locator(`[data-uri^="${root}RelNotes/"]`).nth(5).click();
+        await page.waitForTimeout(1500);
+        await shot('explorer-file');
+      }
+      if (roots[1]) {
+        const code = tree.locator(`[data-uri="ctx://resources/${roots[1]}/"]`);
+        await code.click();
+        await page.waitForTimeout(800);
+        await tree.locator(`[data-uri="ctx://resources/${roots[1]}/http/"]`).click();
+        await page.waitForTimeout(800);
+        await tree.locator(`[data-uri^="ctx://resources/${roots[1]}/http/"][data-uri$=".go"]`).first().click();
+        await page.waitForTimeout(1500);
+        await shot('explorer-code');
+      }
+    });
+
+    const long = await longConversation(temp);
+    for (const [label, file] of [['short', REAL_SHORT], ['long', long]]) {
+      await step(`sessions-${label}`, async () => {
+        await go('sessions');
+        await testId('sessions-import-path').fill(file);
+        await testId('sessions-import').click();
+        await page.locator('[data-testid="session-open"][data-analysis="done"]').waitFor({ timeout: 10 * 60_000 });
+        await shot(`sessions-${label}-messages`);
+        for (const tab of ['buckets', 'clusters', 'chains', 'fusion', 'trigger']) {
+          await testId(`session-tab-${tab}`).click();
+          await page.waitForTimeout(800);
+          await shot(`sessions-${label}-${tab}`);
+          if (tab === 'chains') {
+            const node = page.locator('[data-testid="chain-node"]').first();
+            if ((await node.count()) > 0) {
+              await node.click();
+              await testId('chain-node-messages').waitFor();
+              await shot(`sessions-${label}-chains-step`);
+            }
+            if ((await testId('chain-links-toggle').count()) > 0 && (await testId('chain-links-toggle').isEnabled())) {
+              await testId('chain-links-toggle').check();
+              await page.waitForTimeout(800);
+              await shot(`sessions-${label}-chains-links`);
+              await testId('chain-links-toggle').uncheck();
+            }
+          }
+          if (tab === 'trigger') {
+            await testId('session-commit').click();
+            await testId('commit-result').waitFor({ timeout: 5 * 60_000 });
+            await shot(`sessions-${label}-committed`);
+          }
+        }
+      });
+    }
+
+    // Searched once the conversations and their memories are in, as a person would.
+    for (const [i, query] of REAL_QUERIES.entries()) {
+      await step(`search-${i}`, async () => {
+        await go('search');
+        await testId('search-input').fill(query);
+        await testId('search-input').press('Enter');
+        await page.locator('[data-testid="search-hit"], [data-testid="search-status"]').first().waitFor({ timeout: 60_000 });
+        await page.waitForTimeout(1500);
+        await shot(`search-${i}`);
+        if ((await testId('search-hit').count()) === 0 && (await testId('search-weak-toggle').count()) > 0) {
+          await testId('search-weak-toggle').click();
+          await shot(`search-${i}-weak`);
+        }
+      });
+    }
+
+    await step('memories', async () => {
+      await go('memories');
+      await page.waitForTimeout(1000);
+      await shot('memories');
+      await testId('memory-item').first().click();
+      await page.waitForTimeout(800);
+      await shot('memories-item');
+    });
+    await step('compress', async () => {
+      await go('compress');
+      await testId('compress-query').fill('why did the connection pool run out');
+      await testId('compress-budget').fill('1500');
+      await testId('compress-run').click();
+      await page.locator('[data-testid="diff-view"] .view-line').first().waitFor({ timeout: 120_000 });
+      await shot('compress');
+    });
+    await step('export', async () => {
+      await go('export');
+      await shot('export');
+      const out = join(temp, 'cairn.json');
+      await testId('export-format').selectOption('json');
+      await testId('export-out').fill(out);
+      await testId('export-run').click();
+      await page.locator('[data-testid="export-result"]').waitFor({ timeout: 10 * 60_000 });
+      await shot('export-done');
+    });
+    await step('monitor', async () => {
+      await go('monitor');
+      await shot('monitor-offline');
+    });
+    await step('settings', async () => {
+      await go('settings');
+      await shot('settings');
+    });
+    await step('home-end', async () => {
+      await go('home');
+      await shot('home-end');
+    });
+    await step('dark-zh', async () => {
+      await testId('theme-select').selectOption('dark');
+      await testId('locale-select').selectOption('zh');
+      for (const view of views) {
+        await go(view);
+        await shot(`${view}-dark-zh`);
+      }
+      await testId('theme-select').selectOption('light');
+      await testId('locale-select').selectOption('en');
+    });
+    console.log(`${names.length} screenshots in ${outDir}${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+    process.exitCode = failed.length ? 1 : 0;
+  } finally {
+    await browser.close();
+    await served.stop();
+    await llm.close();
+    if (!process.env.CAIRN_KEEP) await rm(temp, { recursive: true, force: true });
+    else console.log(`workspace kept: ${temp}`);
+  }
+}
+
 const args = process.argv.slice(2);
-if (args[0] === '--shapes' && args.length >= 3) {
+if (args[0] === '--real' && args.length >= 2) {
+  await captureReal(resolve(args[1]), args.length > 2 ? args.slice(2) : REAL_FOLDERS);
+} else if (args[0] === '--shapes' && args.length >= 3) {
   await captureShapes(resolve(args[1]), args.slice(2));
 } else if (args[0] === '--compare' && args.length === 3) {
   process.exitCode = (await compare(resolve(args[1]), resolve(args[2]))) ? 0 : 1;
 } else if (args.length === 1 && !args[0].startsWith('-')) {
   await capture(resolve(args[0]));
 } else {
-  console.error('Usage: node scripts/screenshots.mjs <out-dir> | --compare <dir-a> <dir-b> | --shapes <out-dir> <folder>...');
+  console.error('Usage: node scripts/screenshots.mjs <out-dir> | --compare <dir-a> <dir-b> | --shapes <out-dir> <folder>... | --real <out-dir> [folder...]');
   process.exitCode = 2;
 }

@@ -22,6 +22,14 @@ describe('Cairn in a browser', () => {
     await page.getByTestId('ingest-start').click();
     const result = page.getByTestId('ingest-result');
     await result.waitFor({ timeout: 90_000 });
+    // The result shows where the person pressed Ingest, not below the git form out of sight.
+    const inWindow = async () => {
+      const [box, size] = [await result.boundingBox(), page.viewportSize()!];
+      return box !== null && box.y >= 0 && box.y + 120 <= size.height;
+    };
+    await expect.poll(inWindow).toBe(true);
+    const gitForm = (await page.getByTestId('git-source').boundingBox())!;
+    expect((await result.boundingBox())!.y).toBeLessThan(gitForm.y);
 
     await expect(page.getByTestId('ingest-root').textContent()).resolves.toBe('ctx://resources/sample/');
     const stats = await result.locator('.stat').allTextContents();

@@ -61,6 +61,11 @@ async function checkGraph(page: Page): Promise<number> {
   expect(steps).toBeGreaterThan(0);
   await expect(page.getByTestId('chain-node').count()).resolves.toBe(steps);
   await expect.poll(() => outsideFrame(page), { timeout: 10_000 }).toBe(0);
+  // The chains start at the frame's top: no empty band above them (fitView's padding, a share of
+  // the graph's height, left 560 px above a 403-message conversation's chains).
+  const frame = (await page.getByTestId('chain-graph').boundingBox())!;
+  const firstLane = (await page.getByTestId('chain-lane').first().boundingBox())!;
+  expect(firstLane.y - frame.y).toBeLessThan(40);
   // Each step: its place and role on one line with the chain's confidence.
   const confidences = await page.getByTestId('chain-node-confidence').allTextContents();
   expect(confidences).toHaveLength(steps);
@@ -70,6 +75,9 @@ async function checkGraph(page: Page): Promise<number> {
   return steps;
 }
 
+/** The width a step is drawn at (200 px at full size). */
+const stepWidth = async (page: Page) => (await page.getByTestId('chain-node').first().boundingBox())!.width;
+
 const app = useAppSession();
 
 describe('the chain graph', () => {
@@ -77,9 +85,8 @@ describe('the chain graph', () => {
     const { page, shot } = await app.start();
     await openChains(page, SHORT);
     await checkGraph(page);
-    // The chains of a short conversation read at a readable size, not fitted to a speck.
-    const step = (await page.getByTestId('chain-node').first().boundingBox())!;
-    expect(step.width).toBeGreaterThan(110);
+    // The chains read at full size (200 px a step), not fitted to a speck.
+    await expect(stepWidth(page)).resolves.toBeGreaterThan(190);
     await shot('chain-graph-42');
 
     const cause = page.locator('[data-testid="chain-node"][data-role="cause"]').first();
@@ -114,6 +121,9 @@ describe('the chain graph', () => {
     await expect(page.getByTestId('message').count()).resolves.toBe(0); // the chains tab, not the messages
     const steps = await checkGraph(page);
     expect(steps).toBeGreaterThan(100);
+    // As many chains side by side as the frame holds at full size, the page scrolls: four in a
+    // frame that holds two made each step 110 px wide and its text 6 px high.
+    await expect(stepWidth(page)).resolves.toBeGreaterThan(190);
     await page.getByTestId('chain-graph').scrollIntoViewIfNeeded();
     await shot('chain-graph-426');
     await page.locator('[data-testid="chain-node"][data-role="solution"]').first().click();

@@ -115,7 +115,15 @@ describe('the live DAG at real shapes', () => {
     await expect(page.locator(netNet).textContent()).resolves.toContain('+20 hidden');
     expect((await drawnStates(page)).every((state) => state === 'done')).toBe(true);
     await expect(page.getByTestId('dag-totals').textContent()).resolves.toMatch(/Directories\s*341 \/ 341/);
+    // 16 rows are too tall to fit whole at a readable size: the view shows the root at 0.65×
+    // (nodes 130 px wide, not the 100 px of a whole fit) and Fit shows everything.
+    const rootNode = '[data-testid="dag-node"][data-uri="ctx://resources/src/"]';
+    await expect.poll(async () => (await page.locator(rootNode).boundingBox())?.width ?? 0, { timeout: 5_000 }).toBeGreaterThan(125);
+    expect(await inView(page, rootNode)).toBe(true);
     await shot('dag-deep-collapsed');
+    await page.getByTestId('dag-fit').click();
+    await expect.poll(() => inView(page, '[data-testid="dag-node"][data-uri="ctx://resources/src/fmt/fmt/"]'), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => inView(page, netNet), { timeout: 5_000 }).toBe(true);
 
     // Expanding it shows its 4 children (collapsed in turn), all in view after the re-fit.
     // The selection panel knows it starts collapsed, and expands it.

@@ -115,6 +115,24 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await expect(edit.locator('ins').textContent()).resolves.toBe('Deploy plan: staging first, production on Friday');
     await shot('memories-edited');
 
+    // Search: a memory is one result under its title (its three levels were three results, two of
+    // them titled mem_….md), a message is titled by its conversation (it was s1.md).
+    await page.keyboard.press('Alt+4');
+    await page.getByTestId('search-input').fill('deploy staging production Friday');
+    await page.getByTestId('search-input').press('Enter');
+    await page.getByTestId('search-hit').first().waitFor({ timeout: 30_000 });
+    const hits = await page.getByTestId('search-hit').evaluateAll((els) => els.map((e) => ({ uri: e.getAttribute('data-uri') ?? '', title: e.querySelector('[data-testid="hit-title"]')?.textContent ?? '' })));
+    const memoryHits = hits.filter((h) => h.uri.startsWith('ctx://user/memories/'));
+    expect(memoryHits.length).toBeGreaterThan(0);
+    expect(new Set(memoryHits.map((h) => h.uri)).size).toBe(memoryHits.length);
+    expect(hits.map((h) => h.title)).toContain('Deploy plan: staging first, production on Friday');
+    for (const h of hits) expect(h.title).not.toMatch(/^(mem_\w+|s\d+)\.md$/);
+    const messages = hits.filter((h) => h.uri.startsWith('ctx://session/'));
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) expect(m.title).toBe('Debugging an OOM in the Node API server');
+    await shot('search-memories');
+    await page.keyboard.press('Alt+6');
+
     // Forget asks first; cancelling keeps the memory, confirming removes it from the list.
     const last = page.getByTestId('memory-item').last();
     const lastId = (await last.getAttribute('data-id'))!;

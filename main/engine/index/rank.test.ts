@@ -101,6 +101,15 @@ describe('rankHits', () => {
     const ranked = rankHits([own(m1, 'chat'), own(m2, 'chat')], { weakBelow: 0 });
     expect(ranked.map((r) => r.hits.map((h) => h.provenance.message_ids))).toEqual([[['m1']], [['m2']]]);
   });
+
+  it('makes a memory one result: its abstract, overview and content name the same messages', () => {
+    const memory = 'ctx://user/memories/semantic/mem_1.md';
+    const from = { source: null, lines: null, message_ids: ['m26'] };
+    const levels = ([2, 1, 0] as const).map((level, i) => hit(memory, level, 1 - i / 10, { context_type: 'memory', provenance: from }));
+    const ranked = rankHits(levels.map((h) => own(h, 'Decision: use a pool')), { weakBelow: 0 });
+    expect(ranked).toHaveLength(1);
+    expect(ranked[0]!.hits.map((h) => h.level)).toEqual([2, 1, 0]);
+  });
 });
 
 describe('documentsOf', () => {
@@ -128,5 +137,19 @@ describe('documentsOf', () => {
     expect(plain!.document).toEqual({ uri: 'ctx://resources/docs/plain.md/', title: 'plain.md' });
     expect(file!.document).toEqual({ uri: 'ctx://resources/docs/readme.md', title: 'Read me first' });
     expect(code!.document).toEqual({ uri: 'ctx://resources/docs/main.ts', title: 'main.ts' });
+  });
+
+  it('titles a memory by its title and a message by its conversation, not by their file names', async () => {
+    const session = (uri: string, extra: Partial<NodeMeta>) => meta(uri, { context_type: 'session', ...extra });
+    metas.set('ctx://session/pool-leak/', session('ctx://session/pool-leak/', { title: 'A leaked pool connection' }));
+    metas.set('ctx://session/pool-leak/s1.md', session('ctx://session/pool-leak/s1.md', {}));
+    metas.set('ctx://user/memories/semantic/mem_1.md', { ...meta('ctx://user/memories/semantic/mem_1.md', { context_type: 'memory' }), memory: { title: 'Decision: use a pool' } } as NodeMeta);
+    const from = (id: string) => ({ source: null, lines: null, message_ids: [id] });
+    const [message, memory] = await documentsOf(fs, [
+      hit('ctx://session/pool-leak/s1.md', 2, 0.9, { context_type: 'session', provenance: from('m6') }),
+      hit('ctx://user/memories/semantic/mem_1.md', 1, 0.8, { context_type: 'memory', provenance: from('m26') }),
+    ]);
+    expect(message!.document.title).toBe('A leaked pool connection');
+    expect(memory!.document.title).toBe('Decision: use a pool');
   });
 });

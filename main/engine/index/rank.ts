@@ -66,8 +66,12 @@ export function toContractHit(hit: SearchHit): ContractHit {
 }
 
 const isMessage = (hit: SearchHit) => hit.provenance.message_ids.length > 0;
-/** The entry a hit goes under: its document, or for a message the message itself. */
-const entryKey = (input: RankInput) => (isMessage(input.hit) ? `${input.hit.id}` : input.document.uri);
+/**
+ * The entry a hit goes under: its document, or for a message the message itself. A memory's
+ * levels name the same messages at the same URI, so they are one entry (they were three: the
+ * memory, then "mem_….md" twice).
+ */
+const entryKey = (input: RankInput) => (isMessage(input.hit) ? `${input.hit.uri}\n${input.hit.provenance.message_ids.join('\n')}` : input.document.uri);
 const contentKey = (hit: SearchHit) => (hit.content_hash ? `${hit.level}\n${hit.content_hash}` : null);
 
 function scopeOf(uri: string): string {
@@ -161,6 +165,23 @@ function titleOf(uri: string, meta: NodeMeta | null, heading: string | null): st
 }
 
 /**
+ * A memory is titled by its title; a conversation's message by its conversation (the session
+ * file's name, `s1.md`, said nothing). Either way the hit's heading, then the node's name, else.
+ */
+async function messageTitle(metaOf: (uri: string) => Promise<NodeMeta | null>, hit: SearchHit): Promise<string> {
+  const meta = await metaOf(hit.uri);
+  const memory = (meta as { memory?: { title?: unknown } } | null)?.memory?.title;
+  if (typeof memory === 'string' && memory) return memory;
+  if (hit.heading) return hit.heading;
+  const parent = meta?.context_type === 'session' ? parentUri(hit.uri) : null;
+  if (parent) {
+    const conversation = (await metaOf(parent))?.title;
+    if (conversation) return conversation;
+  }
+  return titleOf(hit.uri, meta, null);
+}
+
+/**
  * The document of each hit: the outermost directory of the split document it sits in (each
  * directory of a split document has `document: true` in its meta), else the node itself. Reads
  * each meta once per call; a meta that cannot be read makes the node its own document.
@@ -189,8 +210,8 @@ export async function documentsOf(fs: MetaReader, hits: readonly SearchHit[]): P
         const heading = hit.heading ?? (hit.uri === documentUri ? null : ((await metaOf(hit.uri))?.title ?? null));
         return { hit: heading === hit.heading ? hit : { ...hit, heading }, document };
       }
-      const meta = isMessage(hit) ? null : await metaOf(hit.uri);
-      return { hit, document: { uri: hit.uri, title: titleOf(hit.uri, meta, hit.heading) } };
+      if (isMessage(hit)) return { hit, document: { uri: hit.uri, title: await messageTitle(metaOf, hit) } };
+      return { hit, document: { uri: hit.uri, title: titleOf(hit.uri, await metaOf(hit.uri), hit.heading) } };
     }),
   );
 }

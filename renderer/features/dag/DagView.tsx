@@ -1,4 +1,4 @@
-import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
+import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, useStoreApi, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCount } from '../../../shared/format';
 import { treeCounts, type Tally } from '../../../shared/tree-counts';
@@ -10,6 +10,7 @@ import { DagMiniMap } from './DagMiniMap';
 import { DirNode, GroupNode, type DagFlowNode } from './DirNode';
 import { DEFAULT_LAYOUT, layoutDag } from './layout';
 import { isGroupId, viewGraph } from './view-graph';
+import { boundsOf, readableViewport } from './readable-fit';
 import './dag.css';
 
 // Module scope, so React Flow sees the same object on every render.
@@ -37,6 +38,7 @@ interface ViewportFollow {
 }
 
 const FIT = { maxZoom: 1.2 } as const;
+const DEFAULT_LAYOUT_SIZE = { width: DEFAULT_LAYOUT.nodeWidth, height: DEFAULT_LAYOUT.nodeHeight };
 
 export function DagView() {
   const t = useT();
@@ -306,6 +308,7 @@ function DagCanvas({ root, viewport }: { root: string; viewport: ViewportFollow 
 
   // Re-fit as the layout changes (a live run adds directories, a person collapses one) unless a
   // person moved the view since; what a person changes is fitted in any case.
+  const flowStore = useStoreApi();
   const lastLayout = useRef({ root, focus: shape.focus, collapsed: shape.collapsed, openGroups: shape.openGroups });
   useEffect(() => {
     if (graph.nodes.length === 0) return;
@@ -321,8 +324,16 @@ function DagCanvas({ root, viewport }: { root: string; viewport: ViewportFollow 
     }
     if (byPerson) viewport.follow = true;
     if (!viewport.follow) return;
-    requestAnimationFrame(() => void flow.fitView({ ...FIT, duration: byPerson ? 200 : 0 }));
-  }, [graph, root, shape.focus, shape.collapsed, shape.openGroups, viewport, flow]);
+    requestAnimationFrame(() => {
+      // What a person changed is fitted whole; the view following a run on its own stays readable.
+      const size = flowStore.getState();
+      const bounds = boundsOf(graph.positions.values(), DEFAULT_LAYOUT_SIZE);
+      const rootAt = graph.positions.get(root);
+      const readable = !byPerson && bounds && rootAt ? readableViewport(bounds, size, { ...rootAt, ...DEFAULT_LAYOUT_SIZE }) : null;
+      if (readable) void flow.setViewport(readable);
+      else void flow.fitView({ ...FIT, duration: byPerson ? 200 : 0 });
+    });
+  }, [graph, root, shape.focus, shape.collapsed, shape.openGroups, viewport, flow, flowStore]);
 
   /** Collapses or expands what the view shows, whether a person or the default collapsed it. */
   const toggle = (uri: string) => toggleCollapsed(uri, !graph.view.collapsed.has(uri));

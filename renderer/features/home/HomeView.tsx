@@ -1,4 +1,4 @@
-import { useCallback, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import { CODE_MODES } from './drop';
 import { localPathsOfFiles, pathFromDrop } from '../upload/drop-path';
 import { entriesOfDrop, fallbackFolderName, folderOfInput, walkEntries } from '../upload/upload';
@@ -23,6 +23,10 @@ export function HomeView() {
   const t = useT();
   const form = useIngest((s) => s.form);
   const status = useIngest((s) => s.status);
+  // Whether the run moved on since Home was opened: its panels are then scrolled into view.
+  const openedOn = useRef(status);
+  const moved = useRef(false);
+  if (status !== openedOn.current) moved.current = true;
   const setForm = useIngest((s) => s.setForm);
   const start = useIngest((s) => s.start);
   const cancel = useIngest((s) => s.cancel);
@@ -190,8 +194,8 @@ export function HomeView() {
         </div>
       </form>
 
+      {/* What the run is doing sits right under the form that started it, not below the git form. */}
       <UploadPanel upload={upload} />
-      <GitSourceField />
       {clash && (
         <div className="banner banner-warn" role="alertdialog" aria-label={t('home.clash.question', { root: clash })} data-testid="upload-clash">
           <p>{t('home.clash.question', { root: clash })}</p>
@@ -203,29 +207,43 @@ export function HomeView() {
           </button>
         </div>
       )}
-      {status === 'running' && <IngestProgressPanel />}
+      {status === 'running' && <IngestProgressPanel reveal={moved.current} />}
       {status === 'cancelled' && (
         <p className="banner banner-warn" role="status">
           {t('home.cancelled')}
         </p>
       )}
       {status === 'failed' && <IngestError />}
-      {status === 'done' && <IngestResultPanel />}
+      {status === 'done' && <IngestResultPanel reveal={moved.current} />}
       {status === 'done' && <EstimatePanel />}
+      <GitSourceField />
       <RecentPanel />
     </section>
   );
 }
 
-function IngestProgressPanel() {
+/**
+ * Scrolls a panel into view when it appears because the run moved on while Home was open (a person
+ * who pressed Ingest sees the run start and end), not when Home is opened again on it.
+ */
+function useRevealOnMount<T extends HTMLElement>(reveal: boolean) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (reveal) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [reveal]);
+  return ref;
+}
+
+function IngestProgressPanel({ reveal: revealIt }: { reveal: boolean }) {
   const t = useT();
+  const reveal = useRevealOnMount<HTMLElement>(revealIt);
   const progress = useIngest((s) => s.progress);
   const locale = useApp((s) => s.locale);
   const phase = progress.phase ? t(`home.phase.${progress.phase}`) : t('home.phase.waiting');
   const count =
     progress.total !== null ? t('home.doneOf', { done: formatCount(progress.done, locale), total: formatCount(progress.total, locale) }) : t('home.doneCount', { done: formatCount(progress.done, locale) });
   return (
-    <section className="panel progress-panel" aria-labelledby="progress-title" data-testid="ingest-progress">
+    <section ref={reveal} className="panel progress-panel" aria-labelledby="progress-title" data-testid="ingest-progress">
       <h2 id="progress-title">{t('home.progress')}</h2>
       <div className="progress-line">
         <span className="phase" data-testid="ingest-phase">
@@ -267,8 +285,9 @@ function IngestError() {
   );
 }
 
-function IngestResultPanel() {
+function IngestResultPanel({ reveal: revealIt }: { reveal: boolean }) {
   const t = useT();
+  const reveal = useRevealOnMount<HTMLElement>(revealIt);
   const result = useIngest((s) => s.result) as IngestResult;
   const locale = useApp((s) => s.locale);
   const openInExplorer = useApp((s) => s.openInExplorer);
@@ -284,7 +303,7 @@ function IngestResultPanel() {
     [t('home.time'), formatMs(result.ms)],
   ];
   return (
-    <section className="panel result-panel" aria-labelledby="result-title" data-testid="ingest-result">
+    <section ref={reveal} className="panel result-panel" aria-labelledby="result-title" data-testid="ingest-result">
       <h2 id="result-title">{t('home.result')}</h2>
       <p>
         <span className="muted">{t('home.root')}: </span>

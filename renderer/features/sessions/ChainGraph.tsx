@@ -11,15 +11,28 @@ import { useSessions } from '../../stores/stores-context';
 import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
-import { layoutChains, type ChainFlowNode, type ClusterNode, type TypeGroupNode, type HeadNode, type StepNode } from './chain-layout';
+import { COLUMN_GAP, COLUMNS as MAX_COLUMNS, STEP_WIDTH, layoutChains, type ChainFlowNode, type ClusterNode, type TypeGroupNode, type HeadNode, type StepNode } from './chain-layout';
 import { MadeByBadge, MessageItem } from './parts';
 
-/** The frame takes the layout's shape at the width it has (no larger than life), so fitView fills its width and the page scrolls. */
+/** The frame takes the layout's shape at the width it has (no larger than life) and the page scrolls. */
 const MAX_ZOOM = 1;
-/** A very long conversation is fitted smaller rather than given an endless frame. */
-const MAX_FRAME = 8000;
-/** Chains side by side: four stay readable beside the messages panel. */
+/**
+ * The margin inside the frame, in pixels. A fixed one: fitView's padding is a share of the graph,
+ * which left 560 px empty above and below a 403-message conversation's chains.
+ */
+const PAD = 16;
+/**
+ * A very long conversation is fitted smaller rather than given an endless frame, past this height:
+ * a 400-message one (~120 steps, two chains side by side) is ~14,000 px tall at full size.
+ */
+const MAX_FRAME = 24_000;
+/** Chains side by side before the frame is measured. */
 const COLUMNS = 4;
+/**
+ * As many chains side by side as fit the frame at full size: four in a frame that holds two made
+ * the text of a 400-message conversation 6 px high. The page scrolls instead.
+ */
+export const columnsFor = (width: number) => (width > 0 ? Math.max(1, Math.min(MAX_COLUMNS, Math.floor((width - 2 * PAD + COLUMN_GAP) / (STEP_WIDTH + COLUMN_GAP)))) : COLUMNS);
 
 /** The element's width, in steps of 40px so a resize does not re-fit at every pixel. */
 function useWidth(ref: RefObject<HTMLElement | null>): number {
@@ -99,8 +112,8 @@ export function ChainGraph() {
   const width = useWidth(frame);
   const chains = analysis?.chains;
   const graph = useMemo(
-    () => layoutChains(chains ?? [], { columns: COLUMNS, ...(showLinks ? { links: analysis?.links, clusters: analysis?.clusters } : {}) }),
-    [chains, showLinks, analysis?.links, analysis?.clusters],
+    () => layoutChains(chains ?? [], { columns: columnsFor(width), ...(showLinks ? { links: analysis?.links, clusters: analysis?.clusters } : {}) }),
+    [chains, showLinks, analysis?.links, analysis?.clusters, width],
   );
   if (!chains) return <p className="muted">{t('sessions.analyzing')}</p>;
   if (chains.length === 0) return <p className="muted">{t('sessions.noChains')}</p>;
@@ -108,8 +121,11 @@ export function ChainGraph() {
     if (node.type === 'step') chooseNode(node.id);
   };
   const hasLinks = (analysis?.links.length ?? 0) > 0;
-  const zoom = Math.min(MAX_ZOOM, (width || 800) / (graph.width * 1.08));
-  const height = Math.max(200, Math.min(MAX_FRAME, Math.round(graph.height * zoom * 1.08)));
+  // The graph at the frame's width, its top at the top: no larger than life, no taller than MAX_FRAME.
+  const room = (width || 800) - 2 * PAD;
+  const zoom = Math.min(MAX_ZOOM, room / graph.width, (MAX_FRAME - 2 * PAD) / graph.height);
+  const height = Math.max(200, Math.round(graph.height * zoom + 2 * PAD));
+  const viewport = { x: Math.round(((width || 800) - graph.width * zoom) / 2), y: PAD, zoom };
   return (
     <div className="chain-graph-wrap">
       <div className="chain-graph-main">
@@ -125,7 +141,7 @@ export function ChainGraph() {
           ref={frame}
           style={{ height }}
         >
-          {/* Remounted when the layout or the frame changes, so fitView fits what is on show. */}
+          {/* Remounted when the layout or the frame changes, so the viewport shows what is on show. */}
           <ReactFlow<ChainFlowNode>
             key={`${showLinks ? 'links' : 'chains'}-${width}-${height}`}
             nodes={graph.nodes}
@@ -135,7 +151,7 @@ export function ChainGraph() {
             nodesDraggable={false}
             nodesConnectable={false}
             colorMode={theme}
-            fitView
+            defaultViewport={viewport}
             fitViewOptions={{ padding: 0.03, maxZoom: MAX_ZOOM }}
             preventScrolling={false}
             minZoom={0.05}
