@@ -105,7 +105,7 @@ describe('a folder without a README', () => {
     const lines = overview.split('\n');
     const at = lines.findIndex((l) => l.startsWith('- **prop_tgt/**: Target'));
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toMatch(/^ {2}- \*\*ADDITIONAL_CLEAN_FILES\.html\*\*: ADDITIONAL_CLEAN_FILES — A list of files/);
+    expect(lines[at + 1]).toMatch(/^ {2}- \*\*ADDITIONAL_CLEAN_FILES\.html\*\*: A list of files/);
     expect(lines.filter((l) => l.startsWith('  - ')).length).toBe(properties.length);
     // A smaller budget keeps every child's own line and only the nested lines that fit.
     const small = summarizeDirectory([{ name: 'prop_tgt', abstract: inner.abstract, overview: inner.overview, category: 'directory', isDirectory: true }, { name: 'index.html', abstract: 'CMake Reference Documentation — CMake is a tool.', category: 'document', isDirectory: false }], { dirName: 'cmake-doc', maxOverviewChars: 700 });
@@ -292,5 +292,19 @@ describe('a wide folder of split documents and a few real sub-folders', () => {
     const covers = (/\*\*Covers:\*\* (.*)/.exec(overview)?.[1] ?? '').split(', ');
     expect(covers.slice(0, 3)).toContain('merge');
     expect(covers.indexOf('merge')).toBeLessThan(covers.indexOf('zebra0') === -1 ? Infinity : covers.indexOf('zebra0'));
+  });
+});
+
+describe('a child line under its name', () => {
+  it('leaves out a title that only restates the name, and a manual page lead that repeats it', async () => {
+    const { overview } = await summarize('git-doc', [
+      child('git-add.txt', 'git-add(1) — git-add - Add file contents to the index.', true),
+      child('CMP0058.html', 'CMP0058 — Ninja requires custom command byproducts to be explicit.', true),
+      child('gittutorial.txt', 'A tutorial introduction to Git — This tutorial explains how to import a new project into Git.', true),
+    ]);
+    expect(overview).toContain('- **git-add.txt/**: Add file contents to the index.');
+    expect(overview).toContain('- **CMP0058.html/**: Ninja requires custom command byproducts to be explicit.');
+    // A title that says more than the name stays.
+    expect(overview).toContain('- **gittutorial.txt/**: A tutorial introduction to Git — This tutorial');
   });
 });

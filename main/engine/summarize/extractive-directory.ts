@@ -245,8 +245,29 @@ function outlineLines(overview: string): string[] {
 function childLine(d: Described, language: ContentLanguage, max = MAX_CHILD_LINE_CHARS): string {
   const labels = LABELS[language];
   const name = d.child.isDirectory && !d.child.name.endsWith('/') ? `${d.child.name}/` : d.child.name;
-  const text = d.child.abstract.trim().replace(/^(?:[-*+•]\s+)+/, '');
+  const text = unnamedAbstract(d).replace(/^(?:[-*+•]\s+)+/, '');
   return `- **${name}**${text ? `${labels.colon}${truncate(text.replace(/\s+/g, ' '), d.child.isDirectory && !isSplitDocument(d.child) ? MAX_ABSTRACT_CHARS : max)}` : ''}`;
+}
+
+/**
+ * A child's L0 without a title that only restates its name ("git-add(1) — git-add - Add file
+ * contents to the index" under git-add.txt is "Add file contents to the index"): the line shows
+ * the name already, and the room goes to the words that say what the child is.
+ */
+function unnamedAbstract(d: Described): string {
+  const abstract = d.child.abstract.trim();
+  if (!d.title || !d.lead || !restatesName(d.title, d.child.name)) return abstract;
+  // A manual page's lead repeats the name too: "git-add - Add file contents…".
+  const lead = d.lead.replace(/^(\S+)\s+[-–—]\s+(?=\S)/, (whole, word: string) => (restatesName(word, d.child.name) ? '' : whole)).trim();
+  return lead || abstract;
+}
+
+/** Whether a title is the child's name in other clothes: "git-add(1)" for git-add.txt, "CMP0058" for CMP0058.html. */
+function restatesName(title: string, name: string): boolean {
+  const plain = (text: string) => text.toLowerCase().replace(/\(\d\w*\)$/, '').replace(/[^\p{L}\p{N}]+/gu, '');
+  const stem = name.replace(/\/$/, '').replace(/(?:\.\d\w{0,3})?\.(?:md|markdown|txt|rst|adoc|asciidoc|html?|xhtml|pdf|tex|org)$/i, '');
+  const t = plain(title);
+  return t.length > 0 && t === plain(stem);
 }
 
 /** A code skeleton's L0 (main/engine/parse/skeleton): "C file: 2 structs, 15 functions — Its doc. Defines: a, b". */
