@@ -47,6 +47,11 @@ const MAX_CHILD_LINE_CHARS = 160;
 const SHORT_LINE_CHARS = 60;
 /** A sub-folder's own child line, shown under it in its parent's L1. */
 const MAX_NESTED_LINE_CHARS = 110;
+/** A name family (children named git-*, CMAKE_*) listed as one line of names, from this many members. */
+const NAME_FAMILY_MIN = 8;
+/** The share of what is left of the L1 that the name families' lines may take, and each line's least room. */
+const NAME_FAMILY_SHARE = 0.5;
+const NAME_FAMILY_MIN_CHARS = 200;
 /** The share of a folder's L1 kept to open its sub-folders when its own list does not fit. */
 const NESTED_SHARE = 0.3;
 /** A child's lead standing for it in the folder's L0 is cut here, so the L0 names several. */
@@ -182,6 +187,19 @@ function directoryOverview(
   const short = crowded || described.some((d) => d.child.isDirectory && Boolean(d.child.overview) && !isLegalOrHistoryName(d.child.name));
   const reserve = crowded && described.some(opens) ? Math.floor(budget * NESTED_SHARE) : 0;
   budget -= reserve;
+  // A list that does not fit names the documents of a name family (git-add.txt, git-am.txt, …)
+  // on one line of their names, so every one of them is named, not only the first in name order.
+  if (crowded) {
+    const files = sections.find((section) => section.heading === labels.files) ?? sections[sections.length - 1];
+    const named = files ? nameFamilies(files.items) : [];
+    if (files && named.length > 0) {
+      // Each line's room in proportion to its family's size.
+      const members = new Set(named.flatMap((f) => f.members));
+      const room = (f: { members: Described[] }) => Math.max(NAME_FAMILY_MIN_CHARS, Math.floor((budget * NAME_FAMILY_SHARE * f.members.length) / members.size));
+      files.lines.push(...named.map((f) => truncate(`- **${f.prefix}…** (${f.members.length})${labels.colon}${f.members.map((d) => nameStem(d.child.name).slice(f.prefix.length)).sort(compareNatural).join(labels.listSeparator)}`, room(f))));
+      files.items = files.items.filter((d) => !members.has(d));
+    }
+  }
   let left = 0;
   const shown: { heading: string; lines: { text: string; subs: string[]; item?: Described }[] }[] = [];
   for (const section of sections) {
@@ -223,6 +241,36 @@ function directoryOverview(
   }
   if (left > 0) rendered.push(`- ${labels.more(left)}`);
   return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
+}
+
+/** A name without its document extension and folder slash: "git-add.txt/" → "git-add". */
+function nameStem(name: string): string {
+  return name.replace(/\/$/, '').replace(DOCUMENT_NAME, '');
+}
+
+/**
+ * Children whose names share a prefix that ends at a separator or a capital ("git-" of git-add.txt
+ * and git-am.txt, "CMAKE_" of CMAKE_AR, "Find" of FindBoost), NAME_FAMILY_MIN at least, largest
+ * first; a child belongs to one family only.
+ */
+function nameFamilies(items: Described[]): { prefix: string; members: Described[] }[] {
+  const byPrefix = new Map<string, Described[]>();
+  for (const d of items) {
+    const stem = nameStem(d.child.name);
+    for (let i = 2; i < stem.length - 1; i += 1) {
+      const at = /[-_.]/.test(stem[i] as string) ? i + 1 : /\p{Ll}/u.test(stem[i - 1] as string) && /\p{Lu}/u.test(stem[i] as string) ? i : 0;
+      if (at > 0) byPrefix.set(stem.slice(0, at), [...(byPrefix.get(stem.slice(0, at)) ?? []), d]);
+    }
+  }
+  const claimed = new Set<Described>();
+  const out: { prefix: string; members: Described[] }[] = [];
+  for (const [prefix, group] of [...byPrefix.entries()].sort((a, b) => b[1].length - a[1].length || b[0].length - a[0].length)) {
+    const members = group.filter((d) => !claimed.has(d));
+    if (members.length < NAME_FAMILY_MIN) continue;
+    members.forEach((d) => claimed.add(d));
+    out.push({ prefix, members });
+  }
+  return out;
 }
 
 /** A folder named as a document ("git-add.txt", "bashref.html"): a document the ingest split into parts. */
