@@ -49,6 +49,9 @@ const SHORT_LINE_CHARS = 60;
 const MAX_NESTED_LINE_CHARS = 110;
 /** A name family (children named git-*, CMAKE_*) listed as one line of names, from this many members. */
 const NAME_FAMILY_MIN = 8;
+/** A name family's line ("- **git-…** (160): add, am, …"), and its room when shown under its folder in the parent's L1: names are short, and each names a page. */
+const NAME_FAMILY_LINE = /^- \*\*[^*\n]+…\*\* \(\d+\)/;
+const MAX_NESTED_FAMILY_CHARS = 220;
 /** The share of what is left of the L1 that the name families' lines may take, and each line's least room. */
 const NAME_FAMILY_SHARE = 0.5;
 const NAME_FAMILY_MIN_CHARS = 200;
@@ -228,7 +231,7 @@ function directoryOverview(
       for (const n of nested) {
         const sub = n.subs[rank];
         if (sub === undefined) continue;
-        const text = `  ${truncate(sub, MAX_NESTED_LINE_CHARS)}`;
+        const text = `  ${truncate(sub, NAME_FAMILY_LINE.test(sub) ? MAX_NESTED_FAMILY_CHARS : MAX_NESTED_LINE_CHARS)}`;
         if (charLength(text) + 1 > budget) continue;
         n.line.subs.push(text);
         budget -= charLength(text) + 1;
