@@ -105,7 +105,7 @@ describe('a folder without a README', () => {
     const lines = overview.split('\n');
     const at = lines.findIndex((l) => l.startsWith('- **prop_tgt/**: Target'));
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toMatch(/^ {2}- \*\*ADDITIONAL_CLEAN_FILES\.html\*\*: ADDITIONAL_CLEAN_FILES — A list of files/);
+    expect(lines[at + 1]).toMatch(/^ {2}- \*\*ADDITIONAL_CLEAN_FILES\.html\*\*: A list of files/);
     expect(lines.filter((l) => l.startsWith('  - ')).length).toBe(properties.length);
     // A smaller budget keeps every child's own line and only the nested lines that fit.
     const small = summarizeDirectory([{ name: 'prop_tgt', abstract: inner.abstract, overview: inner.overview, category: 'directory', isDirectory: true }, { name: 'index.html', abstract: 'CMake Reference Documentation — CMake is a tool.', category: 'document', isDirectory: false }], { dirName: 'cmake-doc', maxOverviewChars: 700 });
@@ -281,9 +281,10 @@ describe('a wide folder of split documents and a few real sub-folders', () => {
     const folders = overview.slice(overview.indexOf('## Folders'), overview.indexOf('## Files'));
     expect(folders).toContain('- **howto/**: How to revert a faulty merge');
     expect(folders).not.toContain('git-cmd00.txt');
-    expect(overview.slice(overview.indexOf('## Files'))).toContain('- **git-cmd00.txt/**');
-    // Its list does not fit, and still the real sub-folder is opened: what it holds is shown under it.
-    expect(overview).toMatch(/… and \d+ more/);
+    // Its list does not fit: the pages, a family of names, are one line of their names.
+    expect(overview.slice(overview.indexOf('## Files'))).toContain('- **git-…** (80): cmd00, cmd01, cmd02');
+    expect(overview).not.toContain('- **git-cmd00.txt/**');
+    // And still the real sub-folder is opened: what it holds is shown under it.
     expect(folders).toContain('\n  - **revert-a-faulty-merge.txt**: How to revert a faulty merge');
   });
 
@@ -292,5 +293,43 @@ describe('a wide folder of split documents and a few real sub-folders', () => {
     const covers = (/\*\*Covers:\*\* (.*)/.exec(overview)?.[1] ?? '').split(', ');
     expect(covers.slice(0, 3)).toContain('merge');
     expect(covers.indexOf('merge')).toBeLessThan(covers.indexOf('zebra0') === -1 ? Infinity : covers.indexOf('zebra0'));
+  });
+});
+
+describe('a child line under its name', () => {
+  it('leaves out a title that only restates the name, and a manual page lead that repeats it', async () => {
+    const { overview } = await summarize('git-doc', [
+      child('git-add.txt', 'git-add(1) — git-add - Add file contents to the index.', true),
+      child('CMP0058.html', 'CMP0058 — Ninja requires custom command byproducts to be explicit.', true),
+      child('gittutorial.txt', 'A tutorial introduction to Git — This tutorial explains how to import a new project into Git.', true),
+    ]);
+    expect(overview).toContain('- **git-add.txt/**: Add file contents to the index.');
+    expect(overview).toContain('- **CMP0058.html/**: Ninja requires custom command byproducts to be explicit.');
+    // A title that says more than the name stays.
+    expect(overview).toContain('- **gittutorial.txt/**: A tutorial introduction to Git — This tutorial');
+  });
+});
+
+describe('a wide folder whose names make families', () => {
+  it('names every member of a family on one line when the list does not fit, and lists the other documents as before', async () => {
+    const verbs = ['add', 'am', 'apply', 'bisect', 'blame', 'branch', 'checkout', 'cherry-pick', 'clone', 'commit', 'diff', 'fetch', 'grep', 'log', 'merge', 'pull', 'push', 'rebase', 'reset', 'revert', 'stash', 'status', 'switch', 'tag'];
+    const commands = ['', '-index', '-tree', '-file'].flatMap((suffix) => verbs.map((v) => `${v}${suffix}`));
+    const children = [
+      ...commands.map((c) => child(`git-${c}.txt`, `git-${c}(1) — git-${c} - Run the ${c} step of the version control workflow on the current repository.`, true)),
+      child('gittutorial.txt', 'A tutorial introduction to Git — This tutorial explains how to import a new project into Git, make changes to it, and share changes with other developers.', true),
+    ];
+    const { overview } = await summarize('git-doc', children);
+    expect(overview.length).toBeLessThanOrEqual(4000);
+    const line = overview.split('\n').find((l) => l.startsWith('- **git-…** (96): ')) as string;
+    expect(line).toBeDefined();
+    // In name order, every one of them: the late ones (merge, revert) too.
+    for (const c of commands) expect(line.split(': ')[1]?.split(', ')).toContain(c);
+    expect(line.indexOf('merge')).toBeLessThan(line.indexOf('revert'));
+    expect(overview).toContain('- **gittutorial.txt/**: A tutorial introduction to Git');
+    expect(overview).not.toMatch(/and \d+ more/);
+    // A folder whose list fits lists each child with its own line, family or not.
+    const small = await summarize('git-doc', children.slice(0, 9));
+    expect(small.overview).toContain('- **git-add.txt/**: Run the add step');
+    expect(small.overview).not.toContain('**git-…**');
   });
 });

@@ -88,7 +88,7 @@ describe("a folder's subject from its documents' bodies", () => {
     const bare = await summarizer.summarizeDirectory({ uri: 'ctx://resources/cmake-doc/policy/', name: 'policy', children: POLICIES.map(([name, abstract]) => file(name, abstract)) });
     expect(bare.abstract).not.toMatch(/OLD behavior/);
     // A file's key terms are read, not listed: its line is its L0.
-    expect(overview).toContain('- **CMP0012.html**: CMP0012 — if() recognizes numbers and boolean constants.');
+    expect(overview).toContain('- **CMP0012.html**: if() recognizes numbers and boolean constants.');
   });
 
   it("shows a sub-folder's whole L0 in its parent and keeps the parent's own documents to short lines", async () => {

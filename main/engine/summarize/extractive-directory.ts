@@ -47,6 +47,14 @@ const MAX_CHILD_LINE_CHARS = 160;
 const SHORT_LINE_CHARS = 60;
 /** A sub-folder's own child line, shown under it in its parent's L1. */
 const MAX_NESTED_LINE_CHARS = 110;
+/** A name family (children named git-*, CMAKE_*) listed as one line of names, from this many members. */
+const NAME_FAMILY_MIN = 8;
+/** A name family's line ("- **git-…** (160): add, am, …"), and its room when shown under its folder in the parent's L1: names are short, and each names a page. */
+const NAME_FAMILY_LINE = /^- \*\*[^*\n]+…\*\* \(\d+\)/;
+const MAX_NESTED_FAMILY_CHARS = 220;
+/** The share of what is left of the L1 that the name families' lines may take, and each line's least room. */
+const NAME_FAMILY_SHARE = 0.5;
+const NAME_FAMILY_MIN_CHARS = 200;
 /** The share of a folder's L1 kept to open its sub-folders when its own list does not fit. */
 const NESTED_SHARE = 0.3;
 /** A child's lead standing for it in the folder's L0 is cut here, so the L0 names several. */
@@ -182,6 +190,19 @@ function directoryOverview(
   const short = crowded || described.some((d) => d.child.isDirectory && Boolean(d.child.overview) && !isLegalOrHistoryName(d.child.name));
   const reserve = crowded && described.some(opens) ? Math.floor(budget * NESTED_SHARE) : 0;
   budget -= reserve;
+  // A list that does not fit names the documents of a name family (git-add.txt, git-am.txt, …)
+  // on one line of their names, so every one of them is named, not only the first in name order.
+  if (crowded) {
+    const files = sections.find((section) => section.heading === labels.files) ?? sections[sections.length - 1];
+    const named = files ? nameFamilies(files.items) : [];
+    if (files && named.length > 0) {
+      // Each line's room in proportion to its family's size.
+      const members = new Set(named.flatMap((f) => f.members));
+      const room = (f: { members: Described[] }) => Math.max(NAME_FAMILY_MIN_CHARS, Math.floor((budget * NAME_FAMILY_SHARE * f.members.length) / members.size));
+      files.lines.push(...named.map((f) => truncate(`- **${f.prefix}…** (${f.members.length})${labels.colon}${f.members.map((d) => nameStem(d.child.name).slice(f.prefix.length)).sort(compareNatural).join(labels.listSeparator)}`, room(f))));
+      files.items = files.items.filter((d) => !members.has(d));
+    }
+  }
   let left = 0;
   const shown: { heading: string; lines: { text: string; subs: string[]; item?: Described }[] }[] = [];
   for (const section of sections) {
@@ -210,7 +231,7 @@ function directoryOverview(
       for (const n of nested) {
         const sub = n.subs[rank];
         if (sub === undefined) continue;
-        const text = `  ${truncate(sub, MAX_NESTED_LINE_CHARS)}`;
+        const text = `  ${truncate(sub, NAME_FAMILY_LINE.test(sub) ? MAX_NESTED_FAMILY_CHARS : MAX_NESTED_LINE_CHARS)}`;
         if (charLength(text) + 1 > budget) continue;
         n.line.subs.push(text);
         budget -= charLength(text) + 1;
@@ -223,6 +244,36 @@ function directoryOverview(
   }
   if (left > 0) rendered.push(`- ${labels.more(left)}`);
   return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
+}
+
+/** A name without its document extension and folder slash: "git-add.txt/" → "git-add". */
+function nameStem(name: string): string {
+  return name.replace(/\/$/, '').replace(DOCUMENT_NAME, '');
+}
+
+/**
+ * Children whose names share a prefix that ends at a separator or a capital ("git-" of git-add.txt
+ * and git-am.txt, "CMAKE_" of CMAKE_AR, "Find" of FindBoost), NAME_FAMILY_MIN at least, largest
+ * first; a child belongs to one family only.
+ */
+function nameFamilies(items: Described[]): { prefix: string; members: Described[] }[] {
+  const byPrefix = new Map<string, Described[]>();
+  for (const d of items) {
+    const stem = nameStem(d.child.name);
+    for (let i = 2; i < stem.length - 1; i += 1) {
+      const at = /[-_.]/.test(stem[i] as string) ? i + 1 : /\p{Ll}/u.test(stem[i - 1] as string) && /\p{Lu}/u.test(stem[i] as string) ? i : 0;
+      if (at > 0) byPrefix.set(stem.slice(0, at), [...(byPrefix.get(stem.slice(0, at)) ?? []), d]);
+    }
+  }
+  const claimed = new Set<Described>();
+  const out: { prefix: string; members: Described[] }[] = [];
+  for (const [prefix, group] of [...byPrefix.entries()].sort((a, b) => b[1].length - a[1].length || b[0].length - a[0].length)) {
+    const members = group.filter((d) => !claimed.has(d));
+    if (members.length < NAME_FAMILY_MIN) continue;
+    members.forEach((d) => claimed.add(d));
+    out.push({ prefix, members });
+  }
+  return out;
 }
 
 /** A folder named as a document ("git-add.txt", "bashref.html"): a document the ingest split into parts. */
@@ -245,8 +296,29 @@ function outlineLines(overview: string): string[] {
 function childLine(d: Described, language: ContentLanguage, max = MAX_CHILD_LINE_CHARS): string {
   const labels = LABELS[language];
   const name = d.child.isDirectory && !d.child.name.endsWith('/') ? `${d.child.name}/` : d.child.name;
-  const text = d.child.abstract.trim().replace(/^(?:[-*+•]\s+)+/, '');
+  const text = unnamedAbstract(d).replace(/^(?:[-*+•]\s+)+/, '');
   return `- **${name}**${text ? `${labels.colon}${truncate(text.replace(/\s+/g, ' '), d.child.isDirectory && !isSplitDocument(d.child) ? MAX_ABSTRACT_CHARS : max)}` : ''}`;
+}
+
+/**
+ * A child's L0 without a title that only restates its name ("git-add(1) — git-add - Add file
+ * contents to the index" under git-add.txt is "Add file contents to the index"): the line shows
+ * the name already, and the room goes to the words that say what the child is.
+ */
+function unnamedAbstract(d: Described): string {
+  const abstract = d.child.abstract.trim();
+  if (!d.title || !d.lead || !restatesName(d.title, d.child.name)) return abstract;
+  // A manual page's lead repeats the name too: "git-add - Add file contents…".
+  const lead = d.lead.replace(/^(\S+)\s+[-–—]\s+(?=\S)/, (whole, word: string) => (restatesName(word, d.child.name) ? '' : whole)).trim();
+  return lead || abstract;
+}
+
+/** Whether a title is the child's name in other clothes: "git-add(1)" for git-add.txt, "CMP0058" for CMP0058.html. */
+function restatesName(title: string, name: string): boolean {
+  const plain = (text: string) => text.toLowerCase().replace(/\(\d\w*\)$/, '').replace(/[^\p{L}\p{N}]+/gu, '');
+  const stem = name.replace(/\/$/, '').replace(/(?:\.\d\w{0,3})?\.(?:md|markdown|txt|rst|adoc|asciidoc|html?|xhtml|pdf|tex|org)$/i, '');
+  const t = plain(title);
+  return t.length > 0 && t === plain(stem);
 }
 
 /** A code skeleton's L0 (main/engine/parse/skeleton): "C file: 2 structs, 15 functions — Its doc. Defines: a, b". */

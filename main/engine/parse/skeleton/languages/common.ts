@@ -6,6 +6,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { ClassKind, ClassSkeleton, DocDepth, FunctionKind, FunctionSig, SkeletonParts } from '../skeleton.js';
+import { isCodeDirective, isGeneratedStamp } from '../../../summarize/boilerplate.js';
 
 export interface ExtractContext {
   docs: DocDepth;
@@ -55,9 +56,6 @@ export function lineEnd(node: Node): number {
   return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
 }
 
-// Tool directives are not documentation.
-const DIRECTIVE =
-  /^(?:eslint[- ]|@ts-|prettier-ignore|istanbul ignore|c8 ignore|#(?:end)?region\b|NOLINT|nolint|go:|\+build|SPDX-|clang-format|jshint|jscs:|global |type: ?ignore|pylint:|noqa|@license|@preserve|@flow|@jsx|@refresh)/;
 
 /** Strips comment markers (`/**`, `*`, `//`, `///`, `//!`, `#`) and returns the text lines. */
 export function commentLines(raw: string): string[] {
@@ -74,7 +72,8 @@ export function commentLines(raw: string): string[] {
 
 /** Doc text at the requested depth from cleaned lines; null when nothing but directives is left. */
 export function docFromLines(lines: readonly string[], depth: DocDepth): string | null {
-  const kept = lines.filter((line) => !DIRECTIVE.test(line.trim()));
+  // Tool directives and a generated file's stamp are not documentation.
+  const kept = lines.filter((line) => !isCodeDirective(line) && !isGeneratedStamp(line));
   let start = 0;
   while (start < kept.length && kept[start]!.trim() === '') start++;
   if (start === kept.length) return null;
@@ -171,7 +170,7 @@ export function leadingComment(
     const adjacent = next !== undefined && next.startPosition.row <= lineEnd(run[run.length - 1]!);
     if (adjacent && attaches(next)) return null;
     const text = run.map((c) => c.text).join('\n');
-    if (isLicense(text)) continue;
+    if (isLicense(text) || isGeneratedStamp(text)) continue;
     const doc = docFromComments(run, depth);
     if (doc !== null) return doc;
   }
