@@ -15,7 +15,7 @@ import type { EngineEvent } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { FileWarning, IngestOptions, IngestResult, Skip, SkipReason } from '../../../shared/types/ingest.js';
 import type { ContextType, NodeMeta } from '../../../shared/types/node.js';
-import { formatCtxUri, parseCtxUri, scopeRootUri, uriName, type IngestScope } from '../../../shared/uri.js';
+import { formatCtxUri, parentUri, parseCtxUri, scopeRootUri, uriName, type IngestScope } from '../../../shared/uri.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContextIndex } from '../ports/context-index.js';
 import type { Logger } from '../ports/logger.js';
@@ -142,7 +142,8 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
   // is not among them: its node may be new, and its records may not have reached the index).
   const alreadyParsed = await deps.jobs.readParsed(jobId);
   const dirUriOf = (rel: string) => formatCtxUri({ scope: options.scope, segments: [...rootSegments, ...segmentsOf(rel)], isDir: true });
-  const realDirs = sourceIsFile ? new Set<string>() : await deps.fs.realDirs(scannedDirs.map(dirUriOf));
+  const dirs = sourceIsFile ? { real: new Set<string>(), missing: new Set<string>() } : await deps.fs.dirStates(scannedDirs.map(dirUriOf));
+  const realDirs = dirs.real;
   const trusted = trustedEntries(deps.fs, manifest, {
     files: scan.files.map((file) => ({ relPath: file.relPath, size: file.size, mtimeMs: file.mtimeMs, target: targetOf(file.relPath) })),
     realDirs,
@@ -162,7 +163,7 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
         const known = trusted.get(file.relPath);
         const outcome: FileOutcome | null = known
           ? { relPath: file.relPath, target, staging: stagingOf(file.relPath), state: 'unchanged', reindex: false, kind: known.kind, sourceHash: known.sourceHash, bytes: file.size, tokens: known.tokens, nodeCount: known.nodeCount }
-          : await prepareFile(deps, { file, recordedPath, job, contextType, target, staging: stagingOf(file.relPath), alreadyParsed, signal: run.signal, report, warn });
+          : await prepareFile(deps, { file, recordedPath, job, contextType, target, staging: stagingOf(file.relPath), alreadyParsed, signal: run.signal, report, warn, inMissingDir: dirs.missing.has(parentUri(target) ?? '') });
         outcomes[i] = outcome;
         parsedDone += 1;
         bytesDone += file.size;
@@ -240,6 +241,8 @@ interface PrepareInput {
   staging: string;
   alreadyParsed: Map<string, { sourceHash: string; kind: 'file' | 'dir'; tokens: number; nodeCount: number }>;
   signal: AbortSignal;
+  /** Its folder's node is not there (a first ingest): no node to read a meta from. */
+  inMissingDir: boolean;
   report(skip: Skip): void;
   warn(warning: FileWarning): void;
 }
@@ -247,7 +250,7 @@ interface PrepareInput {
 /** Decides a file's fate: unchanged since the last ingest, staged earlier by a killed run, or parsed now. */
 async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileOutcome | null> {
   const { file, job } = input;
-  const existing = await deps.fs.readMeta(input.target).catch(() => null);
+  const existing = input.inMissingDir ? null : await deps.fs.readMeta(input.target).catch(() => null);
   // Parsed by a killed run of this very ingest and already in place: that run may have died
   // between the move and the index write (crash soak, issue 10), so its records go again
   // (unchanged texts keep their vectors).

@@ -10,7 +10,7 @@
  * Anything else falls back to reading the meta: a node removed, moved or rewritten since (by
  * `cairn rm`, a summary run, a hand edit: its meta is a new file, with a new inode and ctime), a
  * meta or content that is now a link, a folder on the way that is not a real folder inside the
- * workspace (ContextFS.realDirs), a file a killed run of this job already parsed. A manifest is
+ * workspace (ContextFS.dirStates), a file a killed run of this job already parsed. A manifest is
  * only a shortcut: a missing or unreadable one costs the meta reads, never a wrong tree.
  */
 import { lstatSync, type Stats } from 'node:fs';
@@ -63,7 +63,7 @@ export function knownSource(manifest: ReadonlyMap<string, ManifestEntry>, relPat
 /**
  * The manifest's entries that still hold for these scanned files: the caller treats them as
  * unchanged without reading their metas. `realDirs` are the directory nodes a file's parent must
- * be among (ContextFS.realDirs); `exclude` the files not to trust whatever the manifest says.
+ * be among (ContextFS.dirStates); `exclude` the files not to trust whatever the manifest says.
  */
 export function trustedEntries(
   fs: ContextFS,

@@ -14,7 +14,7 @@
  */
 import { lstatSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, realpath } from 'node:fs/promises';
-import { join, relative, isAbsolute, sep } from 'node:path';
+import { dirname, join, relative, isAbsolute, sep } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
 import {
   ABSTRACT_FILE,
@@ -287,23 +287,30 @@ export class ContextFS {
   }
 
   /**
-   * The directory nodes among `uris` that are real folders inside the workspace, reached through
-   * no symbolic link: the same guarantee kindOf's realpath gives, for a whole tree at the cost of
-   * one lstat per folder (a realpath only for a folder whose parent is not among them). Their
-   * metas, and the metas of the files they hold, can then be read or stat'ed by path (a link
-   * in the last component is still to be refused by the caller, with lstat). Missing folders,
-   * links and folders under either are left out.
+   * Which of the directory nodes `uris` are real folders inside the workspace, reached through
+   * no symbolic link (`real`: the guarantee kindOf's realpath gives, for a whole tree at the cost
+   * of one lstat per folder, a realpath only for a folder whose parent is not among them), and
+   * which are not there at all, their parent being real or missing too (`missing`). The metas of
+   * real folders, and of the files they hold, can be read or stat'ed by path (a link in the last
+   * component is still for the caller to refuse, with lstat); nothing can be under a missing one.
+   * Links, and anything under one, are in neither set.
    */
-  async realDirs(uris: readonly string[]): Promise<Set<string>> {
+  async dirStates(uris: readonly string[]): Promise<{ real: Set<string>; missing: Set<string> }> {
     const real = new Set<string>();
+    const missing = new Set<string>();
     const byDepth = [...uris].sort((a, b) => parseCtxUri(a).segments.length - parseCtxUri(b).segments.length);
     for (const uri of byDepth) {
       const parsed = parseCtxUri(uri);
       if (!parsed.isDir) continue;
       const path = this.pathOf(parsed);
       const parent = parsed.segments.length > 0 ? formatCtxUri({ ...parsed, segments: parsed.segments.slice(0, -1) }) : null;
+      if (parent !== null && missing.has(parent)) {
+        missing.add(uri);
+        continue;
+      }
+      const underReal = parent !== null && real.has(parent);
       try {
-        if (parent !== null && real.has(parent)) {
+        if (underReal) {
           if (lstatSync(path).isDirectory()) real.add(uri);
         } else if ((await realpath(path)) === path && statSync(path).isDirectory()) {
           real.add(uri);
@@ -311,9 +318,21 @@ export class ContextFS {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        if (code === 'ENOENT' && (underReal || (await this.isMissingUnderRealFolder(path)))) missing.add(uri);
       }
     }
-    return real;
+    return { real, missing };
+  }
+
+  /** True when nothing is at `path` (not even a dangling link) and its folder is a real one inside the workspace. */
+  private async isMissingUnderRealFolder(path: string): Promise<boolean> {
+    try {
+      lstatSync(path);
+      return false;
+    } catch {
+      const folder = dirname(path);
+      return (await realpath(folder).catch(() => null)) === folder && (folder === this.root || folder.startsWith(this.root + sep));
+    }
   }
 
   async stat(uri: string): Promise<NodeStat> {

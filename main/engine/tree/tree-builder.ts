@@ -47,7 +47,7 @@ export interface BuildInput {
   /** Every included source directory, '' being the root, with its node URI. */
   dirs: { relPath: string; uri: string }[];
   skipped: Skip[];
-  /** Directory nodes found to be real folders in the workspace, reached through no link (ContextFS.realDirs). */
+  /** Directory nodes found to be real folders in the workspace, reached through no link (ContextFS.dirStates). */
   realDirs?: ReadonlySet<string>;
   signal: AbortSignal;
   onProgress(done: number, total: number, current: string): void;
