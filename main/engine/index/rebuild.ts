@@ -37,7 +37,7 @@ export async function rebuildIndex(fs: ContextFS, index: ContextIndex & Pick<Eng
     throwIfCancelled();
     batch.push(...(await nodeRecords(fs, uri, kind)));
     if (batch.length >= BATCH) await flush();
-    if (kind === 'dir') for (const entry of await fs.ls(uri)) await visit(entry.uri, entry.kind);
+    if (kind === 'dir') for (const entry of await fs.children(uri)) await visit(entry.uri, entry.kind);
   };
   for (const scope of SCOPES) {
     const root = `ctx://${scope}/`;

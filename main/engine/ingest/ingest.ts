@@ -15,7 +15,7 @@ import type { EngineEvent } from '../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../shared/errors.js';
 import type { FileWarning, IngestOptions, IngestResult, Skip, SkipReason } from '../../../shared/types/ingest.js';
 import type { ContextType, NodeMeta } from '../../../shared/types/node.js';
-import { formatCtxUri, parseCtxUri, scopeRootUri, uriName, type IngestScope } from '../../../shared/uri.js';
+import { formatCtxUri, parentUri, parseCtxUri, scopeRootUri, uriName, type IngestScope } from '../../../shared/uri.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContextIndex } from '../ports/context-index.js';
 import type { Logger } from '../ports/logger.js';
@@ -26,6 +26,7 @@ import { buildTree, rootSources, type FileOutcome } from '../tree/tree-builder.j
 import { safeNamesFor, safeNodeName } from '../tree/names.js';
 import { sha256 } from '../util/hash.js';
 import type { JobRecord, JobStore } from './job-store.js';
+import { knownSource, readManifest, trustedEntries, writeManifest, type ManifestEntry } from './manifest.js';
 import { asKind, writeParsedTree } from './write-parsed.js';
 
 /** Where a finished tree's root is handed for summarization (the durable outbox). */
@@ -113,8 +114,12 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     skipped.push(skip);
     run.emit({ type: 'ingest/skipped', jobId, skip });
   };
+  // What the last finished ingest of this root left (manifest.ts): files it knows unchanged are
+  // only stat'ed by the scan, and not opened.
+  const manifest = sourceIsFile ? new Map<string, ManifestEntry>() : await readManifest(deps.jobs, job.rootUri, source);
   const scan = await scanFolder(folder, {
     maxFileBytes: options.maxFileBytes,
+    ...(manifest.size > 0 ? { knownFile: (relPath: string, size: number, mtimeMs: number) => knownSource(manifest, relPath, size, mtimeMs) } : {}),
     followSymlinks: options.followSymlinks,
     signal: run.signal,
     logger: deps.logger,
@@ -132,8 +137,18 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     sourceIsFile ? stripSlash(job.rootUri) : formatCtxUri({ scope: options.scope, segments: [...rootSegments, ...segmentsOf(relPath)], isDir: false });
   const stagingOf = (relPath: string) => formatCtxUri({ scope: 'temp', segments: [jobId, ...(sourceIsFile ? [rootName] : segmentsOf(relPath))], isDir: false });
 
-  // 3. Parse what changed, in parallel, into the staging tree.
+  // 3. Parse what changed, in parallel, into the staging tree. Files the last ingest's manifest
+  // still vouches for are unchanged without a meta read (a file a killed run of this job parsed
+  // is not among them: its node may be new, and its records may not have reached the index).
   const alreadyParsed = await deps.jobs.readParsed(jobId);
+  const dirUriOf = (rel: string) => formatCtxUri({ scope: options.scope, segments: [...rootSegments, ...segmentsOf(rel)], isDir: true });
+  const dirs = sourceIsFile ? { real: new Set<string>(), missing: new Set<string>() } : await deps.fs.dirStates(scannedDirs.map(dirUriOf));
+  const realDirs = dirs.real;
+  const trusted = trustedEntries(deps.fs, manifest, {
+    files: scan.files.map((file) => ({ relPath: file.relPath, size: file.size, mtimeMs: file.mtimeMs, target: targetOf(file.relPath) })),
+    realDirs,
+    exclude: new Set(alreadyParsed.keys()),
+  });
   const outcomes: (FileOutcome | null)[] = new Array(scan.files.length).fill(null);
   let parsedDone = 0;
   let bytesDone = 0;
@@ -144,7 +159,11 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
       limit(async () => {
         if (run.signal.aborted) return;
         const recordedPath = copy ? `${source}/${file.relPath}` : file.path;
-        const outcome = await prepareFile(deps, { file, recordedPath, job, contextType, target: targetOf(file.relPath), staging: stagingOf(file.relPath), alreadyParsed, signal: run.signal, report, warn });
+        const target = targetOf(file.relPath);
+        const known = trusted.get(file.relPath);
+        const outcome: FileOutcome | null = known
+          ? { relPath: file.relPath, target, staging: stagingOf(file.relPath), state: 'unchanged', reindex: false, kind: known.kind, sourceHash: known.sourceHash, bytes: file.size, tokens: known.tokens, nodeCount: known.nodeCount }
+          : await prepareFile(deps, { file, recordedPath, job, contextType, target, staging: stagingOf(file.relPath), alreadyParsed, signal: run.signal, report, warn, inMissingDir: dirs.missing.has(parentUri(target) ?? '') });
         outcomes[i] = outcome;
         parsedDone += 1;
         bytesDone += file.size;
@@ -167,8 +186,9 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     source,
     contextType,
     files: kept,
-    dirs: sourceIsFile ? [] : scannedDirs.map((rel) => ({ relPath: rel, uri: formatCtxUri({ scope: options.scope, segments: [...rootSegments, ...segmentsOf(rel)], isDir: true }) })),
+    dirs: sourceIsFile ? [] : scannedDirs.map((rel) => ({ relPath: rel, uri: dirUriOf(rel) })),
     skipped,
+    realDirs,
     signal: run.signal,
     onProgress: (done, total, current) => run.emit({ type: 'ingest/progressed', jobId, phase: 'build', done, total, bytes: 0, current }),
   });
@@ -186,6 +206,12 @@ export async function ingest(deps: IngestDeps, path: string, options: IngestOpti
     run.emit({ type: 'queue/enqueued', id: message.id, uri: built.rootUri, context_type: contextType });
   }
   await deps.fs.rm(stagingRoot, { recursive: true }).catch(() => undefined);
+  // Before the job is finished: a kill in between resumes the job, which trusts no file it parsed.
+  if (!sourceIsFile && (trusted.size !== kept.length || built.changed > 0 || built.removed > 0)) {
+    const scanned = new Map(scan.files.map((file) => [file.relPath, file]));
+    const files = kept.map((outcome) => ({ outcome, size: scanned.get(outcome.relPath)!.size, mtimeMs: scanned.get(outcome.relPath)!.mtimeMs }));
+    await writeManifest(deps, { rootUri: job.rootUri, source, files, known: trusted });
+  }
   await deps.jobs.finish(jobId);
 
   return {
@@ -215,6 +241,8 @@ interface PrepareInput {
   staging: string;
   alreadyParsed: Map<string, { sourceHash: string; kind: 'file' | 'dir'; tokens: number; nodeCount: number }>;
   signal: AbortSignal;
+  /** Its folder's node is not there (a first ingest): no node to read a meta from. */
+  inMissingDir: boolean;
   report(skip: Skip): void;
   warn(warning: FileWarning): void;
 }
@@ -222,7 +250,7 @@ interface PrepareInput {
 /** Decides a file's fate: unchanged since the last ingest, staged earlier by a killed run, or parsed now. */
 async function prepareFile(deps: IngestDeps, input: PrepareInput): Promise<FileOutcome | null> {
   const { file, job } = input;
-  const existing = await deps.fs.readMeta(input.target).catch(() => null);
+  const existing = input.inMissingDir ? null : await deps.fs.readMeta(input.target).catch(() => null);
   // Parsed by a killed run of this very ingest and already in place: that run may have died
   // between the move and the index write (crash soak, issue 10), so its records go again
   // (unchanged texts keep their vectors).

@@ -4,12 +4,15 @@
  * `{workspace}/.cairn/jobs/{id}.json` holds what the job is (source, target, options);
  * `{id}.parsed.jsonl` lists the files already parsed into `ctx://temp/{id}/`, one line each,
  * appended as they finish. A torn last line (a kill mid-write) is ignored: that file is parsed again.
+ * `{workspace}/.cairn/manifests/{hash of the root URI}.json` is what the last finished ingest of a
+ * root left in place (see manifest.ts), written whole and atomically, read in one go.
  */
 import { appendFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { IngestOptions } from '../../../shared/types/ingest.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { sha256 } from '../util/hash.js';
 
 export interface JobRecord {
   id: string;
@@ -30,12 +33,32 @@ export interface ParsedEntry {
 }
 
 export class JobStore {
-  private constructor(private readonly dir: string) {}
+  private constructor(
+    private readonly dir: string,
+    private readonly manifestDir: string,
+  ) {}
 
   static async open(workspaceStateDir: string): Promise<JobStore> {
     const dir = join(workspaceStateDir, 'jobs');
     await mkdir(dir, { recursive: true });
-    return new JobStore(dir);
+    return new JobStore(dir, join(workspaceStateDir, 'manifests'));
+  }
+
+  /** The manifest the last finished ingest of `rootUri` wrote, or null (none, or unreadable: it is only a shortcut). */
+  async readManifest(rootUri: string): Promise<unknown> {
+    try {
+      return JSON.parse(await readFile(this.manifestPath(rootUri), 'utf8')) as unknown;
+    } catch {
+      return null;
+    }
+  }
+
+  async writeManifest(rootUri: string, manifest: unknown): Promise<void> {
+    await writeFileAtomic(this.manifestPath(rootUri), JSON.stringify(manifest));
+  }
+
+  private manifestPath(rootUri: string): string {
+    return join(this.manifestDir, `${sha256(rootUri).slice(0, 32)}.json`);
   }
 
   async create(job: Omit<JobRecord, 'id'>, id: string = randomUUID()): Promise<JobRecord> {

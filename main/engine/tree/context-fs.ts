@@ -12,9 +12,9 @@
  * await fs.writeFile('ctx://resources/notes/todo.md', '# Todo\n');
  * await fs.ls('ctx://resources/notes/'); // [{ uri: 'ctx://resources/notes/todo.md', kind: 'file', ... }]
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, realpath } from 'node:fs/promises';
-import { join, relative, isAbsolute, sep } from 'node:path';
+import { dirname, join, relative, isAbsolute, sep } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
 import {
   ABSTRACT_FILE,
@@ -229,15 +229,7 @@ export class ContextFS {
    * every meta a second time.
    */
   async lsWithMeta(uri: string): Promise<{ entry: NodeEntry; meta: NodeMeta | null; metaError?: unknown }[]> {
-    const { uri: dirUri, kind } = await this.canonicalUri(uri);
-    if (kind !== 'dir') throw new CairnError('NOT_A_DIRECTORY', `${uri} is a file, not a directory`);
-    const parsed = parseCtxUri(dirUri);
-    const path = await this.safePathOf(parsed);
-    const dirents = await readdir(path, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' && parsed.segments.length === 0) return [];
-      throw error;
-    });
-    const names = dirents.filter((d) => !isSidecarName(d.name) && (d.isDirectory() || d.isFile())).sort((a, b) => compareNatural(a.name, b.name));
+    const { parsed, path, names } = await this.listing(uri);
     return Promise.all(
       names.map(async (d) => {
         const isDir = d.isDirectory();
@@ -265,6 +257,82 @@ export class ContextFS {
         return metaError === undefined ? { entry, meta } : { entry, meta, metaError };
       }),
     );
+  }
+
+  /**
+   * A directory's children by name and kind only, in ls order, without reading their metas: for
+   * walks that need no more (the tree builder's sweep of vanished nodes read every meta of the
+   * tree through ls for nothing).
+   */
+  async children(uri: string): Promise<Pick<NodeEntry, 'uri' | 'name' | 'kind'>[]> {
+    const { parsed, names } = await this.listing(uri);
+    return names.map((d) => {
+      const isDir = d.isDirectory();
+      return { uri: formatCtxUri({ scope: parsed.scope, segments: [...parsed.segments, d.name], isDir }), name: d.name, kind: isDir ? 'dir' : 'file' };
+    });
+  }
+
+  /** A directory's real path and its node entries (links, special files and sidecars left out), in natural order. */
+  private async listing(uri: string): Promise<{ parsed: CtxUri; path: string; names: Dirent[] }> {
+    const { uri: dirUri, kind } = await this.canonicalUri(uri);
+    if (kind !== 'dir') throw new CairnError('NOT_A_DIRECTORY', `${uri} is a file, not a directory`);
+    const parsed = parseCtxUri(dirUri);
+    const path = await this.safePathOf(parsed);
+    const dirents = await readdir(path, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' && parsed.segments.length === 0) return [];
+      throw error;
+    });
+    const names = dirents.filter((d) => !isSidecarName(d.name) && (d.isDirectory() || d.isFile())).sort((a, b) => compareNatural(a.name, b.name));
+    return { parsed, path, names };
+  }
+
+  /**
+   * Which of the directory nodes `uris` are real folders inside the workspace, reached through
+   * no symbolic link (`real`: the guarantee kindOf's realpath gives, for a whole tree at the cost
+   * of one lstat per folder, a realpath only for a folder whose parent is not among them), and
+   * which are not there at all, their parent being real or missing too (`missing`). The metas of
+   * real folders, and of the files they hold, can be read or stat'ed by path (a link in the last
+   * component is still for the caller to refuse, with lstat); nothing can be under a missing one.
+   * Links, and anything under one, are in neither set.
+   */
+  async dirStates(uris: readonly string[]): Promise<{ real: Set<string>; missing: Set<string> }> {
+    const real = new Set<string>();
+    const missing = new Set<string>();
+    const byDepth = [...uris].sort((a, b) => parseCtxUri(a).segments.length - parseCtxUri(b).segments.length);
+    for (const uri of byDepth) {
+      const parsed = parseCtxUri(uri);
+      if (!parsed.isDir) continue;
+      const path = this.pathOf(parsed);
+      const parent = parsed.segments.length > 0 ? formatCtxUri({ ...parsed, segments: parsed.segments.slice(0, -1) }) : null;
+      if (parent !== null && missing.has(parent)) {
+        missing.add(uri);
+        continue;
+      }
+      const underReal = parent !== null && real.has(parent);
+      try {
+        if (underReal) {
+          if (lstatSync(path).isDirectory()) real.add(uri);
+        } else if ((await realpath(path)) === path && statSync(path).isDirectory()) {
+          real.add(uri);
+        }
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        if (code === 'ENOENT' && (underReal || (await this.isMissingUnderRealFolder(path)))) missing.add(uri);
+      }
+    }
+    return { real, missing };
+  }
+
+  /** True when nothing is at `path` (not even a dangling link) and its folder is a real one inside the workspace. */
+  private async isMissingUnderRealFolder(path: string): Promise<boolean> {
+    try {
+      lstatSync(path);
+      return false;
+    } catch {
+      const folder = dirname(path);
+      return (await realpath(folder).catch(() => null)) === folder && (folder === this.root || folder.startsWith(this.root + sep));
+    }
   }
 
   async stat(uri: string): Promise<NodeStat> {

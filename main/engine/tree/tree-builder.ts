@@ -47,6 +47,8 @@ export interface BuildInput {
   /** Every included source directory, '' being the root, with its node URI. */
   dirs: { relPath: string; uri: string }[];
   skipped: Skip[];
+  /** Directory nodes found to be real folders in the workspace, reached through no link (ContextFS.dirStates). */
+  realDirs?: ReadonlySet<string>;
   signal: AbortSignal;
   onProgress(done: number, total: number, current: string): void;
 }
@@ -137,7 +139,7 @@ async function removeVanished(input: BuildInput): Promise<number> {
   const expectedFiles = new Set(input.files.map((f) => f.target));
   let removed = 0;
   const walk = async (dirUri: string): Promise<void> => {
-    for (const entry of await input.fs.ls(dirUri)) {
+    for (const entry of await input.fs.children(dirUri)) {
       const bare = entry.kind === 'dir' ? entry.uri.slice(0, -1) : entry.uri;
       if (expectedFiles.has(bare)) continue;
       if (entry.kind === 'dir' && expectedDirs.has(entry.uri)) {
@@ -177,7 +179,8 @@ async function writeDirMetas(input: BuildInput): Promise<{ changedDirs: number; 
     const lines = (childHashes.get(dir.uri) ?? []).sort();
     const treeHash = sha256(lines.join('\n'));
     if (!isRoot) add(parentUri(dir.uri), `d ${lastSegment(dir.uri)} ${treeHash}`);
-    const existing = await input.fs.readMeta(dir.uri).catch(() => null);
+    // A folder known to be real and inside the workspace needs no realpath and stat of its own.
+    const existing = await (input.realDirs?.has(dir.uri) ? input.fs.readMetaOf(dir.uri, 'dir') : input.fs.readMeta(dir.uri)).catch(() => null);
     const skipsChanged = isRoot && JSON.stringify(existing?.skipped ?? []) !== JSON.stringify(input.skipped.slice(0, MAX_SKIPS_IN_META));
     const sources = isRoot ? rootSources(existing, input.source) : undefined;
     if (existing?.tree_hash === treeHash && !skipsChanged && sources?.length === existing.sources?.length) {
@@ -215,7 +218,7 @@ async function indexSubtree(fs: ContextFS, index: ContextIndex, uri: string): Pr
   const records: IndexInput[] = [];
   const visit = async (nodeUri: string, kind: 'file' | 'dir'): Promise<void> => {
     if (kind === 'file') records.push(...(await nodeRecords(fs, nodeUri, 'file')));
-    else for (const entry of await fs.ls(nodeUri)) await visit(entry.uri, entry.kind);
+    else for (const entry of await fs.children(nodeUri)) await visit(entry.uri, entry.kind);
   };
   await visit(uri, uri.endsWith('/') ? 'dir' : 'file');
   if (records.length > 0) await index.upsert(records);
