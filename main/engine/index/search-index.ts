@@ -11,8 +11,9 @@
  *   With a remote (semantic) embedder both lists weigh alike and k = 60, the usual constant; with
  *   the local embedder, whose vectors are mostly lexical, the vector list weighs half and k = 20:
  *   full text decides the top, vectors add what it misses (bench/RESULTS.md, "Retrieval quality").
- *   Among conversation messages, conversation-recall.ts takes over after fusion (its own vector
- *   weight, session records routing to their messages, times for when-questions).
+ *   Among conversation messages, conversation-recall.ts takes over (its own vector weight, the
+ *   full-text list searched without the speakers a question names, session records routing to
+ *   their messages, neighbouring messages lifted, times for when-questions).
  * - `hierarchical`: starts from L0/L1 directory hits and drills into their children, best
  *   first, to a bounded depth. A record's own relevance is a convex combination of its cosine
  *   and its BM25 (each divided by the query's best), and a child scores
