@@ -197,6 +197,8 @@ describe('calibrated confidence', () => {
     for (let i = 1; i < table.length; i += 1) expect((table[i] as readonly number[])[1]).toBeGreaterThanOrEqual((table[i - 1] as readonly number[])[1] as number);
     expect(calibrate(table, 0.25)).toBeCloseTo(1 / 5, 3);
     expect(calibrate(table, 0.85)).toBeCloseTo(5 / 6, 3);
+    // Above every score it was fitted on, the table has measured nothing: one half, not 5/6.
+    expect(calibrate(table, 0.95)).toBe(0.5);
     expect(reliability([{ confidence: 0.75, correct: true }, { confidence: 0.75, correct: true }, { confidence: 0.75, correct: true }, { confidence: 0.75, correct: false }]).ece).toBeCloseTo(0, 6);
   });
 

@@ -13,7 +13,7 @@
  * reported in bench/RESULTS.md.
  *
  * A table is a list of steps [upper rule score, precision, examples]: a score takes the precision
- * of the first step whose upper bound it does not exceed (the last step beyond). A chain type
+ * of the first step whose upper bound it does not exceed (UNMEASURED_PRECISION beyond the last). A chain type
  * without a table keeps its rule score; a memory kind without one takes its category's table.
  */
 import type { ChainType, MemoryCategory } from '../../../../shared/types/memory.js';
@@ -63,11 +63,20 @@ export const CALIBRATION: Calibration = {
   },
 };
 
+/**
+ * A score above every step of its table was never measured: the tune half has no such
+ * prediction (a longer chain, one spanning more messages than any there), so the table cannot
+ * say how often it is right and it gets the smoothing's prior, one half, rather than the best
+ * step's precision. A fitted table's last bound is the largest score it saw, so every score of
+ * the data it was fitted on is inside it.
+ */
+export const UNMEASURED_PRECISION = 0.5;
+
 /** The measured precision of a rule score under `table` (the score itself when there is no table). */
 export function calibrate(table: CalibrationTable | undefined, score: number): number {
   if (!table || table.length === 0) return score;
   for (const [upper, precision] of table) if (score <= upper) return precision;
-  return (table[table.length - 1] as CalibrationStep)[1];
+  return UNMEASURED_PRECISION;
 }
 
 export function calibrateChain(type: ChainType, score: number): number {
