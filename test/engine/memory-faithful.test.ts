@@ -236,6 +236,11 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(chains).toEqual([['problem: The nightly export keeps failing.', 'cause: A full disk led to the failures.']]);
   });
 
+  it('keeps a hedge with the cause it hedges: "A, probably because B"', () => {
+    const chains = steps([['assistant', 'The planner is not using the index, probably because the query wraps the column in LOWER().']], 'CAUSAL');
+    expect(chains).toEqual([['cause: probably because the query wraps the column in LOWER().', 'effect: The planner is not using the index']]);
+  });
+
   it('cuts "因为…，所以…" before 所以 and leaves out an introduction ending in a colon', () => {
     const chains = steps([['assistant', '原因很清楚：因为文件名变了，规则匹配不到新文件，所以日志一直写在同一个文件里。']], 'CAUSAL');
     expect(chains).toEqual([['cause: 因为文件名变了，规则匹配不到新文件', 'effect: 所以日志一直写在同一个文件里。']]);
@@ -293,6 +298,7 @@ describe('chain structure (issue 17, precision rules)', () => {
         ['assistant', 'The fitters strip out the old kitchen first, then they fit the cabinets, and the tiling comes last.'],
         ['user', 'The knee was fine.'],
         ['assistant', 'Then you can add a bit of distance. Next time try 12 km, and keep the descents gentle.'],
+        ['assistant', 'Then the expression index is no longer needed.'],
       ],
       'OPERATION',
     );
