@@ -129,8 +129,10 @@ describe('roles from the sentence, not from a cue word', () => {
   });
 
   it('does not make a logic chain of advice ("Since X, look at it first")', () => {
-    const chains = extractChainsWithRules(conversation('advice', [['assistant', 'Since /reports is new, look at it first.']]), { now: EPOCH });
-    expect(chains.filter((c) => c.chain_type === 'LOGIC')).toEqual([]);
+    for (const advice of ['Since /reports is new, look at it first.', 'If the budget allows, we should add a second reviewer.', '如果预算够，我们应该再加一个评审。']) {
+      const chains = extractChainsWithRules(conversation('advice', [['assistant', advice]]), { now: EPOCH });
+      expect(chains.filter((c) => c.chain_type === 'LOGIC'), advice).toEqual([]);
+    }
   });
 
   it('does not take a question for a decision', () => {
