@@ -155,6 +155,16 @@ describe('roles from the sentence, not from a cue word', () => {
 });
 
 describe('stories told forwards', () => {
+  it('tells no habit as an event of a story', () => {
+    const chains = extractChainsWithRules(
+      conversation('habit', [['user', 'We started the migration at noon. My manager was asking for updates every ten minutes. Then the index finished and we switched the traffic back.']]),
+      { now: EPOCH },
+    ).filter((c) => c.chain_type === 'NARRATIVE');
+    const events = chains.flatMap((c) => c.nodes.map((n) => n.text));
+    expect(events).toContain('We started the migration at noon.');
+    expect(events.filter((e) => /every ten minutes/.test(e))).toEqual([]);
+  });
+
   it('starts another story at an event dated before the last one (a flashback), not at a time word', () => {
     const at = (i: number) => `2026-05-18T20:0${i}:00Z`;
     const lines = [
