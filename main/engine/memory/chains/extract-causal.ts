@@ -39,7 +39,8 @@ export function isMechanism(sentence: string): boolean {
 // the judgement, not the cause of an event.
 const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|fits|confirms|shows|suggests|means|makes sense)\b|^\W*(?:这|那)(?:就)?(?:说明|解释了|符合|印证了)/i;
 // Backward markers: the cause comes after the marker and explains what precedes it.
-const CAUSE_BACKWARD = /\b(?:because(?: of)?|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|the reason (?:is|was)|thanks to|owing to)\b|是因为|因为|由于|原因是|原因在于|源于/i;
+// A hedge before the marker ("probably because", "partly due to") is the cause clause's own word.
+const CAUSE_BACKWARD = /\b(?:(?:probably|likely|possibly|perhaps|maybe|partly|mainly|mostly|largely|simply|just|only)\s+)?(?:because(?: of)?|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|the reason (?:is|was)|thanks to|owing to)\b|是因为|因为|由于|原因是|原因在于|源于/i;
 // Forward markers: what precedes is the cause, what follows its effect.
 // ", so" and "，所以" inside a sentence join a cause to its effect; at a sentence start they conclude (LOGIC).
 // "so that", "so we can" and "以便/为了" state a purpose (what someone wants), not a cause.
@@ -130,7 +131,7 @@ function splitAnchor(unit: Unit): Anchor | undefined {
     }
     // "It turned out to be caused by B", "The outage was due to B": the marker completes the verb
     // before it, so the sentence is one clause and one cause step ("It turned out to be" is no step).
-    if (!/^(?:because|是因为|因为|由于)/i.test(marker) && /\b(?:is|was|were|are|be|been|being)$/i.test(before)) {
+    if (!/^(?:(?:\w+\s+)?because|是因为|因为|由于)/i.test(marker) && /\b(?:is|was|were|are|be|been|being)$/i.test(before)) {
       return { unit, steps: [{ role: 'cause', text, unit, marker }] };
     }
     // "A because B": A is what B explains: a problem when it states trouble, else an effect

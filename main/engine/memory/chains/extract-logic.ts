@@ -71,7 +71,7 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
 
 /** An instruction or suggestion ("look at it first", "let's…", "你先看看"): what to do, not what follows. */
 function isAdvice(text: string): boolean {
-  return IMPERATIVE.test(text) || /^\s*(?:let'?s|you (?:could|can|need to|might want to)|we (?:could|can)|maybe|try|please|don'?t)\b|^\s*(?:你|我们)?(?:先|可以|应该|不妨|试试)/i.test(text) || isQuestion(text);
+  return IMPERATIVE.test(text) || /^\s*(?:let'?s|you (?:could|can|should|need to|have to|might want to)|we (?:could|can|should)|maybe|try|please|don'?t)\b|^\s*(?:你|我们)?(?:先|可以|应该|不妨|试试)/i.test(text) || isQuestion(text);
 }
 
 function isQuestion(text: string): boolean {

@@ -10,7 +10,7 @@
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
 import { splitClauses, type Unit } from './text-units.js';
-import { findTimes, isStoryRelative } from './time-expressions.js';
+import { findTimes, HABIT, isStoryRelative } from './time-expressions.js';
 
 const GAP_MESSAGES = 2;
 /** Steps kept per sentence: a long sentence of clauses is still one moment of the story. */
@@ -69,7 +69,8 @@ export function extractNarrative(units: Unit[], createdAt: string): ExtractedCha
     if (unit.position - lastPosition > GAP_MESSAGES) flush();
     let inSentence = 0;
     for (const clause of splitClauses(unit.text, CLAUSE_START)) {
-      if (!isPastEvent(clause)) continue;
+      // "my manager was asking every ten minutes", "we always went there": a habit, not an event.
+      if (!isPastEvent(clause) || HABIT.test(clause)) continue;
       // A story is told forwards: an event dated before the story's last dated one ("I bought poles
       // on Saturday." … "I did that loop two years ago.") goes back to another story.
       const day = findTimes(clause, { anchor: unit.timestamp, past: true }).find((t) => t.iso && !isStoryRelative(t.text))?.iso?.slice(0, 10);

@@ -16,10 +16,11 @@ import { isPastEvent } from './extract-narrative.js';
 
 const LIST_NUMBER = /^\s*(?:\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|[①②③④⑤⑥⑦⑧⑨⑩]|第[一二三四五六七八九十\d]+步)/i;
 // An English marker is a word of prose, followed by a space or a comma: not "next();" in code.
-// "next" before a noun of time ("next time", "next week") names a time, not the next step.
-export const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|then|next(?!\s+(?:time|week|month|year|day|morning|afternoon|evening|night|weekend)\b)|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|首先|先|然后|接着|之后|再|最后|随后)/i;
+// "next" is a step's marker only before a comma or a colon ("Next, run…"): "next time", "Next 14
+// builds", "next build runs…" name a time, a version, a command.
+export const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|then|next(?=\s*[,:])|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|首先|先|然后|接着|之后|再|最后|随后)/i;
 // A marker that carries a procedure on from an earlier step (not one that opens a procedure).
-const CONTINUES = /^\s*(?:(?:and\s+)?(?:second(?:ly)?|third|then|next(?!\s+(?:time|week|month|year|day|morning|afternoon|evening|night|weekend)\b)|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|然后|接着|之后|再|最后|随后|(?:[2-9]|1\d)[.)、](?!\d)|step\s*(?:[2-9]|1\d)\b|[②③④⑤⑥⑦⑧⑨⑩]|第[二三四五六七八九十]步)/i;
+const CONTINUES = /^\s*(?:(?:and\s+)?(?:second(?:ly)?|third|then|next(?=\s*[,:])|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|然后|接着|之后|再|最后|随后|(?:[2-9]|1\d)[.)、](?!\d)|step\s*(?:[2-9]|1\d)\b|[②③④⑤⑥⑦⑧⑨⑩]|第[二三四五六七八九十]步)/i;
 const STARTS_LIST = /^\s*(?:first(?:ly)?\b|1[.)、]|step\s*1\b|①|第一步|首先)/i;
 export const IMPERATIVE = new RegExp(
   String.raw`^\s*(?:(?:and|just|now|please)\s+)?(?:run|open|add|set|install|restart|check|take|use|go|click|type|create|delete|remove|copy|move|put|stir|cook|boil|heat|pour|mix|cut|chop|wait|call|enable|disable|change|replace|update|upgrade|deploy|build|start|stop|kill|look|try|edit|save|commit|push|pull|write|drop|turn|press|select|bring|keep|reduce|increase|capture|compare|send|force|assert|give|forbid|store|clear|fill|serve|book|buy|pack)\b` +
@@ -35,7 +36,8 @@ const REPORTED_RESULT = /^\s*(?:done|it worked|that worked)\b|\b(?:test passes|t
 const STATEMENT = /^(?:there|it|that|this|they|he|she|you|we)(?:'s|'re| is| are| was| were| must be| should be| will be)\b/i;
 // An instruction has no subject: "then they fit the cabinets" describes what others do, "then
 // you can add a bit" says what is possible; neither is a step to take ("then you run it" still is).
-const SUBJECT_CLAUSE = /^(?:i|we|they|he|she|it|there)\s+\w|^you\s+(?:can|could|may|might|would|will|'ll)\b|^you'll\b/i;
+// A clause opening with a determiner has a noun for its subject ("Then the index is no longer needed").
+const SUBJECT_CLAUSE = /^(?:i|we|they|he|she|it|there|the|a|an|this|that|these|those|my|our|your|his|her|their)\s+\w|^you\s+(?:can|could|may|might|would|will|'ll)\b|^you'll\b/i;
 const CLAUSE_MARKER = new RegExp(`${SEQUENCE.source}|${LIST_NUMBER.source}`, 'i');
 
 interface Draft {

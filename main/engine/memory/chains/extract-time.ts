@@ -20,7 +20,7 @@ import type { Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
 import { IMPERATIVE, SEQUENCE } from './extract-operation.js';
 import { CONDITIONAL } from './extract-causal.js';
-import { findTimes, isoMillis, isRoughSpan, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
+import { findTimes, HABIT, isoMillis, isRoughSpan, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
 
 const GAP_MESSAGES = 2;
 const MAX_PER_SENTENCE = 3;
@@ -98,8 +98,6 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
 }
 
 const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
-// Adverbs of frequency: the clause tells what is done again and again, not when something happens.
-const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every|each)\b|通常|经常|总是|一般|平时|有时|每天|每周|每个?月|每年|每次/i;
 
 // A past state counts as the past for a weekday: "The gauge was at 1.5 bar on Saturday" is the last Saturday.
 const PAST_STATE = /\b(?:was|were|had)\b/i;
