@@ -270,6 +270,8 @@ function nameFamilies(items: Described[]): { prefix: string; members: Described[
   for (const [prefix, group] of [...byPrefix.entries()].sort((a, b) => b[1].length - a[1].length || b[0].length - a[0].length)) {
     const members = group.filter((d) => !claimed.has(d));
     if (members.length < NAME_FAMILY_MIN) continue;
+    // Names that differ by a number (reading-001.md, reading-002.md) name nothing: their own lines say more.
+    if (members.filter((d) => /\p{L}{2}/u.test(nameStem(d.child.name).slice(prefix.length))).length * 2 < members.length) continue;
     members.forEach((d) => claimed.add(d));
     out.push({ prefix, members });
   }
