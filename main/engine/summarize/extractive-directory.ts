@@ -6,7 +6,8 @@
  * README or index page; a family of similar titles ("Git v1.5.0 Release Notes", ...) with its
  * range ("Git Release Notes, 1.5.0 to 2.39.5"); else the subject the children share, with the
  * titles of the first of them. The L1 is that sentence, then each child with its own L0, a
- * family of many as one line with its range, legal and history files last.
+ * family of many as one line with its range, legal and history files last; a list that does not
+ * fit names a family of names (git-add.txt, git-am.txt, …) on one line of those names.
  *
  * @example
  * summarizeDirectory([{ name: 'README.md', abstract: 'Tidewater — A weather-station network.', category: 'resource', isDirectory: false }], { dirName: 'sample' });
