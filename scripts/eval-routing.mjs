@@ -112,7 +112,8 @@ function readJson(path) {
  * tags), or a usage line: a synopsis or an option list with `<placeholder>` arguments
  * ("Usage: Run 'coverage-diff.sh <version1> <version2>'", "-i: <regexp> filter out files").
  * A placeholder in a sentence that quotes a command ("... with 'git diff <v1> <v2>' to report
- * ...") is prose, not markup.
+ * ...") is prose, not markup. An AsciiDoc comment or preprocessor line ("// Please don't remove
+ * this comment…", "ifndef::git-format-patch[]") is markup too.
  */
 export function badAbstract(text) {
   return (
@@ -122,7 +123,8 @@ export function badAbstract(text) {
     /\b(table of contents|next topic|previous topic|skip to (main )?content|quick search|navigation)\b/i.test(text) ||
     /(^|\s)(={3,}|-{3,}|~{3,}|\*{3,}|#{2,})(\s|$)|\[\]\(|!\[|<\/?(?:a|abbr|b|body|br|code|dd|div|dl|dt|em|h[1-6]|head|hr|html|i|img|li|link|meta|ol|p|pre|script|span|strong|style|table|td|th|tr|tt|u|ul)\b[^>]*>|\]\(https?:|(^|\s)\*\*?\S[^*]*\*\*?(\s|$)/i.test(text) ||
     /^(?:[Uu]sage|USAGE|[Ss]ynopsis|SYNOPSIS)\b.*<[A-Za-z][\w.-]*>|^(?:-{1,2}[\w-]+\s*[:=,]|[\p{Ll}'"`./$])[^.!?]*<[A-Za-z][\w.-]*>/u.test(text) ||
-    /^[\w.-]+\.(md|txt|html?|rst|adoc)(, [\w.-]+\.(md|txt|html?|rst|adoc))+/i.test(text)
+    /^[\w.-]+\.(md|txt|html?|rst|adoc)(, [\w.-]+\.(md|txt|html?|rst|adoc))+/i.test(text) ||
+    /(^|\s)\/\/\s|\b(?:ifn?def|ifeval|endif)::/.test(text)
   );
 }
 

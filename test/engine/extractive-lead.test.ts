@@ -62,6 +62,16 @@ describe('file L0s on real documentation', () => {
     expect(abstract).not.toMatch(/Date:|From:|Torvalds/);
   });
 
+  it("an AsciiDoc include: past its comments and preprocessor lines (git-doc's rev-list-description.txt, signoff-option.txt)", async () => {
+    const description = (await summarize('git-doc/rev-list-description.txt', 'text')).abstract;
+    expect(description.startsWith('List commits that are reachable by following the parent links from the given commit(s)')).toBe(true);
+    const signoff = (await summarize('git-doc/signoff-option.txt', 'text')).abstract;
+    expect(signoff).toMatch(/Add a Signed-off-by trailer by the committer/);
+    for (const abstract of [description, signoff]) expect(abstract).not.toMatch(/ifn?def::|endif::|(^|\s)\/\/\s/);
+    const comment = await summarizer.summarizeFile({ uri: 'ctx://resources/d/opts.txt', name: 'opts.txt', text: "// Please don't remove this comment as asciidoc behaves badly when\n// the first non-empty line is ifdef/ifndef.\n\n////\nA block comment.\n////\n\nGenerate plain patches without any diffstats, for the reviewers of the series.\n", format: 'text' });
+    expect(comment.abstract).toBe('Generate plain patches without any diffstats, for the reviewers of the series.');
+  });
+
   it('a Debian copyright file says it holds the licence terms, not its first notice', async () => {
     const { abstract } = await summarize('bash-doc/copyright', 'text');
     expect(abstract).toMatch(/^Copyright and licence terms: GPL/);

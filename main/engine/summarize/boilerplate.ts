@@ -24,8 +24,12 @@ const STAMP = /^(?:last (?:updated|modified|changed)|generated (?:by|on|with)|cr
  */
 const GENERATED = /\bdo not edit\b|^(?:code |this (?:file|code|module) (?:is |was |has been )?)?(?:auto(?:matically)?[- ]?generated|generated (?:automatically|by|from))\b|^@generated\b/i;
 
+/** A stamp is a line or two: a long paragraph that mentions "do not edit" is content. */
+const MAX_STAMP_CHARS = 300;
+
 export function isGeneratedStamp(text: string): boolean {
-  return GENERATED.test(text.trim());
+  const t = text.trim();
+  return t.length <= MAX_STAMP_CHARS && GENERATED.test(t);
 }
 
 /**
@@ -46,7 +50,7 @@ export function isBoilerplate(text: string): boolean {
   if (t.length === 0) return true;
   if (NOTICE.test(t)) return true;
   if (NAVIGATION.test(t) || NAVIGATION_RUN.test(t)) return true;
-  if (STAMP.test(t) || CREDIT.test(t) || GENERATED.test(t)) return true;
+  if (STAMP.test(t) || CREDIT.test(t) || isGeneratedStamp(t)) return true;
   // Nothing but punctuation, numbers and symbols (a rule, a page number, a stray separator).
   if (!/\p{L}{2}/u.test(t)) return true;
   return false;

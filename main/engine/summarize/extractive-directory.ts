@@ -6,7 +6,8 @@
  * README or index page; a family of similar titles ("Git v1.5.0 Release Notes", ...) with its
  * range ("Git Release Notes, 1.5.0 to 2.39.5"); else the subject the children share, with the
  * titles of the first of them. The L1 is that sentence, then each child with its own L0, a
- * family of many as one line with its range, legal and history files last.
+ * family of many as one line with its range, legal and history files last; a list that does not
+ * fit names a family of names (git-add.txt, git-am.txt, …) on one line of those names.
  *
  * @example
  * summarizeDirectory([{ name: 'README.md', abstract: 'Tidewater — A weather-station network.', category: 'resource', isDirectory: false }], { dirName: 'sample' });
@@ -270,6 +271,8 @@ function nameFamilies(items: Described[]): { prefix: string; members: Described[
   for (const [prefix, group] of [...byPrefix.entries()].sort((a, b) => b[1].length - a[1].length || b[0].length - a[0].length)) {
     const members = group.filter((d) => !claimed.has(d));
     if (members.length < NAME_FAMILY_MIN) continue;
+    // Names that differ by a number (reading-001.md, reading-002.md) name nothing: their own lines say more.
+    if (members.filter((d) => /\p{L}{2}/u.test(nameStem(d.child.name).slice(prefix.length))).length * 2 < members.length) continue;
     members.forEach((d) => claimed.add(d));
     out.push({ prefix, members });
   }

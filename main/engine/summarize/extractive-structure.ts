@@ -199,6 +199,8 @@ function parseMarkdown(text: string): DocumentStructure {
 
 /** A line of one repeated mark: a setext/AsciiDoc/reStructuredText underline, or a rule. */
 const UNDERLINE = /^ {0,3}([=\-~^*+#"'`:._])\1{2,}\s*$/;
+/** AsciiDoc preprocessor lines: "ifdef::attr[]", "endif::[]", "include::file.txt[]". */
+const ASCIIDOC_DIRECTIVE = /^(?:ifn?def|ifeval|endif|include)::[^\s[]*\[[^\]]*\]$/;
 /** AsciiDoc section titles: "= Title", "== Section". */
 const ASCIIDOC_TITLE = /^(={1,6})[ \t]+(\S.*?)[ \t]*=*\s*$/;
 /** reStructuredText directives and comments (".. note::", ".. _label:"), and link reference definitions. */
@@ -242,9 +244,23 @@ function parsePlainText(text: string): DocumentStructure {
       flush();
       continue;
     }
+    // AsciiDoc comments ("// Please don't remove this comment…", a "////" block) and
+    // preprocessor lines ("ifndef::git-format-patch[]") are for the tool, not the reader.
+    if (trimmed === '////') {
+      flush();
+      let end = i + 1;
+      while (end < lines.length && (lines[end] as string).trim() !== '////') end += 1;
+      i = end;
+      continue;
+    }
+    if (/^\/\/(?!\/)/.test(line) || ASCIIDOC_DIRECTIVE.test(trimmed)) {
+      flush();
+      continue;
+    }
     // An AsciiDoc listing or literal block ("----" or "...." lines around it) is code or data.
     const next0 = lines[i + 1];
-    if (current === null && /^(?:-{4,}|\.{4,})$/.test(trimmed) && next0 !== undefined && next0.trim().length > 0 && lines[i + 2]?.trim() !== trimmed) {
+    // (A mark, a line, the same mark is an overlined title, unless the mark is far longer than the line: a one-line listing.)
+    if (current === null && /^(?:-{4,}|\.{4,})$/.test(trimmed) && next0 !== undefined && next0.trim().length > 0 && (lines[i + 2]?.trim() !== trimmed || trimmed.length > next0.trim().length + 6)) {
       let end = i + 1;
       while (end < lines.length && (lines[end] as string).trim() !== trimmed) end += 1;
       i = end;
