@@ -17,7 +17,7 @@ vi.hoisted(() => {
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { inProcessParseRunner } from '../../main/engine/parse/runner.js';
 import { lazySearchIndex } from '../../main/host/open-index.js';
-import { asksWhen, isSessionRecord, namedSpeakers, statesTime, withoutNames } from '../../main/engine/index/conversation-recall.js';
+import { asksWhen, isSessionRecord, namedSpeakers, questionParts, statesTime, withoutNames } from '../../main/engine/index/conversation-recall.js';
 import type { StoredRecord } from '../../main/engine/ports/vector-store.js';
 import { openLanceStore } from '../../main/adapters/store/lancedb/index.js';
 import { createLocalEmbedder } from '../../main/adapters/embed/local.js';
@@ -145,6 +145,17 @@ describe('speakers a question names', () => {
     expect(namedSpeakers('What will Elena do next?', records)).toEqual(['Elena']);
     expect(namedSpeakers('Did Will get the job?', records)).toEqual(['Will']);
     expect(namedSpeakers('What did Helena say?', records)).toEqual([]);
+  });
+});
+
+describe('questions asking two things', () => {
+  it('splits at a second clause, gives each part the speakers the question names, and leaves a one-part question whole', () => {
+    expect(questionParts("Who is Lucy's manager now, and who did she work for before?", ['Lucy'])).toEqual(["Who is Lucy's manager now", 'Lucy who did she work for before?']);
+    expect(questionParts('What present did the family give Dad at his party and what has he done with it since?')).toEqual(['What present did the family give Dad at his party', 'what has he done with it since?']);
+    expect(questionParts('陈阳在深圳最后住在哪？跟他原来的打算一样吗？')).toEqual(['陈阳在深圳最后住在哪', '跟他原来的打算一样吗？']);
+    // "and" between two names, not before a question word, is one question.
+    expect(questionParts('Why did Jake and Amy split up?')).toEqual([]);
+    expect(questionParts('When is the operation?')).toEqual([]);
   });
 });
 

@@ -22,8 +22,12 @@
  * - Time, last: for a question asking when, messages that state a time (a weekday, a date, "last
  *   week", 星期三) gain a share of their score, lifted neighbours included: after the lift, so a
  *   lifted reply stating no time does not push out one that states it.
+ * - Questions asking two things ("Who is her manager now, and who did she work for before?"):
+ *   each part is searched too, its list fused with the whole question's (questionParts), so the
+ *   evidence of the second part is not crowded out by the first's.
  */
 import type { StoredRecord } from '../ports/vector-store.js';
+import { wordTerms } from '../../lib/text-analysis.js';
 
 /** The weights, fitted on the tune half (bench/RESULTS.md, "Conversational recall"). */
 export const CONVERSATION_RECALL = {
@@ -180,6 +184,26 @@ export async function liftNeighbours(candidates: Scored[], get: RecordReader, op
     lifted.set(l.id, Math.max(lifted.get(l.id) ?? own, Math.min(own + l.gain, l.cap * (1 - 1e-6))));
   }
   return [...scores.values()].map((c) => (lifted.has(c.record.id) ? { record: c.record, score: lifted.get(c.record.id) as number } : c));
+}
+
+// A second clause of a question: after a comma or "and", a question word or an auxiliary opening
+// it ("..., and who did she work for before?", "..., did that change"); in Chinese a comma or a
+// question mark with more after it (陈阳在深圳最后住在哪？跟他原来的打算一样吗？).
+const CLAUSE_BREAK = /(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:what|who|whom|whose|where|when|why|how|which|did|does|do|is|was|were|has|had|have|are|can|could|would)\b)|[，；？?](?=\s*\S)/giu;
+
+/**
+ * The parts of a question asking two things ("Who is Lucy's manager now, and who did she work
+ * for before?"), each with the speakers the whole question names, or [] when it asks one: each
+ * part is searched by itself and gets its share of the hits (search-index.ts), as the evidence
+ * of each part is a different message, often in a different session.
+ */
+export function questionParts(query: string, speakers: readonly string[] = []): string[] {
+  const parts = query
+    .split(CLAUSE_BREAK)
+    .map((part) => part.trim())
+    .filter((part) => wordTerms(withoutNames(part, speakers)).length >= 1);
+  if (parts.length < 2) return [];
+  return parts.map((part) => [...speakers.filter((name) => !namePattern(name).test(part)), part].join(' '));
 }
 
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';

@@ -38,7 +38,7 @@ import type { RecordLevel, ScoredRecord, StoredRecord, VectorFilter, VectorRecor
 import { highlightRanges, type TextRange } from '../../lib/text-analysis.js';
 import { makeSnippet, openingHeading } from './snippet.js';
 import { compareNatural } from '../../../shared/natural-sort.js';
-import { CONVERSATION_RECALL, conversationRecall, isConversational, isSessionRecord, namedSpeakers, withoutNames } from './conversation-recall.js';
+import { CONVERSATION_RECALL, conversationRecall, isConversational, isSessionRecord, namedSpeakers, questionParts, withoutNames } from './conversation-recall.js';
 
 export const SEARCH_MODES = ['hybrid', 'fts', 'vector', 'hierarchical'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -355,6 +355,21 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   }
 
   async function hybrid(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<Candidate[]> {
+    const whole = await hybridOne(text, k, filter, signal);
+    // A question asking two things among conversations: each part is searched too and the lists
+    // fused by rank, so each part gets its share of the first hits (conversation-recall.ts).
+    const parts = whole.conversational ? questionParts(text, whole.speakers) : [];
+    if (parts.length === 0) return whole.candidates;
+    const lists = [whole.candidates];
+    for (const part of parts) lists.push((await hybridOne(part, k, filter, signal)).candidates);
+    const ranked = lists.map((list) => [...list].sort((a, b) => b.score - a.score).map((c) => c.record.id));
+    const fused = reciprocalRankFusion(ranked, fusion.k, ranked.map(() => 1));
+    const records = new Map<string, StoredRecord>();
+    for (const list of lists) for (const c of list) records.set(c.record.id, c.record);
+    return [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
+  }
+
+  async function hybridOne(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<{ candidates: Candidate[]; conversational: boolean; speakers: string[] }> {
     const vector = await embedQuery(text, signal);
     throwIfAborted(signal);
     const [found, semantic] = await lexicalAndVector(text, vector, poolSize(k), filter, false);
@@ -374,7 +389,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const records = new Map<string, StoredRecord>();
     for (const hit of [...lexical, ...semantic]) records.set(hit.record.id, hit.record);
     const candidates = [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
-    return conversationRecall(text, candidates, (ids) => store.get(ids), speakers);
+    return { candidates: await conversationRecall(text, candidates, (ids) => store.get(ids), speakers), conversational, speakers };
   }
 
   async function hierarchical(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<Candidate[]> {
