@@ -198,12 +198,12 @@ const CLAUSE_BREAK = /(?:,\s*(?:and\s+)?|\s+and\s+)(?=(?:what|who|whom|whose|whe
  * of each part is a different message, often in a different session.
  */
 export function questionParts(query: string, speakers: readonly string[] = []): string[] {
+  // A part naming one thing ("What temperature", "did that change") is too vague to search by itself.
   const parts = query
     .split(CLAUSE_BREAK)
-    .map((part) => part.trim())
-    .filter((part) => wordTerms(withoutNames(part, speakers)).length >= 1);
-  if (parts.length < 2) return [];
-  return parts.map((part) => [...speakers.filter((name) => !namePattern(name).test(part)), part].join(' '));
+    .map((part) => [...speakers.filter((name) => !namePattern(name).test(part)), part.trim()].join(' '))
+    .filter((part) => wordTerms(part).length >= 2);
+  return parts.length < 2 ? [] : parts;
 }
 
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
