@@ -13,7 +13,8 @@
  *   full text decides the top, vectors add what it misses (bench/RESULTS.md, "Retrieval quality").
  *   Among conversation messages, conversation-recall.ts takes over (its own vector weight, the
  *   full-text list searched without the speakers a question names, session records routing to
- *   their messages, neighbouring messages lifted, times for when-questions).
+ *   their messages, neighbouring messages lifted, times for when-questions, and a question asking
+ *   two things searched part by part, the lists fused by rank).
  * - `hierarchical`: starts from L0/L1 directory hits and drills into their children, best
  *   first, to a bounded depth. A record's own relevance is a convex combination of its cosine
  *   and its BM25 (each divided by the query's best), and a child scores
