@@ -367,7 +367,16 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const fused = reciprocalRankFusion(ranked, fusion.k, ranked.map(() => 1));
     const records = new Map<string, StoredRecord>();
     for (const list of lists) for (const c of list) records.set(c.record.id, c.record);
-    return [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
+    // The fused order, with the whole question's scores by place: a score floor (context packs)
+    // sees the same spread of scores as for a one-part question (fused scores are flatter).
+    const order = [...records.values()].sort((a, b) => (fused.get(b.id) ?? 0) - (fused.get(a.id) ?? 0));
+    const scores = whole.candidates.map((c) => c.score).sort((a, b) => b - a);
+    const last = scores.length - 1;
+    const lastFused = fused.get(order[last]?.id ?? '') ?? 0;
+    return order.map((record, i) => ({
+      record,
+      score: i <= last ? (scores[i] as number) : lastFused > 0 ? ((scores[last] ?? 0) * (fused.get(record.id) ?? 0)) / lastFused : 0,
+    }));
   }
 
   async function hybridOne(text: string, k: number, filter: VectorFilter | undefined, signal?: AbortSignal): Promise<{ candidates: Candidate[]; conversational: boolean; speakers: string[] }> {
