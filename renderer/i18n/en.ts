@@ -231,6 +231,7 @@ export const en = {
   'counts.sections': 'Sections',
   'counts.sectionsTip': 'Parts that long documents were split into; each has its own summary.',
   'counts.nodesTip': 'Every node of the tree: directories, files and sections.',
+  'counts.changedTip': 'Nodes that are new or whose content changed in this run (of the nodes above); an unchanged folder ingested again gives 0.',
 
   'search.title': 'Search',
   'search.query': 'Search the context',

@@ -228,6 +228,7 @@ export const zh: Messages = {
   'counts.sections': '章节',
   'counts.sectionsTip': '长文档拆分成的部分；每个部分都有自己的摘要。',
   'counts.nodesTip': '树中的全部节点：目录、文件和章节。',
+  'counts.changedTip': '本次运行中新增或内容有变化的节点（在上面的节点之中）；再次导入未改动的文件夹时为 0。',
 
   'search.title': '搜索',
   'search.query': '搜索上下文',
