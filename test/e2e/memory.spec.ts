@@ -127,6 +127,9 @@ describe('Sessions, memories, compression and export in a browser', () => {
     expect(new Set(memoryHits.map((h) => h.uri)).size).toBe(memoryHits.length);
     expect(hits.map((h) => h.title)).toContain('Deploy plan: staging first, production on Friday');
     for (const h of hits) expect(h.title).not.toMatch(/^(mem_\w+|s\d+)\.md$/);
+    // Its abstract and overview are under it as its other levels, not as "sections".
+    const edited = page.getByTestId('search-hit').filter({ hasText: 'Deploy plan: staging first, production on Friday' });
+    await expect(edited.getByTestId('hit-more').textContent()).resolves.toMatch(/^Its other levels \(\d\)$/);
     const messages = hits.filter((h) => h.uri.startsWith('ctx://session/'));
     expect(messages.length).toBeGreaterThan(0);
     for (const m of messages) expect(m.title).toBe('Debugging an OOM in the Node API server');

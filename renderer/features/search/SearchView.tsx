@@ -264,6 +264,8 @@ const ResultItem = memo(function ResultItem({ result, index, onOpen }: { result:
   const { source, lines, message_ids: messageIds } = best.provenance;
   // What the best hit is within its document: its section's heading, or which level of the document.
   const section = best.uri !== result.uri && best.heading !== result.title ? best.heading : null;
+  // A memory's or a file's other hits are its own abstract or overview, not sections.
+  const moreLabel = more.every((hit) => hit.uri === best.uri) ? 'search.moreLevels' : 'search.more';
   return (
     <li
       id={hitId(index)}
@@ -338,7 +340,7 @@ const ResultItem = memo(function ResultItem({ result, index, onOpen }: { result:
           }}
           data-testid="hit-more"
         >
-          {expanded ? t('search.less') : t('search.more', { count: more.length })}
+          {expanded ? t('search.less') : t(moreLabel, { count: more.length })}
         </button>
       )}
       {expanded && (
