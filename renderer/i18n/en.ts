@@ -265,6 +265,8 @@ export const en = {
   'search.weak': '{count} weak match(es) scoring under {floor}: probably not what you are looking for.',
   'search.weak.show': 'Show weak matches',
   'search.weak.hide': 'Hide weak matches',
+  'search.weak.heading': 'Weak matches ({count}), scoring under {floor}',
+  'search.onlyWeak': 'No strong match ({ms} ms); only weak ones, below.',
   'search.more': '{count} more section(s)',
   'search.moreLevels': 'Its other levels ({count})',
   'search.less': 'Show fewer',

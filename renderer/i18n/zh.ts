@@ -262,6 +262,8 @@ export const zh: Messages = {
   'search.weak': '{count} 条弱匹配（得分低于 {floor}），多半不是你要找的。',
   'search.weak.show': '显示弱匹配',
   'search.weak.hide': '隐藏弱匹配',
+  'search.weak.heading': '弱匹配（{count} 条），得分低于 {floor}',
+  'search.onlyWeak': '没有强匹配（{ms} 毫秒），下面只有弱匹配。',
   'search.more': '另有 {count} 个章节',
   'search.moreLevels': '它的其他层级（{count}）',
   'search.less': '收起',
