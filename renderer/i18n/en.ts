@@ -445,7 +445,7 @@ export const en = {
   'compress.hint': 'Ask a question: Cairn gathers what it knows about it and fits it into the budget.',
   'compress.nothing': 'Nothing in the workspace matches this question.',
   'compress.tokens': 'tokens',
-  'compress.budgetWas': 'budget {budget}',
+  'compress.budgetWas': 'the blocks had {budget} of the budget; the pack\'s references and legend take the rest',
   'compress.before': 'Before',
   'compress.after': 'After',
   'compress.diff': 'The context before and after compression',

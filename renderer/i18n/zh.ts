@@ -442,7 +442,7 @@ export const zh: Messages = {
   'compress.hint': '输入一个问题：Cairn 会收集相关内容并压缩到预算之内。',
   'compress.nothing': '工作区中没有与此问题匹配的内容。',
   'compress.tokens': 'token',
-  'compress.budgetWas': '预算 {budget}',
+  'compress.budgetWas': '这些块占预算中的 {budget}；其余留给上下文包的引用和图例',
   'compress.before': '压缩前',
   'compress.after': '压缩后',
   'compress.diff': '压缩前后的上下文',
