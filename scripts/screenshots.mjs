@@ -29,10 +29,11 @@
  *
  * Real draws every view on real-size data in one fresh workspace, offline (extractive summaries):
  * it ingests git's docs (/usr/share/doc/git, RelNotes is ~480 files wide) and Go's net package (a
- * deep code tree), or the folders given, imports a 42-message conversation and a ~460-message one
- * (two conversations of test/fixtures/recall-dev put end to end), and shoots Home, the Explorer,
- * the Live DAG (fitted, a wide group opened), Search on real questions, Sessions (each tab, the
- * chain graph of both conversations), Memory, Compression, Export, the LLM monitor and Settings.
+ * deep code tree), or the folders given, imports a 42-message conversation and a 403-message one
+ * (the other memory-dev conversations, then rc02-bakery's sessions up to 400 messages, end to end),
+ * and shoots Home, the Explorer, the Live DAG (as the run leaves it, a wide group opened, fitted,
+ * collapsed, expanded), Sessions (each tab, the chain graph of both conversations), Search on real
+ * questions, Memory, Compression, Export, the LLM monitor and Settings, then each view dark/Chinese.
  * A step that fails is reported and the next one runs, so one broken view still leaves the others.
  */
 /* global document, NodeFilter, Image -- the functions given to page.evaluate run in Chromium */

@@ -127,6 +127,9 @@ describe('Sessions, memories, compression and export in a browser', () => {
     expect(new Set(memoryHits.map((h) => h.uri)).size).toBe(memoryHits.length);
     expect(hits.map((h) => h.title)).toContain('Deploy plan: staging first, production on Friday');
     for (const h of hits) expect(h.title).not.toMatch(/^(mem_\w+|s\d+)\.md$/);
+    // Its abstract and overview are under it as its other levels, not as "sections".
+    const edited = page.getByTestId('search-hit').filter({ hasText: 'Deploy plan: staging first, production on Friday' });
+    await expect(edited.getByTestId('hit-more').textContent()).resolves.toMatch(/^Its other levels \(\d\)$/);
     const messages = hits.filter((h) => h.uri.startsWith('ctx://session/'));
     expect(messages.length).toBeGreaterThan(0);
     for (const m of messages) expect(m.title).toBe('Debugging an OOM in the Node API server');
@@ -162,7 +165,11 @@ describe('Sessions, memories, compression and export in a browser', () => {
     expect(after).toBeGreaterThan(0);
     expect(after).toBeLessThanOrEqual(250);
     await expect(page.getByTestId('compress-pack').getAttribute('data-after').then(Number)).resolves.toBeLessThanOrEqual(250);
-    await expect(totals.textContent()).resolves.toMatch(new RegExp(`${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens`));
+    // The diff's totals say they are the blocks', beside the pack bar's (two unnamed totals,
+    // 1,497 and 1,222 tokens for one pack, read as a contradiction).
+    await expect(totals.textContent()).resolves.toMatch(
+      new RegExp(`^Blocks: ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens.*the blocks had [\\d,]+ of the budget; the pack's references and legend take the rest$`),
+    );
     const fates = await page.getByTestId('compress-block').evaluateAll((els) => els.map((e) => e.getAttribute('data-fate')));
     expect(fates.length).toBeGreaterThan(1);
     expect(fates.some((f) => f === 'dropped' || f === 'summarized')).toBe(true);

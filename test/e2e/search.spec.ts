@@ -79,6 +79,17 @@ describe('Search and the rebuilt DAG in a browser', () => {
       expect(all.slice(hits.length).every((h) => h.weak === 'true')).toBe(true);
     }
 
+    // A question nothing in the sample answers: the status says there is no strong match (it said
+    // "0 hit(s)" over a list of weak ones), and the weak list is headed as such where it starts.
+    const unanswered = 'sourdough bread recipe';
+    await page.getByTestId('search-input').fill(unanswered);
+    await page.locator(`[data-testid="search-status"][data-status="done"][data-query="${unanswered}"]`).waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId('search-status').textContent()).resolves.toMatch(/^No strong match \(\d+ ms\); only weak ones, below\.$/);
+    await expect(page.locator('[data-testid="search-hit"][data-weak="false"]').count()).resolves.toBe(0);
+    if (!(await page.getByTestId('search-weak-list').isVisible())) await page.getByTestId('search-weak-toggle').click();
+    await expect(page.getByTestId('search-weak-heading').textContent()).resolves.toMatch(/^Weak matches \(\d+\), scoring under 0\.74$/);
+    await shot('search-only-weak');
+
     // A split document is one result titled by its first heading; its other sections expand under it.
     await page.getByTestId('search-input').fill('how a reading travels from a sensor');
     await page.locator('[data-testid="search-status"][data-status="done"][data-query="how a reading travels from a sensor"]').waitFor({ timeout: 30_000 });

@@ -28,6 +28,10 @@ describe('Settings and the LLM monitor in a browser', () => {
   it('sets the LLM endpoint, tests it, ingests through it and watches the calls in the monitor', async () => {
     const { page, shot } = await app.start();
 
+    // Before any call the monitor says so in each panel (its "Recent calls" panel was an empty box).
+    await page.keyboard.press('Alt+9');
+    await expect(page.getByTestId('monitor-recent-empty').textContent()).resolves.toBe('No calls yet.');
+
     // Alt+0 opens the tenth view, Settings; the engine starts extractive.
     await page.keyboard.press('Alt+0');
     await page.locator('[data-testid="settings-summarizer"][data-summarizer="extractive"]').waitFor();

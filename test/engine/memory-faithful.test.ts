@@ -30,11 +30,12 @@ async function devRuns(): Promise<typeof runs> {
 }
 
 describe('the dev conversations', () => {
-  it('are eleven (eight tune, three test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
+  it('are fourteen (eight tune, six test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
     const set = loadMemoryDevSet(DEV_SET);
-    expect(set).toHaveLength(11);
-    // The test half is the three conversations written first; later ones went to the tune half.
-    expect(set.filter((c) => c.labels.split === 'test').map((c) => c.labels.conversation_id).sort()).toEqual(['en-personal-lisbon-wedding', 'en-plan-invoicing-launch', 'zh-debug-cron-env']);
+    expect(set).toHaveLength(14);
+    // The test half: the three conversations written first and the session 9 additions to it
+    // (README.md); the other later ones went to the tune half.
+    expect(set.filter((c) => c.labels.split === 'test').map((c) => c.labels.conversation_id).sort()).toEqual(['en-ops-cert-renewal', 'en-personal-lisbon-wedding', 'en-plan-invoicing-launch', 'zh-debug-cron-env', 'zh-personal-license-father', 'zh-plan-office-move']);
     for (const lang of ['en', 'zh']) {
       expect(set.filter((c) => c.labels.language === lang && c.labels.split === 'tune').length).toBeGreaterThan(0);
       expect(set.filter((c) => c.labels.language === lang && c.labels.split === 'test').length).toBeGreaterThan(0);

@@ -348,7 +348,7 @@ describe('secrets', () => {
         await runCli(['ingest', source, '--workspace', ws, '--json', '--workers', '0', '-v', '--llm-base-url', server.url, '--llm-api-key', KEY]),
         await runCli(['ingest', source, '--workspace', ws, '--name', 'again', '--workers', '0', '-v', '--llm-base-url', server.url], { env: { OPENAI_API_KEY: KEY } }),
         // A bad base URL: the connection error must not echo the key either.
-        await runCli(['ingest', source, '--workspace', ws, '--name', 'unreachable', '--workers', '0', '-v', '--llm-base-url', 'http://127.0.0.1:9/v1', '--llm-timeout', '500'], { env: { OPENAI_API_KEY: KEY } }),
+        await runCli(['ingest', source, '--workspace', ws, '--name', 'unreachable', '--workers', '0', '-v', '--llm-base-url', 'http://127.0.0.1:9/v1', '--llm-timeout', '1000'], { env: { OPENAI_API_KEY: KEY } }),
       ];
       for (const run of runs) expect(run.code, run.stderr).toBe(0);
       expect(server.chatRequests.some((r) => r.apiKey === KEY)).toBe(true);

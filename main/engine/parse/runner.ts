@@ -4,7 +4,6 @@
  * threads (`createParsePool` in main/workers, so CPU-heavy parsers never block the engine).
  */
 import { CairnError } from '../../../shared/errors.js';
-import { parseFile } from './registry.js';
 import type { ParsedFile, ParseInput } from './types.js';
 
 export interface ParseRunner {
@@ -34,6 +33,10 @@ export function inProcessParseRunner(): ParseRunner {
     async parse(input, signal) {
       if (disposed) throw new CairnError('CANCELLED', `Parsing ${input.relPath} was cancelled: the parse runner is disposed`);
       if (signal?.aborted) throw new CairnError('CANCELLED', `Parsing ${input.relPath} was cancelled`);
+      // Loaded on the first parse: the parsers (HTML, Markdown, PDF, tree-sitter) are most of the
+      // engine's modules, and a process that parses in workers, or not at all (an unchanged
+      // re-ingest), should not compile them at every start.
+      const { parseFile } = await import('./registry.js');
       return parseFile(input);
     },
     async dispose() {

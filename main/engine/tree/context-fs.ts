@@ -12,7 +12,7 @@
  * await fs.writeFile('ctx://resources/notes/todo.md', '# Todo\n');
  * await fs.ls('ctx://resources/notes/'); // [{ uri: 'ctx://resources/notes/todo.md', kind: 'file', ... }]
  */
-import { lstatSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, realpath } from 'node:fs/promises';
 import { dirname, join, relative, isAbsolute, sep } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
@@ -264,12 +264,24 @@ export class ContextFS {
    * walks that need no more (the tree builder's sweep of vanished nodes read every meta of the
    * tree through ls for nothing).
    */
-  async children(uri: string): Promise<Pick<NodeEntry, 'uri' | 'name' | 'kind'>[]> {
-    const { parsed, names } = await this.listing(uri);
+  async children(uri: string, options: { real?: boolean } = {}): Promise<Pick<NodeEntry, 'uri' | 'name' | 'kind'>[]> {
+    const { parsed, names } = options.real ? this.realListing(uri) : await this.listing(uri);
     return names.map((d) => {
       const isDir = d.isDirectory();
       return { uri: formatCtxUri({ scope: parsed.scope, segments: [...parsed.segments, d.name], isDir }), name: d.name, kind: isDir ? 'dir' : 'file' };
     });
+  }
+
+  /**
+   * `listing` of a directory the caller found real (dirStates: a real folder inside the workspace,
+   * reached through no link): one synchronous readdir, not two realpaths, a stat and a readdir
+   * through the thread pool, which a walk of a whole tree paid in turn for every folder.
+   */
+  private realListing(uri: string): { parsed: CtxUri; path: string; names: Dirent[] } {
+    const parsed = parseCtxUri(uri);
+    if (!parsed.isDir) throw new CairnError('NOT_A_DIRECTORY', `${uri} is a file, not a directory`);
+    const path = this.pathOf(parsed);
+    return { parsed, path, names: nodeDirents(readdirSync(path, { withFileTypes: true })) };
   }
 
   /** A directory's real path and its node entries (links, special files and sidecars left out), in natural order. */
@@ -282,8 +294,7 @@ export class ContextFS {
       if (error.code === 'ENOENT' && parsed.segments.length === 0) return [];
       throw error;
     });
-    const names = dirents.filter((d) => !isSidecarName(d.name) && (d.isDirectory() || d.isFile())).sort((a, b) => compareNatural(a.name, b.name));
-    return { parsed, path, names };
+    return { parsed, path, names: nodeDirents(dirents) };
   }
 
   /**
@@ -446,6 +457,11 @@ function readSmallFileIfAny(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The entries of a folder that are nodes (links, special files and sidecars left out), in natural order. */
+function nodeDirents(dirents: Dirent[]): Dirent[] {
+  return dirents.filter((d) => !isSidecarName(d.name) && (d.isDirectory() || d.isFile())).sort((a, b) => compareNatural(a.name, b.name));
 }
 
 function summaryOf(meta: NodeMeta | null): Pick<TreeNode, 'summary_status' | 'summary_reason'> {

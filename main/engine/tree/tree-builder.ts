@@ -139,7 +139,7 @@ async function removeVanished(input: BuildInput): Promise<number> {
   const expectedFiles = new Set(input.files.map((f) => f.target));
   let removed = 0;
   const walk = async (dirUri: string): Promise<void> => {
-    for (const entry of await input.fs.children(dirUri)) {
+    for (const entry of await input.fs.children(dirUri, { real: input.realDirs?.has(dirUri) === true })) {
       const bare = entry.kind === 'dir' ? entry.uri.slice(0, -1) : entry.uri;
       if (expectedFiles.has(bare)) continue;
       if (entry.kind === 'dir' && expectedDirs.has(entry.uri)) {

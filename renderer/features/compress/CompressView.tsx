@@ -88,6 +88,8 @@ function Outcome() {
     <>
       {pack && <PackBar pack={pack} />}
       <p className="compress-totals" data-testid="compress-totals" data-original={result.original_tokens} data-compressed={result.compressed_tokens} data-budget={result.budget}>
+        {/* The blocks the diff shows, under their own name: the pack bar above counts the whole pack. */}
+        <span className="muted">{t('compress.blocks')}: </span>
         <strong>{formatCount(result.original_tokens, locale)}</strong> → <strong>{formatCount(result.compressed_tokens, locale)}</strong> {t('compress.tokens')}
         <span className="badge">−{saved}%</span>
         <span className="muted small"> · {t('compress.budgetWas', { budget: formatCount(result.budget, locale) })}</span>

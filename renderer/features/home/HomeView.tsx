@@ -293,7 +293,7 @@ function IngestResultPanel({ reveal: revealIt }: { reveal: boolean }) {
   const openInExplorer = useApp((s) => s.openInExplorer);
   const setView = useApp((s) => s.setView);
   // Files and nodes as the Live DAG and the CLI count them (shared/tree-counts.ts); the tip says what.
-  const tips: Record<string, string> = { [t('home.files')]: t('counts.filesTip'), [t('home.nodes')]: t('counts.nodesTip') };
+  const tips: Record<string, string> = { [t('home.files')]: t('counts.filesTip'), [t('home.nodes')]: t('counts.nodesTip'), [t('home.changed')]: t('counts.changedTip') };
   const stats: [string, string][] = [
     [t('home.files'), formatCount(result.files, locale)],
     [t('home.nodes'), formatCount(result.nodes, locale)],

@@ -92,7 +92,11 @@ export function MonitorView() {
           </section>
           <section className="panel" aria-labelledby="monitor-recent-title">
             <h2 id="monitor-recent-title">{t('monitor.recent')}</h2>
-            {stats.recent.length > 0 && (
+            {stats.recent.length === 0 ? (
+              <p className="muted" data-testid="monitor-recent-empty">
+                {t('monitor.noCalls')}
+              </p>
+            ) : (
               <table className="data-table" data-testid="monitor-recent">
                 <thead>
                   <tr>

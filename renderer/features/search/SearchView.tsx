@@ -203,7 +203,9 @@ function SearchStatus() {
         ? t('search.searching')
         : count === 0 && status === 'done'
           ? t('search.none', { query: searched?.query ?? '' })
-          : t('search.count', { count: formatCount(strong, locale), ms: ms ?? '…' });
+          : strong === 0
+            ? t('search.onlyWeak', { ms: ms ?? '…' })
+            : t('search.count', { count: formatCount(strong, locale), ms: ms ?? '…' });
   return (
     <p className="muted search-status" role="status" aria-live="polite" data-testid="search-status" data-status={status} data-query={searched?.query ?? ''}>
       {text}
@@ -231,6 +233,10 @@ function Results({ onOpen, onKeyDown }: { onOpen: (uri: string, index: number) =
         </ul>
         {weak > 0 && showWeak && (
           <ul className="hit-list weak-list" role="group" aria-label={t('search.weak.hide')} data-testid="search-weak-list">
+            {/* Said where the weak ones start: the note and its toggle sit below the whole list. */}
+            <li role="presentation" className="weak-heading muted" data-testid="search-weak-heading">
+              {t('search.weak.heading', { count: weak, floor: weakBelow ?? '' })}
+            </li>
             {results.slice(strong).map((result, i) => item(result, strong + i))}
           </ul>
         )}
@@ -264,6 +270,8 @@ const ResultItem = memo(function ResultItem({ result, index, onOpen }: { result:
   const { source, lines, message_ids: messageIds } = best.provenance;
   // What the best hit is within its document: its section's heading, or which level of the document.
   const section = best.uri !== result.uri && best.heading !== result.title ? best.heading : null;
+  // A memory's or a file's other hits are its own abstract or overview, not sections.
+  const moreLabel = more.every((hit) => hit.uri === best.uri) ? 'search.moreLevels' : 'search.more';
   return (
     <li
       id={hitId(index)}
@@ -338,7 +346,7 @@ const ResultItem = memo(function ResultItem({ result, index, onOpen }: { result:
           }}
           data-testid="hit-more"
         >
-          {expanded ? t('search.less') : t('search.more', { count: more.length })}
+          {expanded ? t('search.less') : t(moreLabel, { count: more.length })}
         </button>
       )}
       {expanded && (
