@@ -1,7 +1,7 @@
 /**
  * The memory evaluation (issue 17, "Quality, measured"): the labelled dev conversations in
- * test/fixtures/memory-dev (three per language: a debugging session, a planning discussion,
- * a personal conversation), run through the engine's own offline path (import the file, analyze
+ * test/fixtures/memory-dev (debugging sessions, planning discussions and personal conversations in
+ * both languages; its README lists them and their split), run through the engine's own offline path (import the file, analyze
  * it with the dual-track processor on the rules, derive the memory candidates the commit would
  * store) and scored against hand-written labels, per split (tune / test, fixed by conversation
  * in each label file).
