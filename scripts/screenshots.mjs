@@ -145,8 +145,24 @@ function shooter(page, outDir, temp, { normalize = true } = {}) {
       await page.evaluate(() => (document.getElementById('main').scrollTop = 0));
     }
   };
-  return { names, shot };
+  const testId = (id) => page.getByTestId(id);
+  const go = (view) => page.keyboard.press(`Alt+${(VIEWS.indexOf(view) + 1) % 10}`);
+  /** Every view again, dark and in Chinese, as the stores left it; then back to light and English. */
+  const shootDarkChinese = async () => {
+    await testId('theme-select').selectOption('dark');
+    await testId('locale-select').selectOption('zh');
+    for (const view of VIEWS) {
+      await go(view);
+      await shot(`${view}-dark-zh`);
+    }
+    await testId('theme-select').selectOption('light');
+    await testId('locale-select').selectOption('en');
+  };
+  return { names, shot, testId, go, shootDarkChinese };
 }
+
+/** The views in the order of their Alt+1…0 shortcuts. */
+const VIEWS = ['home', 'explorer', 'dag', 'search', 'sessions', 'memories', 'compress', 'export', 'monitor', 'settings'];
 
 async function capture(outDir) {
   await mkdir(outDir, { recursive: true });
@@ -160,10 +176,7 @@ async function capture(outDir) {
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
     await page.goto(served.url);
     await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
-    const { names, shot } = shooter(page, outDir, temp);
-    const testId = (id) => page.getByTestId(id);
-    const views = ['home', 'explorer', 'dag', 'search', 'sessions', 'memories', 'compress', 'export', 'monitor', 'settings'];
-    const go = (view) => page.keyboard.press(`Alt+${(views.indexOf(view) + 1) % 10}`);
+    const { names, shot, testId, go, shootDarkChinese } = shooter(page, outDir, temp);
 
     // Light, English: every view with something in it.
     await shot('home');
@@ -299,16 +312,9 @@ async function capture(outDir) {
     await shot('monitor');
 
     // Dark, Chinese: each view again as the stores left it.
-    await testId('theme-select').selectOption('dark');
-    await testId('locale-select').selectOption('zh');
-    for (const view of views) {
-      await go(view);
-      await shot(`${view}-dark-zh`);
-    }
+    await shootDarkChinese();
 
     // A narrow window: the sidebar goes above the content.
-    await testId('theme-select').selectOption('light');
-    await testId('locale-select').selectOption('en');
     await page.setViewportSize({ width: 820, height: 1000 });
     for (const view of ['home', 'explorer', 'sessions']) {
       await go(view);
@@ -484,10 +490,7 @@ async function captureReal(outDir, folders) {
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
     await page.goto(served.url);
     await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
-    const { names, shot } = shooter(page, outDir, temp, { normalize: false });
-    const testId = (id) => page.getByTestId(id);
-    const views = ['home', 'explorer', 'dag', 'search', 'sessions', 'memories', 'compress', 'export', 'monitor', 'settings'];
-    const go = (view) => page.keyboard.press(`Alt+${(views.indexOf(view) + 1) % 10}`);
+    const { names, shot, testId, go, shootDarkChinese } = shooter(page, outDir, temp, { normalize: false });
     /** One step: its failure is printed and counted, the next step runs. */
     const step = async (label, run) => {
       const started = Date.now();
@@ -647,16 +650,7 @@ async function captureReal(outDir, folders) {
       await go('home');
       await shot('home-end');
     });
-    await step('dark-zh', async () => {
-      await testId('theme-select').selectOption('dark');
-      await testId('locale-select').selectOption('zh');
-      for (const view of views) {
-        await go(view);
-        await shot(`${view}-dark-zh`);
-      }
-      await testId('theme-select').selectOption('light');
-      await testId('locale-select').selectOption('en');
-    });
+    await step('dark-zh', shootDarkChinese);
     console.log(`${names.length} screenshots in ${outDir}${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
     process.exitCode = failed.length ? 1 : 0;
   } finally {
