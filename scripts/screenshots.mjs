@@ -164,18 +164,37 @@ function shooter(page, outDir, temp, { normalize = true } = {}) {
 /** The views in the order of their Alt+1…0 shortcuts. */
 const VIEWS = ['home', 'explorer', 'dag', 'search', 'sessions', 'memories', 'compress', 'export', 'monitor', 'settings'];
 
-async function capture(outDir) {
-  await mkdir(outDir, { recursive: true });
-  const temp = await mkdtemp(join(tmpdir(), 'cairn-shots-'));
+/** A page of the served app, light and in English, once the engine is ready. */
+async function openApp(browser, url, height) {
+  const context = await browser.newContext({ viewport: { width: 1400, height }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+  await page.goto(url);
+  await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
+  return page;
+}
+
+/** A fresh workspace served with the scripted LLM, and Chromium; `stop()` ends them all. */
+async function startApp(prefix, { keep = false } = {}) {
+  const temp = await mkdtemp(join(tmpdir(), prefix));
   const llm = await startLlm(temp);
   const served = await serve(join(temp, 'workspace'));
   const browser = await launch();
+  const stop = async () => {
+    await browser.close();
+    await served.stop();
+    await llm.close();
+    if (keep) console.log(`workspace kept: ${temp}`);
+    else await rm(temp, { recursive: true, force: true });
+  };
+  return { temp, llm, served, browser, stop };
+}
+
+async function capture(outDir) {
+  await mkdir(outDir, { recursive: true });
+  const { temp, llm, served, browser, stop } = await startApp('cairn-shots-');
   try {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    await page.goto(served.url);
-    await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
+    const page = await openApp(browser, served.url, 1000);
     const { names, shot, testId, go, shootDarkChinese } = shooter(page, outDir, temp);
 
     // Light, English: every view with something in it.
@@ -322,10 +341,7 @@ async function capture(outDir) {
     }
     console.log(`${names.length} screenshots in ${outDir}`);
   } finally {
-    await browser.close();
-    await served.stop();
-    await llm.close();
-    await rm(temp, { recursive: true, force: true });
+    await stop();
   }
 }
 
@@ -411,11 +427,7 @@ async function captureShapes(outDir, folders) {
       const temp = await mkdtemp(join(tmpdir(), 'cairn-shapes-'));
       const served = await serve(join(temp, 'workspace'));
       try {
-        const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
-        const page = await context.newPage();
-        page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-        await page.goto(served.url);
-        await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
+        const page = await openApp(browser, served.url, 900);
         await page.getByTestId('ingest-path').fill(folder);
         await page.getByTestId('ingest-start').click();
         await page.getByTestId('ingest-result').waitFor({ timeout: 30 * 60_000 });
@@ -435,7 +447,7 @@ async function captureShapes(outDir, folders) {
           await group.click();
           await shot('-open');
         }
-        await context.close();
+        await page.context().close();
       } finally {
         await served.stop();
         await rm(temp, { recursive: true, force: true });
@@ -479,17 +491,10 @@ async function longConversation(temp) {
 /** Every view on real-size data (see the header): pictures to look at, not to compare. */
 async function captureReal(outDir, folders) {
   await mkdir(outDir, { recursive: true });
-  const temp = await mkdtemp(join(tmpdir(), 'cairn-real-'));
-  const llm = await startLlm(temp);
-  const served = await serve(join(temp, 'workspace'));
-  const browser = await launch();
+  const { temp, served, browser, stop } = await startApp('cairn-real-', { keep: Boolean(process.env.CAIRN_KEEP) });
   const failed = [];
   try {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    await page.goto(served.url);
-    await page.locator('[data-app-state="ready"]').waitFor({ timeout: 30_000 });
+    const page = await openApp(browser, served.url, 900);
     const { names, shot, testId, go, shootDarkChinese } = shooter(page, outDir, temp, { normalize: false });
     /** One step: its failure is printed and counted, the next step runs. */
     const step = async (label, run) => {
@@ -654,11 +659,7 @@ async function captureReal(outDir, folders) {
     console.log(`${names.length} screenshots in ${outDir}${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
     process.exitCode = failed.length ? 1 : 0;
   } finally {
-    await browser.close();
-    await served.stop();
-    await llm.close();
-    if (!process.env.CAIRN_KEEP) await rm(temp, { recursive: true, force: true });
-    else console.log(`workspace kept: ${temp}`);
+    await stop();
   }
 }
 
