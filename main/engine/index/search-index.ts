@@ -361,8 +361,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     // fused by rank, so each part gets its share of the first hits (conversation-recall.ts).
     const parts = whole.conversational ? questionParts(text, whole.speakers) : [];
     if (parts.length === 0) return whole.candidates;
-    const lists = [whole.candidates];
-    for (const part of parts) lists.push((await hybridOne(part, k, filter, signal)).candidates);
+    const lists = [whole.candidates, ...(await Promise.all(parts.map((part) => hybridOne(part, k, filter, signal)))).map((one) => one.candidates)];
     const ranked = lists.map((list) => [...list].sort((a, b) => b.score - a.score).map((c) => c.record.id));
     const fused = reciprocalRankFusion(ranked, fusion.k, ranked.map(() => 1));
     const records = new Map<string, StoredRecord>();
