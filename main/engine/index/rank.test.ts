@@ -15,6 +15,7 @@ function hit(uri: string, level: 0 | 1 | 2, score: number, extra: Partial<Search
     highlights: [],
     heading: null,
     content_hash: `hash of ${uri}#${level}`,
+    coverage: 1,
     context_type: 'resource',
     category: 'markdown',
     provenance: { source: null, lines: null, message_ids: [] },

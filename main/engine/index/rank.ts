@@ -9,7 +9,8 @@
  *   section's heading; a section's file name (`02-part.txt`) is never a title.
  * - Identical content (the same content hash at the same level) is one hit; the other places
  *   are listed as `also_at`, and a document all of whose hits are copies folds into the first.
- * - Results scoring below the mode's floor (`WEAK_BELOW`) are flagged `weak`.
+ * - Results whose relevance (score × coverage of the query, search-index.ts) is below the mode's
+ *   floor (`WEAK_BELOW`) are flagged `weak`.
  * - A conversation message stays its own entry: a question is answered by messages.
  *
  * `rankHits` is pure (tested on hand-made hits); `documentsOf` reads the metas it needs.
@@ -120,6 +121,8 @@ export function rankHits(inputs: readonly RankInput[], options: RankOptions): Ra
   interface Entry {
     document: HitDocument;
     message: boolean;
+    /** The best hit's coverage factor (search-index.ts). */
+    coverage: number;
     hits: RankedHit[];
     alsoAt: Set<string>;
   }
@@ -128,7 +131,7 @@ export function rankHits(inputs: readonly RankInput[], options: RankOptions): Ra
     const key = entryKey(input);
     let entry = entries.get(key);
     if (!entry) {
-      entry = { document: input.document, message: isMessage(input.hit), hits: [], alsoAt: new Set() };
+      entry = { document: input.document, message: isMessage(input.hit), coverage: input.hit.coverage, hits: [], alsoAt: new Set() };
       entries.set(key, entry);
     }
     entry.hits.push({ ...toContractHit(input.hit), heading: input.hit.heading, also_at: [...copies].sort() });
@@ -147,7 +150,9 @@ export function rankHits(inputs: readonly RankInput[], options: RankOptions): Ra
       title: entry.document.title,
       score: best.score,
       scope: scopeOf(uri),
-      weak: best.score < options.weakBelow,
+      // Relevance is the score weighed by how much of the query the hit covers: a hit carried by
+      // one common word of the question is weak however well that word ranked it.
+      weak: best.score * entry.coverage < options.weakBelow,
       hits: entry.hits,
       also_at: [...alsoAt].sort(),
     };

@@ -115,6 +115,12 @@ export interface VectorStore {
   vectorSearch(query: VectorSearchQuery): Promise<ScoredRecord[]>;
   /** Full-text (BM25) matches, best first. */
   textSearch(query: TextSearchQuery): Promise<ScoredRecord[]>;
+  /**
+   * The full-text statistics of analysed terms (as `searchTerms` makes them): how many records
+   * hold each term, counted up to `cap` (a frequent term's exact count says nothing more), and
+   * how many records there are. Optional: without it, search does not weigh query terms.
+   */
+  termDocumentCounts?(terms: readonly string[], cap: number): Promise<{ total: number; counts: number[] }>;
   /** The records whose `parent_uri` is `parentUri`, or one of them (the children of directories), with vectors. */
   listByParent(parentUri: string | string[], filter?: VectorFilter, limit?: number): Promise<StoredRecord[]>;
   /** Up to `limit` records matching `filter`, in no particular order (for scans such as re-embedding). */

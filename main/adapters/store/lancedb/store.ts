@@ -262,6 +262,23 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
       }
     },
 
+    async termDocumentCounts(terms, cap) {
+      ensureOpen('term statistics');
+      try {
+        return await read(async () => {
+          const total = await table.countRows();
+          if (!(await upkeep.ftsIndex())) return { total, counts: terms.map(() => 0) };
+          // One term per query, ids only: a term's matches, counted up to the cap.
+          const counts = await Promise.all(
+            terms.map(async (term) => (await table.query().fullTextSearch(new lancedb.MatchQuery(term, FTS_COLUMN)).select(['id', '_score']).limit(cap).toArrow()).numRows),
+          );
+          return { total, counts };
+        });
+      } catch (error) {
+        return fail('term statistics', error);
+      }
+    },
+
     async listByParent(parentUri, filter, limit = 10_000) {
       ensureOpen('list');
       const parents = Array.isArray(parentUri) ? parentUri : [parentUri];
