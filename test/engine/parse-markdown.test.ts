@@ -160,7 +160,8 @@ describe('Section names', () => {
     const text = Array.from({ length: 10 }, (_, i) => `Chapter ${i + 1}\n==========\n\n${'The mast carries the anemometer and the uplink antenna. '.repeat(8)}\n`).join('\n');
     const rst = await parseBytes('docs/manual.rst', new TextEncoder().encode(text), 200, 100);
     const names = leaves(rst.node).map((part) => part.name);
-    expect(names[0]).toBe('01-chapter-1-the-mast-carries-the.rst');
+    // Each "Chapter N" over a line of "=" is a heading: the section is named from it.
+    expect(names[0]).toBe('01-chapter-1.rst');
     for (const name of names) expect(name).toMatch(/^\d{2}-[a-z0-9-]+\.rst$/);
     const bare = await parseBytes('docs/NOTES', new TextEncoder().encode(text), 200, 100);
     expect(leaves(bare.node).map((part) => part.name)).toEqual(names.map((name) => name.replace(/\.rst$/, '.txt')));

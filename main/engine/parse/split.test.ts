@@ -157,6 +157,38 @@ describe('splitDocument', () => {
     expect(joined(node)).toBe(text);
   });
 
+  it('reads underlined and overlined titles of plain text as headings, levels in the order the marks appear', () => {
+    const txt = (maxTokens: number): SplitDocumentOptions => ({ name: 'notes.txt', maxTokens, minTokens: 0, format: 'text' });
+    const text = ['=============', ' Field notes', '=============', '', 'Setup', '~~~~~', '', prose(150), '', 'Uplink checks', '~~~~~~~~~~~~~', prose(150, 2), ''].join('\n');
+    expect(splitDocument(text, txt(10_000)).meta.title).toBe('Field notes');
+    const node = dir(splitDocument(text, txt(200)));
+    expect(node.children.map((child) => [child.name, child.meta.title])).toEqual([
+      ['01-field-notes.txt', 'Field notes'],
+      ['02-setup.txt', 'Setup'],
+      ['03-uplink-checks.txt', 'Uplink checks'],
+    ]);
+    expect(joined(node)).toBe(text);
+  });
+
+  it('does not read rules, list items, table rules or front matter of plain text as headings', () => {
+    const txt: SplitDocumentOptions = { name: 'notes.txt', maxTokens: 10_000, minTokens: 0, format: 'text' };
+    // A rule under the last line of a paragraph, under a much longer line, under a list item, and a simple table.
+    const cases = [
+      `${prose(20)}\nand the last line\n-----------------\n\nMore.`,
+      'The battery pack is swapped every second week by the field crew\n----\n\nMore.',
+      '- first item\n------------\n\nMore.',
+      '=====  =====\nName   Value\n=====  =====\n\nMore.',
+      '---\ntitle: x\n---\n\nMore.',
+      // AsciiDoc: one-line listings, a block attribute over an example block, a directive, an indented code line.
+      '----\n$ make\n----\n\nMore.',
+      '------------------------------------------------\n$ git bisect good\n------------------------------------------------\n\nMore.',
+      '[NOTE]\n====\nA note.\n====\n\nMore.',
+      'ifdef::git-rev-list[]\n-----------------------------------------------------------------------\n\nMore.',
+      ' \tif (mkdir(".git", 0755) < 0) {\n------------------------------------------------\n\nMore.',
+    ];
+    for (const text of cases) expect(splitDocument(text, txt).meta.title).toBeUndefined();
+  });
+
   it('does not read a --- line under front matter text as a setext heading', () => {
     const text = `---\ntitle: x\nlayout: page\n---\n\n# Real\n\n${prose(300)}\n`;
     const node = dir(splitDocument(text, md(200, 0)));

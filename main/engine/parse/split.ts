@@ -403,18 +403,119 @@ function blockOf(token: Token, start: number, end: number): Block {
   }
 }
 
-/** Paragraphs: runs of non-blank lines with the blank lines that follow them. */
+/**
+ * Paragraphs (runs of non-blank lines with the blank lines that follow them) and underlined
+ * headings: a plain text's "Release Notes\n=============" is its title and its sections open at
+ * such lines, as in Markdown, AsciiDoc and reStructuredText.
+ */
 export function textBlocks(text: string): Block[] {
-  const blocks: Block[] = [];
+  const headings = underlinedHeadings(text);
+  const cuts = new Set<number>();
   const blankRun = /(?:\r\n|\r|\n)(?:[ \t]*(?:\r\n|\r|\n))+/g;
+  for (let match = blankRun.exec(text); match !== null; match = blankRun.exec(text)) cuts.add(match.index + match[0].length);
+  const byStart = new Map<number, Heading>();
+  for (const heading of headings) {
+    byStart.set(heading.start, heading);
+    cuts.add(heading.start);
+    cuts.add(heading.end);
+  }
+  const blocks: Block[] = [];
   let start = 0;
-  for (let match = blankRun.exec(text); match !== null; match = blankRun.exec(text)) {
-    const end = match.index + match[0].length;
-    if (end > start) blocks.push({ start, end, kind: 'prose', depth: 0, tokens: 0 });
+  for (const end of [...cuts].filter((cut) => cut > 0 && cut < text.length).sort((a, b) => a - b)) {
+    blocks.push(blockAt(start, end, byStart));
     start = end;
   }
-  if (start < text.length || blocks.length === 0) blocks.push({ start, end: text.length, kind: 'prose', depth: 0, tokens: 0 });
+  if (start < text.length || blocks.length === 0) blocks.push(blockAt(start, text.length, byStart));
   return blocks;
+}
+
+function blockAt(start: number, end: number, headings: Map<number, Heading>): Block {
+  const heading = headings.get(start);
+  return heading ? { start, end, kind: 'heading', depth: heading.depth, title: heading.title, tokens: 0 } : { start, end, kind: 'prose', depth: 0, tokens: 0 };
+}
+
+interface Heading {
+  /** Offset of the heading's first line (its overline, if it has one). */
+  start: number;
+  /** Offset after its underline and the blank lines that follow. */
+  end: number;
+  depth: number;
+  title: string;
+}
+
+/** A line of one repeated mark, as AsciiDoc and reStructuredText underline titles (= - ~ ^ +). */
+const UNDERLINE = /^ {0,3}([=\-~^+])\1{2,}[ \t]*$/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/;
+const MAX_HEADING_CHARS = 80;
+
+/**
+ * Underlined (and over- and underlined) titles of a plain text: a line that opens a paragraph,
+ * is short, is not a list item or a table row, and is underlined with a mark about as long as
+ * it (AsciiDoc allows two off, reStructuredText any longer). Levels follow the order in which
+ * the marks first appear, as reStructuredText assigns them ("=" then "-" in most documents).
+ * Front matter is skipped: its closing `---` is not an underline.
+ */
+function underlinedHeadings(text: string): Heading[] {
+  const lines: { start: number; end: number; body: string }[] = [];
+  const linePattern = /([^\r\n]*)(\r\n|\r|\n|$)/g;
+  for (let match = linePattern.exec(text); match !== null && match.index < text.length; match = linePattern.exec(text)) {
+    lines.push({ start: match.index, end: match.index + match[0].length, body: match[1]! });
+    if (match[0].length === 0) break;
+  }
+  const skip = frontMatterEnd(text);
+  const levels = new Map<string, number>();
+  const levelOf = (style: string) => {
+    if (!levels.has(style)) levels.set(style, Math.min(6, levels.size + 1));
+    return levels.get(style)!;
+  };
+  const headings: Heading[] = [];
+  let opens = true; // whether line k opens a paragraph (start, after a blank line or a heading)
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
+    if (line.start < skip) continue;
+    const body = line.body.trim();
+    if (body === '') {
+      opens = true;
+      continue;
+    }
+    const over = UNDERLINE.exec(line.body);
+    const next = lines[k + 1];
+    const after = lines[k + 2];
+    // "=====\nTitle\n=====": the same mark above and below, about as long as the text.
+    // (Not "----" around a line, nor a mark much longer or shorter than the text: an AsciiDoc listing of one line, "----\n$ make\n----".)
+    if (opens && over && over[1] !== '-' && next && after && after.body.trim() === body && isTitleLine(next.body, body.length) && body.length >= [...next.body.trim()].length && body.length <= [...next.body.trim()].length + 6) {
+      k = closeHeading(k + 2, lines, headings, line.start, levelOf(`over${over[1]!}`), next.body.trim());
+      opens = true;
+      continue;
+    }
+    const under = next ? UNDERLINE.exec(next.body) : null;
+    if (opens && !over && under && isTitleLine(line.body, next!.body.trim().length)) {
+      k = closeHeading(k + 1, lines, headings, line.start, levelOf(under[1]!), body);
+      opens = true;
+      continue;
+    }
+    opens = false;
+  }
+  return headings;
+}
+
+function isTitleLine(line: string, markLength: number): boolean {
+  const title = line.trim();
+  const length = [...title].length;
+  if (length === 0 || length > MAX_HEADING_CHARS || /^ {0,3}\t| {4}/.test(line.slice(0, 4))) return false;
+  // Not a list item, a rule, a table row, an AsciiDoc block attribute ("[NOTE]" above a "====" block) or directive ("ifdef::x[]").
+  if (LIST_ITEM.test(line) || UNDERLINE.test(line) || /^\|.*\|$/.test(title) || /^\[.*\]$|::\S*\[[^\]]*\]$/.test(title) || !/[\p{L}\p{N}]/u.test(title)) return false;
+  // A mark far shorter than the line is a rule under a paragraph's last line, not an underline.
+  return markLength >= length - 2 && markLength >= 3;
+}
+
+/** Records a heading ending at line `last` (with the blank lines after it) and returns the last line it takes. */
+function closeHeading(last: number, lines: { start: number; end: number; body: string }[], headings: Heading[], start: number, depth: number, title: string): number {
+  let k = last;
+  while (k + 1 < lines.length && lines[k + 1]!.body.trim() === '') k += 1;
+  // An AsciiDoc anchor ("OPTIONS[[OPTIONS]]") is an address, not part of the title.
+  headings.push({ start, end: lines[k]!.end, depth, title: plainTitle(title.replace(/\[\[[^\]]*\]\]/g, '')) });
+  return k;
 }
 
 /** End offset of a YAML (---) or TOML (+++) front matter block at the very start, or 0. */

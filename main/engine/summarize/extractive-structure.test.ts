@@ -105,6 +105,12 @@ describe('parseStructure (AsciiDoc listings, nested emphasis, contents lists)', 
     expect(doc.sections.flatMap((s) => s.blocks.map((b) => b.text))).toEqual(['Some text that explains the example below.', 'After the listing.']);
   });
 
+  it('a lone "+" (AsciiDoc list continuation) ends an indented listing, which is not prose', () => {
+    // A part of git-doc's diff-generate-patch.txt as the splitter cuts it: it opens inside a list item's listing.
+    const doc = parseStructure('       --- a/file\n       --- a/file\n       +++ b/file\n+\nThis extended format can be useful if rename or copy detection is active.\n', 'text');
+    expect(doc.sections.flatMap((s) => s.blocks.map((b) => b.text))).toEqual(['This extended format can be useful if rename or copy detection is active.']);
+  });
+
   it('a text that is one indented listing is titled by its caption and keeps no data as prose', () => {
     const doc = parseStructure('\tInactive Branches\n\t-----------------\n\trefs/heads/master:\n\t  status : active loaded dirty\n', 'text');
     expect(doc.title).toBe('Inactive Branches');

@@ -240,7 +240,9 @@ function parsePlainText(text: string): DocumentStructure {
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i] as string;
     const trimmed = line.trim();
-    if (trimmed.length === 0) {
+    // A lone "+" is AsciiDoc's list continuation: it ends the block above as a blank line would
+    // (an indented listing before it stays a literal block, not the start of a sentence).
+    if (trimmed.length === 0 || trimmed === '+') {
       flush();
       continue;
     }
