@@ -254,6 +254,14 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(chains).toEqual([['cause: probably because the query wraps the column in LOWER().', 'effect: The planner is not using the index']]);
   });
 
+  it('takes a second reason ("…, and because…") for no effect of the first', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'The invoices keep failing to send.'],
+      ['assistant', "Because of the new mail relay, and because the retry queue was switched off last week."],
+    ];
+    expect(steps(lines, 'CAUSAL')).toEqual([['problem: The invoices keep failing to send.', "cause: Because of the new mail relay, and because the retry queue was switched off last week."]]);
+  });
+
   it('cuts "因为…，所以…" before 所以 and leaves out an introduction ending in a colon', () => {
     const chains = steps([['assistant', '原因很清楚：因为文件名变了，规则匹配不到新文件，所以日志一直写在同一个文件里。']], 'CAUSAL');
     expect(chains).toEqual([['cause: 因为文件名变了，规则匹配不到新文件', 'effect: 所以日志一直写在同一个文件里。']]);

@@ -39,6 +39,8 @@ export function isMechanism(sentence: string): boolean {
 // the judgement, not the cause of an event.
 const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|fits|confirms|shows|suggests|means|makes sense)\b|^\W*(?:这|那)(?:就)?(?:说明|解释了|符合|印证了)/i;
 // Backward markers: the cause comes after the marker and explains what precedes it.
+// A clause that adds one more reason ("and because…", "or since…", "也因为…").
+const COORDINATED_CAUSE = /^(?:(?:and|or)\s+(?:also\s+)?(?:because|since)\b|(?:也|还|又|同时)(?:是)?因为)/i;
 // A hedge before the marker ("probably because", "partly due to") is the cause clause's own word.
 const CAUSE_BACKWARD = /\b(?:(?:probably|likely|possibly|perhaps|maybe|partly|mainly|mostly|largely|simply|just|only)\s+)?(?:because(?: of)?|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|the reason (?:is|was)|thanks to|owing to)\b|是因为|因为|由于|原因是|原因在于|源于/i;
 // Forward markers: what precedes is the cause, what follows its effect.
@@ -123,7 +125,9 @@ function splitAnchor(unit: Unit): Anchor | undefined {
         const cut = marker.length + comma.index;
         // The effect is the rest of the sentence as written, its "so"/"所以" included.
         const effect = after.slice(cut + comma[0].length).trim();
-        if (effect.replace(EFFECT_LEAD, '').length >= 4) {
+        // "Because of the dough, and because it's where people come in": a second reason joined
+        // to the first, not what the first one caused; the sentence is one cause step.
+        if (effect.replace(EFFECT_LEAD, '').length >= 4 && !COORDINATED_CAUSE.test(effect)) {
           return { unit, steps: [{ role: 'cause', text: after.slice(0, cut).trim(), unit, marker }, { role: 'effect', text: effect, unit, marker: EFFECT_LEAD.exec(effect)?.[0]?.trim() || marker }] };
         }
       }
