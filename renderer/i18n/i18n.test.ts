@@ -2,15 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { en, type MessageKey } from './en';
 import { zh } from './zh';
 import { isMessageKey, labelOf, preferredLocale, translate } from './index';
+import { SkipReason } from '../../shared/types/ingest';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/**
+ * The values a text shows: its placeholders, and a plural's count when a form shows it (`#`).
+ * Chinese has no plural forms, so it may leave out a count English needs only to choose one.
+ */
+const shown = (text: string) =>
+  placeholders(text.replace(/\{(\w+), plural,((?:\s*[=\w]+ \{[^{}]*\})+)\s*\}/g, (_, name: string, forms: string) => (forms.includes('#') ? `{${name}}` : '')));
 
 describe('the language tables', () => {
   it('give every Chinese text the placeholders of its English one, and no text is empty', () => {
     for (const key of Object.keys(en) as MessageKey[]) {
-      expect(placeholders(zh[key]), key).toEqual(placeholders(en[key]));
+      expect(shown(zh[key]), key).toEqual(shown(en[key]));
       expect(zh[key].trim(), key).not.toBe('');
     }
+  });
+
+  it('says every reason a file is skipped for in words, in both languages', () => {
+    for (const reason of SkipReason.options) {
+      expect(isMessageKey(`skipReason.${reason}`), reason).toBe(true);
+      expect(labelOf((key) => translate('zh', key), 'skipReason', reason), reason).not.toMatch(/^[a-z-]+$/);
+    }
+  });
+
+  it('leaves no "(s)" plural in English', () => {
+    for (const key of Object.keys(en) as MessageKey[]) expect(en[key], key).not.toMatch(/\w\((s|es)\)/);
   });
 });
 
@@ -20,6 +38,16 @@ describe('translate', () => {
     expect(translate('zh', 'error.code', { code: 'E_IO' })).toBe('错误 E_IO');
     expect(translate('en', 'nav.home')).toBe('Home');
     expect(translate('zh', 'nav.home')).toBe('首页');
+  });
+
+  it('chooses plural forms by the count, formatted or not, and Chinese has one form', () => {
+    expect(translate('en', 'search.count', { count: 1, ms: 4 })).toBe('1 hit in 4 ms');
+    expect(translate('en', 'search.count', { count: 0, ms: 4 })).toBe('0 hits in 4 ms');
+    expect(translate('en', 'search.count', { count: '1,234', ms: 4 })).toBe('1,234 hits in 4 ms');
+    expect(translate('en', 'sessions.stats.buffer', { chains: 1, conversations: 3 })).toBe('Chain buffer: 1 chain waiting in 3 conversations');
+    expect(translate('en', 'upload.failedFiles', { count: 1 })).toBe('1 file was not uploaded');
+    expect(translate('en', 'compress.messages', { count: 2, ids: 'm6, m7' })).toBe('messages m6, m7');
+    expect(translate('zh', 'sessions.chainSteps', { count: 1 })).toBe(translate('zh', 'sessions.chainSteps', { count: 2 }).replace('2', '1'));
   });
 
   it('leaves a placeholder it has no value for as written', () => {

@@ -28,6 +28,8 @@ export const BlockProvenance = z.object({
   /** First and last line, 1-based, inclusive. */
   lines: z.tuple([z.number().int(), z.number().int()]).optional(),
   message_ids: z.array(z.string()).optional(),
+  /** What a person calls it: the document (and section heading) or the conversation, as the search list titles it. */
+  title: z.string().optional(),
 });
 export type BlockProvenance = z.infer<typeof BlockProvenance>;
 

@@ -36,9 +36,11 @@ describe('Cairn in a browser', () => {
     const files = Number(stats.find((s) => s.startsWith('Files'))?.replace(/\D/g, ''));
     expect(files).toBeGreaterThanOrEqual(8);
     // The build log is gitignored and the logo is binary: both are listed, grouped by reason.
+    // In words, the engine's code in the tooltip (they showed `gitignored`, `binary`).
     const groups = await page.getByTestId('skip-groups').locator('summary').allTextContents();
-    expect(groups.join(' ')).toMatch(/gitignored/);
-    expect(groups.join(' ')).toMatch(/binary/);
+    expect(groups.join(' ')).toMatch(/Ignored by \.gitignore/);
+    expect(groups.join(' ')).toMatch(/Binary file/);
+    await expect(page.locator('[data-testid="skip-groups"] .skip-reason[data-reason="binary"]').getAttribute('title')).resolves.toBe('binary');
     await page.getByTestId('skip-groups').locator('summary').first().click();
     await shot('home-result');
   });

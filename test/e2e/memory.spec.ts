@@ -174,6 +174,14 @@ describe('Sessions, memories, compression and export in a browser', () => {
     expect(fates.length).toBeGreaterThan(1);
     expect(fates.some((f) => f === 'dropped' || f === 'summarized')).toBe(true);
     await expect(page.getByTestId('compress-chain').count()).resolves.toBeGreaterThan(0);
+    // Blocks by their title (the conversation, as Search titles it), not their ctx:// link;
+    // chains by their type and first step, not their id.
+    const blockTitles = await page.getByTestId('compress-block-title').allTextContents();
+    expect(blockTitles.length).toBe(fates.length);
+    for (const title of blockTitles) expect(title).not.toMatch(/ctx:\/\/|\.md\b/);
+    expect(blockTitles.some((title) => title.startsWith('Debugging an OOM in the Node API server · message'))).toBe(true);
+    for (const name of await page.getByTestId('compress-chain-name').allTextContents()) expect(name).toMatch(/^(Causal|Logic|Operation|Narrative|Time): \S/);
+    for (const summary of await page.getByTestId('compress-summary-of').allTextContents()) expect(summary).not.toMatch(/[a-z]+-[0-9a-f]{16}/);
     await shot('compress');
 
     // Export to JSON, then import the file back (nothing new: it all came from here).

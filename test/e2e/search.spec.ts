@@ -51,6 +51,8 @@ describe('Search and the rebuilt DAG in a browser', () => {
     await page.locator('[data-testid="search-status"][data-status="done"][data-query="storm wind"]').waitFor({ timeout: 30_000 });
     let hits = await shownHits(page);
     expect(hits.length).toBeGreaterThanOrEqual(3);
+    // The count in words, with its plural (it said "hit(s)").
+    await expect(page.getByTestId('search-status').textContent()).resolves.toMatch(/^\d+ hits in \d+ ms/);
     // One list by relevance, levels mixed: no groups, the scores never go up.
     await expect(page.locator('[data-testid="search-level-group"]').count()).resolves.toBe(0);
     const scores = hits.map((h) => Number(h.score));

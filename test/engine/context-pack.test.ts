@@ -3,7 +3,7 @@
  * fits the budget without cutting a chain, every block naming where it came from.
  */
 import { describe, expect, it } from 'vitest';
-import { buildContextPack, type PackHit, type PackSources } from '../../main/engine/compress/context-pack.js';
+import { buildContextPack, relevantHits, type PackHit, type PackSources } from '../../main/engine/compress/context-pack.js';
 import type { ExtractedChain } from '../../shared/types/memory.js';
 
 const texts: Record<string, string> = {
@@ -107,6 +107,35 @@ describe('context packs', () => {
     // Both messages belong to the causal chain: each block carries it, and only its third step joins from the analysis.
     for (const block of own) expect(block.chain_links).toEqual(['chain_causal_1']);
     expect(pack.blocks.filter((b) => b.id.startsWith('chain:')).map((b) => b.provenance?.message_ids)).toEqual([['m8']]);
+  });
+
+  it('titles each block as the search list does: its conversation (chain steps too), its document and section', async () => {
+    const session = 'ctx://session/c1/s1.md';
+    const ranked = (uri: string, title: string, heading: string | null, context_type: string, message_ids?: string[]) => ({
+      uri,
+      title,
+      score: 0.9,
+      scope: 'x',
+      weak: false,
+      also_at: [],
+      hits: [{ uri, level: 2 as const, score: 0.9, context_type, heading, also_at: [], parent_uri: null, abstract: '', provenance: { message_ids } }],
+    });
+    const found = relevantHits([
+      ranked(session, 'Debugging the export crash', null, 'session', ['m3']),
+      ranked('ctx://resources/docs/ops.md', 'Operations guide', 'Memory limits', 'resource'),
+    ] as never);
+    const fileSources: PackSources = {
+      read: sources.read,
+      readMessages: async (uri, ids) => (uri === session ? ids.map((id) => `[2024-05-08] Ana: message ${id}.`).join('\n') : null),
+      chainsFor: async (refs) => (refs.some((r) => r.message_ids.includes('m3')) ? [chain] : []),
+    };
+    const pack = await buildContextPack(found, fileSources, { query: 'export crash', budget: 10_000 });
+    const titles = Object.fromEntries(pack.blocks.map((b) => [b.id, b.provenance?.title]));
+    expect(titles[`${session}#m:m3`]).toBe('Debugging the export crash');
+    expect(titles['ctx://resources/docs/ops.md#2']).toBe('Operations guide · Memory limits');
+    const steps = pack.blocks.filter((b) => b.id.startsWith('chain:'));
+    expect(steps.length).toBe(2);
+    for (const step of steps) expect(step.provenance?.title).toBe('Debugging the export crash');
   });
 
   it('brings the question before a message hit and the reply after it, next to the hit and ranked below the hits', async () => {

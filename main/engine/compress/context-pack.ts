@@ -34,6 +34,8 @@ export interface PackHit {
   score: number;
   context_type: string;
   provenance: { source?: string | null; lines?: [number, number] | null; message_ids?: string[] };
+  /** Its title as the search list gives it (document · section heading, or the conversation), when known. */
+  title?: string;
   /** ISO time the node last changed, when known (for freshness). */
   updated_at?: string;
 }
@@ -128,6 +130,7 @@ export function relevantHits(ranked: readonly RankedResult[], floor: number = PA
         level: hit.level,
         score: hit.score,
         context_type: hit.context_type,
+        title: hit.heading && hit.heading !== result.title ? `${result.title} · ${hit.heading}` : result.title,
         provenance: {
           ...(hit.provenance.source ? { source: hit.provenance.source } : {}),
           ...(hit.provenance.lines ? { lines: hit.provenance.lines } : {}),
@@ -172,6 +175,7 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
         ...(hit.provenance.source ? { source: hit.provenance.source } : {}),
         ...(hit.provenance.lines ? { lines: hit.provenance.lines } : {}),
         ...(hit.provenance.message_ids?.length ? { message_ids: hit.provenance.message_ids } : {}),
+        ...(hit.title ? { title: hit.title } : {}),
       },
     });
   }
@@ -226,7 +230,8 @@ async function addNeighbours(blocks: ContextBlock[], sources: PackSources, seen:
       chain_types: [],
       relevance_score: hit.relevance_score * NEIGHBOUR_SHARE,
       freshness_score: hit.freshness_score,
-      provenance: { uri, message_ids: [messageId] },
+      // The message next to a hit is in the same conversation, so it has the hit's title.
+      provenance: { uri, message_ids: [messageId], ...(hit.provenance?.title ? { title: hit.provenance.title } : {}) },
     };
   };
   for (const block of blocks) {
@@ -405,7 +410,11 @@ async function attachChains(blocks: ContextBlock[], sources: PackSources): Promi
           chain_types: [],
           relevance_score: 0,
           freshness_score: 0,
-          provenance: { ...(conversation ? { uri: conversation } : {}), message_ids: node.message_ids },
+          provenance: {
+            ...(conversation ? { uri: conversation } : {}),
+            message_ids: node.message_ids,
+            ...(anchor?.provenance?.title ? { title: anchor.provenance.title } : {}),
+          },
         };
         blocks.push(block);
         for (const id of node.message_ids) byMessage.set(id, block);

@@ -5,11 +5,13 @@
  * its chain's summary, dropped), which chains survived whole, and the token counts.
  */
 import { lazy, Suspense, useState } from 'react';
-import type { CompressionStrategy } from '../../../shared/types/compress';
+import type { ChainReport, CompressionStrategy, ContextBlock } from '../../../shared/types/compress';
 import { formatCount } from '../../../shared/format';
 import { STRATEGIES, blockFates } from '../../stores/compress-store';
 import { useApp, useCompress } from '../../stores/stores-context';
 import { useT } from '../../use-t';
+import { labelOf } from '../../i18n';
+import { blockLabel, chainLabel } from './labels';
 import { useResolvedTheme } from '../../use-theme';
 import { packJsonFile, packMarkdownFile, packTokens, type PackFile } from './pack-files';
 import type { ContextPack } from '../../stores/compress-store';
@@ -119,10 +121,7 @@ function Outcome() {
               {fates.map(({ block, fate, tokens }) => (
                 <tr key={block.id} data-testid="compress-block" data-fate={fate}>
                   <td>
-                    <code className="block-id" title={block.id}>
-                      {block.id.replace(/^ctx:\/\//, '')}
-                    </code>
-                    {block.chain_links.length > 0 && <div className="muted small">{block.chain_links.join(', ')}</div>}
+                    <BlockName block={block} />
                   </td>
                   <td>
                     <span className={`op fate-${fate}`}>{t(`compress.fate.${fate}`)}</span>
@@ -145,13 +144,15 @@ function Outcome() {
                 <span className={`op chain-status-${result.intact_chains.includes(c.id) ? 'intact' : 'broken'}`}>
                   {result.intact_chains.includes(c.id) ? t('compress.intact') : t('compress.broken')}
                 </span>{' '}
-                <code>{c.id}</code> <span className="muted small">· {t(`compress.status.${c.status}`)}</span>
+                <ChainName chain={c} blocks={blocks} /> <span className="muted small">· {t(`compress.status.${c.status}`)}</span>
               </li>
             ))}
           </ul>
           {result.replaced.map((r) => (
             <div key={r.chain_ids.join('|')} className="replaced">
-              <div className="muted small">{t('compress.summaryOf', { chains: r.chain_ids.join(', '), tokens: r.token_count, original: r.original_token_count })}</div>
+              <div className="muted small" title={r.chain_ids.join(', ')} data-testid="compress-summary-of">
+                {t('compress.summaryOf', { chains: r.chain_ids.map((id) => chainTypeName(t, id, result.chains, blocks)).join(', '), tokens: r.token_count, original: r.original_token_count })}
+              </div>
               <p className="small">{r.content}</p>
             </div>
           ))}
@@ -159,6 +160,42 @@ function Outcome() {
       </div>
     </>
   );
+}
+
+/** A block by its title and messages; its id (a `ctx://` link) on a second, quieter line. */
+function BlockName({ block }: { block: ContextBlock }) {
+  const t = useT();
+  const { title, messages } = blockLabel(block);
+  return (
+    <>
+      <span className="block-title" data-testid="compress-block-title">
+        {title}
+        {messages.length > 0 && <span className="muted"> · {t('compress.messages', { count: messages.length, ids: messages.join(', ') })}</span>}
+      </span>
+      <code className="block-id muted small" title={block.id}>
+        {block.id.replace(/^ctx:\/\//, '')}
+      </code>
+    </>
+  );
+}
+
+/** A chain by its type and first step; its id in the tooltip. */
+function ChainName({ chain, blocks }: { chain: ChainReport; blocks: readonly ContextBlock[] }) {
+  const t = useT();
+  const { type, first } = chainLabel(chain, blocks);
+  return (
+    <span className="chain-name" title={chain.id} data-testid="compress-chain-name">
+      {type && <strong>{labelOf(t, 'chain', type.toUpperCase())}: </strong>}
+      {first || chain.id}
+    </span>
+  );
+}
+
+/** A chain named by its type alone (where its first step would be too long to list), else its id. */
+function chainTypeName(t: ReturnType<typeof useT>, id: string, chains: readonly ChainReport[], blocks: readonly ContextBlock[]): string {
+  const chain = chains.find((c) => c.id === id);
+  const type = chain ? chainLabel(chain, blocks).type : null;
+  return type ? labelOf(t, 'chain', type.toUpperCase()) : id;
 }
 
 /** Hands a file to the browser's (or Electron's) downloads. */
