@@ -30,11 +30,14 @@ const HANDLES: NodeHandle[] = [
  * How the canvas follows the layout, shared by the toolbar and the canvas: it re-fits the whole
  * graph as it changes until a person pans or zooms (`follow` false), and a change a person makes
  * (collapse, expand, a group opened, a focus, Fit) fits it again; `target` is a directory the
- * find asked to show, fitted instead of the whole graph once it is laid out.
+ * find asked to show, fitted instead of the whole graph once it is laid out. `whole` says a person
+ * asked to see everything (a layout change or Fit): later re-fits of a live run keep it whole
+ * rather than jumping back to the root at a readable size.
  */
 interface ViewportFollow {
   follow: boolean;
   target: string | null;
+  whole: boolean;
 }
 
 const FIT = { maxZoom: 1.2 } as const;
@@ -42,7 +45,7 @@ const DEFAULT_LAYOUT_SIZE = { width: DEFAULT_LAYOUT.nodeWidth, height: DEFAULT_L
 
 export function DagView() {
   const t = useT();
-  const viewport = useRef<ViewportFollow>({ follow: true, target: null });
+  const viewport = useRef<ViewportFollow>({ follow: true, target: null, whole: false });
   const root = useDag(shownRoot);
   const loadStored = useDag((s) => s.loadStored);
   const storedList = useDag((s) => s.storedList);
@@ -227,6 +230,7 @@ function DagToolbar({ root, viewport }: { root: string; viewport: ViewportFollow
         type="button"
         onClick={() => {
           viewport.follow = true;
+          viewport.whole = true;
           void flow.fitView({ ...FIT, duration: 200 });
         }}
         data-testid="dag-fit"
@@ -313,7 +317,8 @@ function DagCanvas({ root, viewport }: { root: string; viewport: ViewportFollow 
   useEffect(() => {
     if (graph.nodes.length === 0) return;
     const last = lastLayout.current;
-    const byPerson = last.root !== root || last.focus !== shape.focus || last.collapsed !== shape.collapsed || last.openGroups !== shape.openGroups;
+    const newRoot = last.root !== root;
+    const byPerson = last.focus !== shape.focus || last.collapsed !== shape.collapsed || last.openGroups !== shape.openGroups;
     lastLayout.current = { root, focus: shape.focus, collapsed: shape.collapsed, openGroups: shape.openGroups };
     const target = viewport.target;
     if (target !== null) {
@@ -322,16 +327,18 @@ function DagCanvas({ root, viewport }: { root: string; viewport: ViewportFollow 
       requestAnimationFrame(() => void flow.fitView({ ...FIT, nodes: [{ id: target }], duration: 250 }));
       return;
     }
-    if (byPerson) viewport.follow = true;
+    // Another run's tree starts readable again; what a person changed is shown whole from then on.
+    if (newRoot) [viewport.follow, viewport.whole] = [true, false];
+    if (byPerson) [viewport.follow, viewport.whole] = [true, true];
     if (!viewport.follow) return;
     requestAnimationFrame(() => {
       // What a person changed is fitted whole; the view following a run on its own stays readable.
       const size = flowStore.getState();
       const bounds = boundsOf(graph.positions.values(), DEFAULT_LAYOUT_SIZE);
       const rootAt = graph.positions.get(root);
-      const readable = !byPerson && bounds && rootAt ? readableViewport(bounds, size, { ...rootAt, ...DEFAULT_LAYOUT_SIZE }) : null;
+      const readable = !viewport.whole && bounds && rootAt ? readableViewport(bounds, size, { ...rootAt, ...DEFAULT_LAYOUT_SIZE }) : null;
       if (readable) void flow.setViewport(readable);
-      else void flow.fitView({ ...FIT, duration: byPerson ? 200 : 0 });
+      else void flow.fitView({ ...FIT, duration: byPerson || newRoot ? 200 : 0 });
     });
   }, [graph, root, shape.focus, shape.collapsed, shape.openGroups, viewport, flow, flowStore]);
 
