@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reply, startMockOpenAI } from '../support/mock-openai-server.js';
 import { ingestThroughUi, SAMPLE, useAppSession } from './harness.js';
 
 const app = useAppSession();
@@ -136,8 +137,12 @@ describe('Cairn in a browser', () => {
   });
 
   it('updates pending counts live while a larger tree is summarized', async () => {
-    const { page, shot } = await app.start();
-    // 24 directories with 3 small documents each: long enough a run to be seen between flushes.
+    // Summaries come from an LLM that takes 100 ms a call, as a real one takes longer: offline the
+    // run can end between two of the view's flushes, with nothing left to see waiting.
+    const llm = await startMockOpenAI({ apiKey: 'sk-e2e-live' });
+    llm.handle(() => reply.delayed(100, reply.json({ abstract: 'Station readings.', overview: '# Readings\n\n- why the sensors drift', categories: ['docs'] })));
+    const { page, shot } = await app.start({ serveArgs: ['--llm-base-url', llm.url, '--llm-api-key', 'sk-e2e-live'] });
+    // 25 directories, 18 of them with 3 small documents.
     const fixture = await mkdtemp(join(tmpdir(), 'cairn-e2e-tree-'));
     try {
       for (const area of ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta']) {
@@ -150,10 +155,8 @@ describe('Cairn in a browser', () => {
         }
       }
       await page.getByTestId('ingest-path').fill(fixture);
-      await page.getByTestId('ingest-start').click();
-      await page.keyboard.press('Alt+3');
-      await page.getByTestId('dag-empty').waitFor();
-      // Record every state and pending count the nodes show, from the first one drawn.
+      // Record every state and pending count the nodes show, from the first one drawn:
+      // watching from before the run starts, so a quick run's early states are not missed.
       await page.evaluate(`(() => {
         window.__seen = [];
         const record = (el) => window.__seen.push(el.dataset.state + ':' + el.dataset.pending);
@@ -164,6 +167,8 @@ describe('Cairn in a browser', () => {
           }
         }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state', 'data-pending'] });
       })()`);
+      await page.getByTestId('ingest-start').click();
+      await page.keyboard.press('Alt+3');
       await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 90_000 });
       await expect(page.getByTestId('dag-canvas').getAttribute('data-node-count')).resolves.toBe('25');
       const seen = (await page.evaluate('window.__seen')) as string[];
@@ -171,9 +176,11 @@ describe('Cairn in a browser', () => {
       expect(seen.some((entry) => /^(waiting|dispatched):[1-9]/.test(entry))).toBe(true);
       expect(seen.some((entry) => entry.startsWith('done:'))).toBe(true);
       expect(await page.getByTestId('dag-totals').textContent()).toMatch(/Directories\s*25 \/ 25/);
+      expect(llm.chatRequests.length).toBeGreaterThanOrEqual(25);
       await shot('dag-large');
     } finally {
       await rm(fixture, { recursive: true, force: true });
+      await llm.close();
     }
   });
 

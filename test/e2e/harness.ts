@@ -41,10 +41,10 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts `cairn serve` on a fresh workspace and reads the URL from its first stdout line. */
-export async function serve(): Promise<Served> {
+/** Starts `cairn serve` on a fresh workspace (with `args`, e.g. `--llm-*` flags) and reads the URL from its first stdout line. */
+export async function serve(args: readonly string[] = []): Promise<Served> {
   const workspace = await mkdtemp(join(tmpdir(), 'cairn-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist-main', 'cli.js'), 'serve', '--port', '0', '--workspace', workspace], {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist-main', 'cli.js'), 'serve', '--port', '0', '--workspace', workspace, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CAIRN_WORKSPACE: '' },
@@ -154,14 +154,14 @@ export function useAppSession() {
       return browser!;
     },
     /** `cairn serve` only (stopped after the test), for tests that open pages themselves. */
-    async serve(): Promise<Served> {
-      served = await serve();
+    async serve(args?: readonly string[]): Promise<Served> {
+      served = await serve(args);
       expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
       return served;
     },
-    /** `cairn serve` and a watched page on its URL. */
-    async start(options?: Parameters<typeof openPage>[2]): Promise<Watched> {
-      const { url } = await this.serve();
+    /** `cairn serve` (with `serveArgs`) and a watched page on its URL. */
+    async start(options: Parameters<typeof openPage>[2] & { serveArgs?: readonly string[] } = {}): Promise<Watched> {
+      const { url } = await this.serve(options.serveArgs);
       watched = await openPage(browser!, url, options);
       return watched;
     },
