@@ -95,6 +95,18 @@ describe('rankHits', () => {
     ]);
   });
 
+  it('lists a result made weak by its coverage after the strong ones, each part in score order', () => {
+    // One common word of the query carried the first hit (coverage 0.4): weak at 0.9 × 0.4.
+    const common = hit('ctx://resources/last.md', 2, 0.9, { coverage: 0.4 });
+    const ranked = rankHits([own(common), own(hit('ctx://resources/answer.md', 2, 0.8)), own(hit('ctx://resources/noise.md', 2, 0.2)), own(hit('ctx://resources/also.md', 2, 0.5))], { weakBelow: 0.45 });
+    expect(ranked.map((r) => [r.uri, r.weak])).toEqual([
+      ['ctx://resources/answer.md', false],
+      ['ctx://resources/also.md', false],
+      ['ctx://resources/last.md', true],
+      ['ctx://resources/noise.md', true],
+    ]);
+  });
+
   it('keeps each conversation message its own result', () => {
     const session = 'ctx://session/chat.jsonl';
     const m1 = hit(session, 2, 0.9, { id: `${session}#m1`, content_hash: 'h1', provenance: { source: null, lines: null, message_ids: ['m1'] } });

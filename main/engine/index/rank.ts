@@ -10,7 +10,7 @@
  * - Identical content (the same content hash at the same level) is one hit; the other places
  *   are listed as `also_at`, and a document all of whose hits are copies folds into the first.
  * - Results whose relevance (score × coverage of the query, search-index.ts) is below the mode's
- *   floor (`WEAK_BELOW`) are flagged `weak`.
+ *   floor (`WEAK_BELOW`) are flagged `weak` and listed after the others.
  * - A conversation message stays its own entry: a question is answered by messages.
  *
  * `rankHits` is pure (tested on hand-made hits); `documentsOf` reads the metas it needs.
@@ -140,7 +140,7 @@ export function rankHits(inputs: readonly RankInput[], options: RankOptions): Ra
   // An entry's copies, named by their documents: the document a copied hit sits in.
   const documentOfUri = new Map(inputs.map((input) => [input.hit.uri, input.document.uri]));
 
-  return [...entries.values()].map((entry): RankedResult => {
+  const results = [...entries.values()].map((entry): RankedResult => {
     const best = entry.hits[0] as RankedHit;
     const uri = entry.message ? best.uri : entry.document.uri;
     const alsoAt = new Set([...entry.alsoAt].map((hitUri) => (entry.message ? hitUri : (documentOfUri.get(hitUri) ?? hitUri))));
@@ -157,6 +157,10 @@ export function rankHits(inputs: readonly RankInput[], options: RankOptions): Ra
       also_at: [...alsoAt].sort(),
     };
   });
+  // Weak results go last, each part in score order: a high-scoring hit made weak by its coverage
+  // would otherwise sit among the strong ones, and a reader (and the Search view) takes the weak
+  // ones to be the list's tail.
+  return [...results.filter((r) => !r.weak), ...results.filter((r) => r.weak)];
 }
 
 type MetaReader = Pick<ContextFS, 'readMetaOf'>;
