@@ -411,6 +411,11 @@ export const en = {
   'trigger.chain_ready': 'Chains ready',
   'trigger.complementarity': 'Complementarity',
   'trigger.quality': 'Quality',
+  'trigger.why.bucket_ready': '{ready} of {items, plural, one {# item} other {# items}} in topics worth keeping',
+  'trigger.why.chain_ready': 'mean chain confidence {mean} × min(1, {chains}/{needed})',
+  'trigger.why.complementarity': '{linkedClusters} of {clusters, plural, one {# topic} other {# topics}} and {linkedChains} of {chains, plural, one {# chain} other {# chains}} linked to each other',
+  'trigger.why.quality': 'topic coherence {coherence}, chain validation {validation}',
+  'trigger.why.qualityUnvalidated': 'topic coherence {coherence}, no chain validated (counts as 0.50)',
 
   'memories.title': 'Memories',
   'memories.lead': 'What Cairn remembers long-term, each memory with the messages it came from. Edit or forget one; every change is kept in its history.',

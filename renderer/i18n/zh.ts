@@ -408,6 +408,11 @@ export const zh: Messages = {
   'trigger.chain_ready': '推理链就绪',
   'trigger.complementarity': '互补性',
   'trigger.quality': '质量',
+  'trigger.why.bucket_ready': '{items} 项中有 {ready} 项在值得保留的话题中',
+  'trigger.why.chain_ready': '推理链平均置信度 {mean} × min(1, {chains}/{needed})',
+  'trigger.why.complementarity': '{clusters} 个话题中 {linkedClusters} 个、{chains} 条推理链中 {linkedChains} 条相互关联',
+  'trigger.why.quality': '话题连贯度 {coherence}，推理链验证 {validation}',
+  'trigger.why.qualityUnvalidated': '话题连贯度 {coherence}，没有验证过的推理链（按 0.50 计）',
 
   'memories.title': '记忆',
   'memories.lead': 'Cairn 的长期记忆，每条都注明来源消息。可以编辑或遗忘；每次变更都保留在历史中。',

@@ -197,14 +197,38 @@ export const TriggerFactors = z.object({
 });
 export type TriggerFactors = z.infer<typeof TriggerFactors>;
 
+/** Each factor's weight in the trigger's score (docs/SPEC.md#coordinated-trigger), for the engine and the views. */
+export const TRIGGER_WEIGHTS: Readonly<TriggerFactors> = { bucket_ready: 0.3, chain_ready: 0.3, complementarity: 0.25, quality: 0.15 };
+
+/** What the trigger's factors were computed from (coordinated-trigger.ts's computeFactors). */
+export const TriggerEvidence = z.object({
+  /** bucket_ready: items in extraction-candidate clusters, of all clustered items. */
+  ready_items: z.number(),
+  items: z.number(),
+  /** chain_ready: the chains' mean extraction confidence × min(1, chains / chains_needed). */
+  mean_chain_confidence: z.number(),
+  chains: z.number(),
+  chains_needed: z.number(),
+  /** complementarity: clusters linked to a chain, of all clusters; chains linked to a cluster. */
+  linked_clusters: z.number(),
+  clusters: z.number(),
+  linked_chains: z.number(),
+  /** quality: mean cluster coherence and mean validation confidence (null when nothing was validated). */
+  coherence: z.number(),
+  validation: z.number().nullable(),
+});
+export type TriggerEvidence = z.infer<typeof TriggerEvidence>;
+
 /** The seed's ExtractionAction, with the arithmetic spelled out so a person can check it. */
 export const TriggerDecision = z.object({
   action: z.enum(['COORDINATED_EXTRACTION', 'WAIT']),
   confidence: z.number(),
   factors: TriggerFactors,
   threshold: z.number(),
-  /** One line per factor and one for the decision, e.g. "bucket_ready 0.80 × 0.3 = 0.24". */
+  /** One line per factor and one for the decision, e.g. "bucket_ready 0.80 × 0.3 = 0.24" (English, for the CLI and logs). */
   explanation: z.array(z.string()),
+  /** The counts each factor was computed from, so a view can explain it in its own language (absent in analyses stored before it was added). */
+  evidence: TriggerEvidence.optional(),
 });
 export type TriggerDecision = z.infer<typeof TriggerDecision>;
 

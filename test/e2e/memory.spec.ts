@@ -82,6 +82,11 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.getByTestId('session-tab-trigger').click();
     await expect(page.getByTestId('trigger-factor').count()).resolves.toBe(4);
     await expect(page.getByTestId('trigger-action').textContent()).resolves.toBe('Extract');
+    // A line per factor with its reason, and the score against the threshold.
+    const lines = await page.getByTestId('trigger-explanation').locator('li').allTextContents();
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^Buckets ready \d\.\d\d × 0\.3 = \d\.\d{3} · \d+ of \d+ items in topics worth keeping$/);
+    expect(lines[4]).toMatch(/^Score \d\.\d{3} > 0\.7 · Extract$/);
     await page.getByTestId('session-commit').click();
     await page.getByTestId('commit-result').waitFor({ timeout: 60_000 });
     const ops = await page.getByTestId('commit-change').evaluateAll((els) => els.map((e) => e.getAttribute('data-op')));
@@ -227,6 +232,11 @@ describe('Sessions, memories, compression and export in a browser', () => {
     const dimensions = await page.getByTestId('session-fusion').locator('.meta-table dt').allTextContents();
     expect(dimensions.length).toBeGreaterThan(0);
     for (const name of dimensions) expect(name).toMatch(/^[\u4e00-\u9fff]+$/);
+    // The trigger's reasons in Chinese too (they were the engine's English lines).
+    await page.getByTestId('session-tab-trigger').click();
+    const reasons = await page.getByTestId('trigger-explanation').locator('li').allTextContents();
+    expect(reasons[0]).toMatch(/^语义桶就绪 \d\.\d\d × 0\.3 = \d\.\d{3} · \d+ 项中有 \d+ 项在值得保留的话题中$/);
+    for (const line of reasons) expect(line).not.toMatch(/items|chains|clusters|coherence|validation/);
     await page.getByTestId('session-tab-messages').click();
     await page.getByTestId('message').first().waitFor();
     await page.getByTestId('session-tab-trigger').click();

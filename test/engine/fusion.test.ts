@@ -202,5 +202,22 @@ describe('CoordinatedExtractionTrigger', () => {
     expect(decision.action).toBe('WAIT');
     expect(decision.explanation[0]).toBe('bucket_ready 0.75 × 0.3 = 0.225 (3 of 4 items in extraction-candidate clusters)');
     expect(decision.explanation).toHaveLength(5);
+    // The counts behind the factors, for a view that explains them in its own language.
+    expect(decision.evidence).toEqual({
+      ready_items: 3,
+      items: 4,
+      mean_chain_confidence: 0.75,
+      chains: 2,
+      chains_needed: 3,
+      linked_clusters: 1,
+      clusters: 2,
+      linked_chains: 1,
+      coherence: expect.closeTo(0.6, 9),
+      validation: 1,
+    });
+    const unvalidated = trigger.evaluate({ clusters, chains, links, validations: [] });
+    expect(unvalidated.evidence?.validation).toBeNull();
+    expect(unvalidated.factors.quality).toBeCloseTo(0.55, 9); // ½·0.6 + ½·0.5 (unknown)
+    expect(unvalidated.explanation[3]).toMatch(/validation none \(0\.50\)\)$/);
   });
 });

@@ -3,18 +3,12 @@
  * explain the arithmetic, the Commit button (what the trigger commits by itself) with the memory
  * changes it made, and the review of every proposed memory (CandidateReview).
  */
-import type { TriggerFactors } from '../../../shared/types/memory';
+import { TRIGGER_WEIGHTS, type TriggerDecision, type TriggerFactors } from '../../../shared/types/memory';
 import { useSessions } from '../../stores/stores-context';
 import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { CandidateReview } from './CandidateReview';
 import { Bar } from './parts';
-
-/**
- * The trigger's weights (docs/SPEC.md#coordinated-trigger): 0.3·bucket_ready + 0.3·chain_ready +
- * 0.25·complementarity + 0.15·quality.
- */
-const WEIGHTS: Record<keyof TriggerFactors, number> = { bucket_ready: 0.3, chain_ready: 0.3, complementarity: 0.25, quality: 0.15 };
 
 export function TriggerPanel() {
   const t = useT();
@@ -36,11 +30,11 @@ export function TriggerPanel() {
           </span>
         </h3>
         <dl className="factor-list">
-          {(Object.keys(WEIGHTS) as (keyof TriggerFactors)[]).map((key) => (
+          {FACTORS.map((key) => (
             <div key={key} className="factor" data-testid="trigger-factor">
               <dt>{t(`trigger.${key}`)}</dt>
               <dd>
-                <Bar value={trigger.factors[key]} weight={WEIGHTS[key]} />
+                <Bar value={trigger.factors[key]} weight={TRIGGER_WEIGHTS[key]} />
               </dd>
             </div>
           ))}
@@ -51,10 +45,11 @@ export function TriggerPanel() {
             </dd>
           </div>
         </dl>
-        <ul className="explanation">
-          {trigger.explanation.map((line) => (
-            <li key={line}>
-              <code>{line}</code>
+        <ul className="explanation" data-testid="trigger-explanation">
+          {explain(trigger, t).map((line) => (
+            <li key={line.key}>
+              <code>{line.sum}</code>
+              {line.why && <span className="muted small"> · {line.why}</span>}
             </li>
           ))}
         </ul>
@@ -87,4 +82,28 @@ export function TriggerPanel() {
       {go && openId && <CandidateReview key={`${openId}:${commitStatus}`} conversationId={openId} />}
     </div>
   );
+}
+
+const FACTORS = Object.keys(TRIGGER_WEIGHTS) as (keyof TriggerFactors)[];
+
+/**
+ * The arithmetic, a line per factor and one for the score, each with its reason in the page's
+ * language from the counts the engine sent (an analysis stored before it sent them keeps its
+ * English lines).
+ */
+function explain(trigger: TriggerDecision, t: ReturnType<typeof useT>): { key: string; sum: string; why?: string }[] {
+  const e = trigger.evidence;
+  if (!e) return trigger.explanation.map((line) => ({ key: line, sum: line }));
+  const n = (value: number) => value.toFixed(2);
+  const why: Record<keyof TriggerFactors, string> = {
+    bucket_ready: t('trigger.why.bucket_ready', { ready: e.ready_items, items: e.items }),
+    chain_ready: t('trigger.why.chain_ready', { mean: n(e.mean_chain_confidence), chains: e.chains, needed: e.chains_needed }),
+    complementarity: t('trigger.why.complementarity', { linkedClusters: e.linked_clusters, clusters: e.clusters, linkedChains: e.linked_chains, chains: e.chains }),
+    quality: e.validation === null ? t('trigger.why.qualityUnvalidated', { coherence: n(e.coherence) }) : t('trigger.why.quality', { coherence: n(e.coherence), validation: n(e.validation) }),
+  };
+  const go = trigger.action === 'COORDINATED_EXTRACTION';
+  return [
+    ...FACTORS.map((key) => ({ key, sum: `${t(`trigger.${key}`)} ${n(trigger.factors[key])} × ${TRIGGER_WEIGHTS[key]} = ${(trigger.factors[key] * TRIGGER_WEIGHTS[key]).toFixed(3)}`, why: why[key] })),
+    { key: 'score', sum: `${t('sessions.score')} ${trigger.confidence.toFixed(3)} ${go ? '>' : '≤'} ${trigger.threshold}`, why: go ? t('sessions.extract') : t('sessions.wait') },
+  ];
 }

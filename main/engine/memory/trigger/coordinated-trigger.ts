@@ -18,9 +18,8 @@
  * - quality: ½ · mean cluster coherence + ½ · mean validation confidence (0.5, "unknown", when
  *   nothing was validated).
  */
-import type { BucketChainLink, ExtractedChain, TopicCluster, TriggerDecision, TriggerFactors, ValidationResult } from '../../../../shared/types/memory.js';
+import { TRIGGER_WEIGHTS, type BucketChainLink, type ExtractedChain, type TopicCluster, type TriggerDecision, type TriggerEvidence, type TriggerFactors, type ValidationResult } from '../../../../shared/types/memory.js';
 
-export const TRIGGER_WEIGHTS: Readonly<TriggerFactors> = { bucket_ready: 0.3, chain_ready: 0.3, complementarity: 0.25, quality: 0.15 };
 export const TRIGGER_THRESHOLD = 0.7;
 /** Chains needed for chain_ready to reach its mean confidence. */
 export const CHAINS_FOR_FULL_READINESS = 3;
@@ -34,20 +33,12 @@ export interface TriggerInput {
   validations: ValidationResult[];
 }
 
-export interface FactorDetail {
-  value: number;
-  why: string;
-}
-
 export class CoordinatedExtractionTrigger {
   constructor(private readonly threshold = TRIGGER_THRESHOLD) {}
 
   evaluate(input: TriggerInput): TriggerDecision {
-    const details = computeFactors(input);
-    return this.decide(
-      { bucket_ready: details.bucket_ready.value, chain_ready: details.chain_ready.value, complementarity: details.complementarity.value, quality: details.quality.value },
-      { bucket_ready: details.bucket_ready.why, chain_ready: details.chain_ready.why, complementarity: details.complementarity.why, quality: details.quality.why },
-    );
+    const { factors, evidence } = computeFactors(input);
+    return { ...this.decide(factors, whyInEnglish(evidence)), evidence };
   }
 
   /** The weighted decision for given factors (also used by tests and by callers with their own factors). */
@@ -67,7 +58,8 @@ export class CoordinatedExtractionTrigger {
   }
 }
 
-export function computeFactors(input: TriggerInput): Record<keyof TriggerFactors, FactorDetail> {
+/** The four factors and the counts they come from (the counts let a view explain them in its language). */
+export function computeFactors(input: TriggerInput): { factors: TriggerFactors; evidence: TriggerEvidence } {
   const { clusters, chains, links, validations } = input;
   const items = clusters.reduce((n, c) => n + c.items.length, 0);
   const readyItems = clusters.filter((c) => c.extraction_candidate).reduce((n, c) => n + c.items.length, 0);
@@ -84,14 +76,33 @@ export function computeFactors(input: TriggerInput): Record<keyof TriggerFactors
   const complementarity = clusters.length === 0 || chains.length === 0 ? 0 : 0.5 * clusterShare + 0.5 * chainShare;
 
   const coherence = clusters.length === 0 ? 0 : clusters.reduce((s, c) => s + c.coherence, 0) / clusters.length;
-  const validation = validations.length === 0 ? UNKNOWN_VALIDATION : validations.reduce((s, v) => s + v.confidence, 0) / validations.length;
-  const quality = 0.5 * coherence + 0.5 * validation;
+  const validation = validations.length === 0 ? null : validations.reduce((s, v) => s + v.confidence, 0) / validations.length;
+  const quality = 0.5 * coherence + 0.5 * (validation ?? UNKNOWN_VALIDATION);
 
   return {
-    bucket_ready: { value: bucket_ready, why: `${readyItems} of ${items} items in extraction-candidate clusters` },
-    chain_ready: { value: chain_ready, why: `mean confidence ${fmt(meanConfidence)} × min(1, ${chains.length}/${CHAINS_FOR_FULL_READINESS})` },
-    complementarity: { value: complementarity, why: `${linkedClusters.size} of ${clusters.length} clusters and ${linkedChains.size} of ${chains.length} chains linked` },
-    quality: { value: quality, why: `coherence ${fmt(coherence)}, validation ${validations.length === 0 ? 'none (0.50)' : fmt(validation)}` },
+    factors: { bucket_ready, chain_ready, complementarity, quality },
+    evidence: {
+      ready_items: readyItems,
+      items,
+      mean_chain_confidence: meanConfidence,
+      chains: chains.length,
+      chains_needed: CHAINS_FOR_FULL_READINESS,
+      linked_clusters: linkedClusters.size,
+      clusters: clusters.length,
+      linked_chains: linkedChains.size,
+      coherence,
+      validation,
+    },
+  };
+}
+
+/** The factors' reasons in the CLI's English (the app says them from `evidence` in the page's language). */
+function whyInEnglish(e: TriggerEvidence): Record<keyof TriggerFactors, string> {
+  return {
+    bucket_ready: `${e.ready_items} of ${e.items} items in extraction-candidate clusters`,
+    chain_ready: `mean confidence ${fmt(e.mean_chain_confidence)} × min(1, ${e.chains}/${e.chains_needed})`,
+    complementarity: `${e.linked_clusters} of ${e.clusters} clusters and ${e.linked_chains} of ${e.chains} chains linked`,
+    quality: `coherence ${fmt(e.coherence)}, validation ${e.validation === null ? `none (${fmt(UNKNOWN_VALIDATION)})` : fmt(e.validation)}`,
   };
 }
 
