@@ -56,3 +56,9 @@ export function formatWhen(iso: string, locale = 'en'): string {
 export function formatUsd(usd: number): string {
   return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 }
+
+/** `text` with its `{name}` placeholders filled from `params` (a name without a value stays as written). */
+export function fillPlaceholders(text: string, params?: Record<string, string | number>): string {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}

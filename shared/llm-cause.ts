@@ -12,6 +12,7 @@
  * describeCause({ code: 'http_status', status: 500, message: 'injected fault' }, englishCause); // "HTTP 500 'injected fault'"
  */
 import { z } from 'zod';
+import { fillPlaceholders } from './format.js';
 import type { Locale } from './locale.js';
 
 export const CAUSE_CODES = ['http_status', 'timeout', 'invalid_json', 'schema', 'refused', 'malformed', 'circuit_open', 'budget', 'network', 'unusable', 'other'] as const;
@@ -131,7 +132,7 @@ export type CauseMessageKey = keyof (typeof CAUSE_MESSAGES)['en'];
 export type SayCause = (key: CauseMessageKey, params?: Record<string, string | number>) => string;
 
 /** The CLI's (and the logs') wording: English. */
-export const englishCause: SayCause = (key, params) => fill(CAUSE_MESSAGES.en[key], params);
+export const englishCause: SayCause = (key, params) => fillPlaceholders(CAUSE_MESSAGES.en[key], params);
 
 /** A cause in the words `say` gives (a string stored before causes were structured: as it is). */
 export function describeCause(cause: StoredCause, say: SayCause): string {
@@ -174,9 +175,4 @@ function circuitOpen(cause: LlmCause, say: SayCause): string {
     return after ? say('cause.circuitPermanent', { cause: describeCause(after, say) }) : say('cause.circuitRepeatedFailures');
   }
   return after ? say('cause.circuitAfter', { cause: describeCause(after, say) }) : say('cause.circuitRepeatedFailures');
-}
-
-function fill(text: string, params?: Record<string, string | number>): string {
-  if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

@@ -1,12 +1,20 @@
 /**
- * An LLM failure's cause in the page's language, from its structure (shared/llm-cause.ts) and
- * the i18n tables' `cause.*` texts. What the server or the model said stays as they said it; a
- * cause stored before causes were structured (a string) is shown as it came.
+ * Causes in the page's language, from their structure and the i18n tables' texts: an LLM
+ * failure's (shared/llm-cause.ts, `cause.*`) and a memory change's (shared/memory-change-cause.ts,
+ * `change.*`). What the server, the model or the person said stays as they said it; a cause
+ * stored before causes were structured is shown as it came.
  */
 import type { StoredCause } from '../../shared/llm-cause';
 import { describeCause } from '../../shared/llm-cause';
+import { describeChange } from '../../shared/memory-change-cause';
+import type { MemoryChange } from '../../shared/types/memory';
 import { translate, type Locale } from './index';
 
 export function localizeCause(cause: StoredCause, locale: Locale): string {
   return describeCause(cause, (key, params) => translate(locale, key, params));
+}
+
+/** Why a memory changed, in the page's language (a history line written before causes were structured: its English reason). */
+export function localizeChange(change: Pick<MemoryChange, 'reason' | 'cause'>, locale: Locale): string {
+  return change.cause ? describeChange(change.cause, (key, params) => translate(locale, key, params)) : change.reason;
 }

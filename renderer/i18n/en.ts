@@ -3,6 +3,7 @@
  * these (see zh.ts). `{name}` placeholders are filled by `translate` in index.ts.
  */
 import { CAUSE_MESSAGES } from '../../shared/llm-cause';
+import { CHANGE_MESSAGES } from '../../shared/memory-change-cause';
 import { VIEW_LABELS } from '../../shared/view-labels';
 
 export const en = {
@@ -683,6 +684,7 @@ export const en = {
   'home.summary.causes': 'Why they fell back',
   // LLM failure causes (shared/llm-cause.ts holds their texts: the CLI says them in English too).
   ...CAUSE_MESSAGES.en,
+  ...CHANGE_MESSAGES.en,
   'explorer.upgrade.action': 'Upgrade summaries',
   'explorer.upgrade.hint': 'Re-summarize, bottom-up, what a weaker summarizer wrote here (offline or code skeleton → the configured LLM, an older prompt version). Another model is not weaker.',
   'explorer.upgrade.estimating': 'Counting what an upgrade redoes…',

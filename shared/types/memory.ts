@@ -5,6 +5,7 @@
  * These are zod schemas because they cross the contract (CLI --json, web host, Electron IPC).
  */
 import { z } from 'zod';
+import { ChangeCause } from '../memory-change-cause.js';
 import { CauseCounts } from '../llm-cause.js';
 
 export const Role = z.enum(['user', 'assistant', 'system', 'tool']);
@@ -287,8 +288,10 @@ export const MemoryChange = z.object({
   memory_id: z.string(),
   before: LongTermMemory.optional(),
   after: LongTermMemory.optional(),
-  /** Why: "new fact", "merged with similar memory (0.91)", "edited by user", "forgotten by user". */
+  /** Why, in English (the CLI's words): "new fact", "merged with the similar memory "…" (0.91)", "edited by user". */
   reason: z.string(),
+  /** Why, as a structure a view says in its own language (shared/memory-change-cause.ts); absent on lines written before it. */
+  cause: ChangeCause.optional(),
   /** An update held for the person's review because the memory is pinned: the memory as it would become (op is 'none'). */
   proposed: LongTermMemory.optional(),
 });

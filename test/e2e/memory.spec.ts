@@ -91,6 +91,11 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.getByTestId('commit-result').waitFor({ timeout: 60_000 });
     const ops = await page.getByTestId('commit-change').evaluateAll((els) => els.map((e) => e.getAttribute('data-op')));
     expect(ops.filter((op) => op === 'add').length).toBeGreaterThan(0);
+    // Each change says why, naming another memory by its title, never by its raw id.
+    const why = await page.getByTestId('commit-change-reason').allTextContents();
+    expect(why.length).toBe(ops.length);
+    for (const line of why) expect(line).not.toMatch(/mem_[0-9a-f]{16}/);
+    expect(why.some((line) => /new fact/.test(line))).toBe(true);
     await shot('sessions-trigger-committed');
 
     // Memories: by category, each with the messages it came from.
@@ -118,6 +123,7 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await edit.waitFor();
     await expect(edit.getAttribute('data-op')).resolves.toBe('update');
     await expect(edit.locator('ins').textContent()).resolves.toBe('Deploy plan: staging first, production on Friday');
+    await expect(edit.getByTestId('history-reason').textContent()).resolves.toBe('edited by user');
     await shot('memories-edited');
 
     // Search: a memory is one result under its title (its three levels were three results, two of
@@ -241,6 +247,13 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.getByTestId('message').first().waitFor();
     await page.getByTestId('session-tab-trigger').click();
     await expect(page.getByTestId('trigger-action').textContent()).resolves.toBe('提取');
+    // Committed here, the changes say why in Chinese too (they were the engine's English lines).
+    await page.getByTestId('session-commit').click();
+    await page.getByTestId('commit-result').waitFor({ timeout: 60_000 });
+    const why = await page.getByTestId('commit-change-reason').allTextContents();
+    expect(why.length).toBeGreaterThan(0);
+    for (const line of why) expect(line).toMatch(/新事实|相同|合并|取代/);
+    for (const line of why) expect(line).not.toMatch(/new fact|merged|identical/);
     await shot('sessions-trigger-dark-zh');
   });
 });

@@ -6,7 +6,8 @@
 import { useEffect } from 'react';
 import { MemoryCategory as MemoryCategories, type LongTermMemory, type MemoryChange } from '../../../shared/types/memory';
 import { countByCategory, visibleMemories, type CategoryFilter } from '../../stores/memories-store';
-import { useMemories, useStores } from '../../stores/stores-context';
+import { useApp, useMemories, useStores } from '../../stores/stores-context';
+import { localizeChange } from '../../i18n/causes';
 import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import './memories.css';
@@ -225,6 +226,7 @@ const FIELDS = ['title', 'category', 'content', 'keywords'] as const;
 
 function History() {
   const t = useT();
+  const locale = useApp((s) => s.locale);
   const history = useMemories((s) => s.history);
   return (
     <section className="panel" data-testid="memory-history">
@@ -235,7 +237,7 @@ function History() {
         {history.map((c, i) => (
           <li key={i} className="history-item" data-testid="history-item" data-op={c.op}>
             <div>
-              <span className={`op op-${c.op}`}>{labelOf(t, 'memoryOp', c.op)}</span> <span className="muted small">{c.at}</span> · {c.reason}
+              <span className={`op op-${c.op}`}>{labelOf(t, 'memoryOp', c.op)}</span> <span className="muted small">{c.at}</span> · <span data-testid="history-reason">{localizeChange(c, locale)}</span>
             </div>
             <ChangeFields change={c} />
           </li>

@@ -4,7 +4,8 @@
  * changes it made, and the review of every proposed memory (CandidateReview).
  */
 import { TRIGGER_WEIGHTS, type TriggerDecision, type TriggerFactors } from '../../../shared/types/memory';
-import { useSessions } from '../../stores/stores-context';
+import { useApp, useSessions } from '../../stores/stores-context';
+import { localizeChange } from '../../i18n/causes';
 import { labelOf } from '../../i18n';
 import { useT } from '../../use-t';
 import { CandidateReview } from './CandidateReview';
@@ -12,6 +13,7 @@ import { Bar } from './parts';
 
 export function TriggerPanel() {
   const t = useT();
+  const locale = useApp((s) => s.locale);
   const trigger = useSessions((s) => s.analysis?.trigger);
   const commitStatus = useSessions((s) => s.commitStatus);
   const commit = useSessions((s) => s.commit);
@@ -72,7 +74,7 @@ export function TriggerPanel() {
             {commit.changes.map((c) => (
               <li key={`${c.memory_id}|${c.at}`} data-testid="commit-change" data-op={c.op}>
                 <span className={`op op-${c.op}`}>{labelOf(t, 'memoryOp', c.op)}</span> <strong>{(c.after ?? c.before)?.title ?? c.memory_id}</strong>
-                <span className="muted small"> · {c.reason}</span>
+                <span className="muted small" data-testid="commit-change-reason"> · {localizeChange(c, locale)}</span>
               </li>
             ))}
           </ul>

@@ -54,8 +54,10 @@ describe('contradictions are real disagreements only (issue 17, item 5)', () => 
     const existing = { ...memory('event', 'Release', 'The release goes out on 2024-05-09.'), conversation_id: 'c1' };
     const d = decide(candidate('event', 'Release', 'The release goes out on 2024-05-10.'), [existing]);
     expect(d.op).toBe('update');
-    expect(d.reason).toContain('value: 2024-05-09 → 2024-05-10');
-    expect(d.reason).toContain('sources: messages s1:1 of c1 vs messages s2:3 of c2');
+    if (d.op !== 'update') return;
+    expect(d.cause).toMatchObject({ code: 'contradiction', memory: { id: existing.id, title: 'Release' } });
+    expect(d.cause.detail).toContain('value: 2024-05-09 → 2024-05-10');
+    expect(d.cause.detail).toContain('sources: messages s1:1 of c1 vs messages s2:3 of c2');
   });
 });
 
@@ -97,7 +99,7 @@ describe('decide', () => {
     const d = decide(candidate('preference', 'Theme', 'Ana prefers the light theme.', ['theme', 'light']), [existing]);
     expect(d.op).toBe('update');
     if (d.op !== 'update') return;
-    expect(d.reason).toMatch(/antonym: dark → light/);
+    expect(d.cause.detail).toMatch(/antonym: dark → light/);
     expect(d.patch.content).toBe('Ana uses VS Code.\n\nAna prefers the light theme.');
     expect(d.patch.keywords).toEqual(['theme', 'light']);
   });

@@ -17,6 +17,7 @@
  *   preference and profile) a change cue ("now", "instead", 改用) separates sentences that are
  *   otherwise about the same thing. A contradiction is reported with both sources.
  */
+import type { ChangeCause } from '../../../../shared/memory-change-cause.js';
 import type { LongTermMemory } from '../../../../shared/types/memory.js';
 import { cosine, coverage, keywordOverlap, sentenceContradiction, sentenceKey, splitSentences, termVector, type Contradiction } from './similarity.js';
 import type { MemoryCandidate } from './types.js';
@@ -25,10 +26,11 @@ export const DUPLICATE_COVERAGE = 1;
 export const MERGE_SIMILARITY = 0.5;
 const COSINE_WEIGHT = 0.7;
 
+/** What committing a candidate does, and why (shared/memory-change-cause.ts: the store says it in English as the change's reason). */
 export type Decision =
-  | { op: 'add'; reason: string }
-  | { op: 'none'; target: LongTermMemory; score: number; reason: string }
-  | { op: 'update'; target: LongTermMemory; score: number; patch: MemoryPatch; reason: string };
+  | { op: 'add'; cause: ChangeCause }
+  | { op: 'none'; target: LongTermMemory; score: number; cause: ChangeCause }
+  | { op: 'update'; target: LongTermMemory; score: number; patch: MemoryPatch; cause: ChangeCause };
 
 /** What an update changes; message ids, keywords, chains and clusters are always unioned by the store. */
 export interface MemoryPatch {
@@ -79,15 +81,15 @@ export function decide(candidate: MemoryCandidate, memories: LongTermMemory[]): 
   for (const { memory, score } of scored) {
     const covered = coverage(memoryText(candidate), memoryText(memory) + '\n' + memory.keywords.join(' '));
     if (covered >= DUPLICATE_COVERAGE) {
-      return { op: 'none', target: memory, score, reason: `near-identical to ${memory.id} (similarity ${score.toFixed(2)}): it adds no new term` };
+      return { op: 'none', target: memory, score, cause: { code: 'identical', memory: named(memory), score } };
     }
   }
 
   const best = scored[0];
   if (best && best.score >= MERGE_SIMILARITY) {
-    return { op: 'update', target: best.memory, score: best.score, patch: merge(best.memory, candidate), reason: `merged with similar memory (${best.score.toFixed(2)})` };
+    return { op: 'update', target: best.memory, score: best.score, patch: merge(best.memory, candidate), cause: { code: 'merged', memory: named(best.memory), score: best.score } };
   }
-  return { op: 'add', reason: best ? `new fact (closest memory ${best.memory.id} at ${best.score.toFixed(2)})` : 'new fact' };
+  return { op: 'add', cause: best ? { code: 'new', memory: named(best.memory), score: best.score } : { code: 'new' } };
 }
 
 /** Both memories' statements: the memory's sentences, then the candidate's sentences it does not already have. */
@@ -121,7 +123,7 @@ function replace(memory: LongTermMemory, candidate: MemoryCandidate, score: numb
       // The contradicted memory's keywords may name the old value ("dark"); the candidate's name the new one.
       keywords: union(candidate.keywords, memory.keywords.filter((k) => !found.some((c) => mentions(c.older, k) && !mentions(c.newer, k)))),
     },
-    reason: `replaces a contradicted statement of ${memory.id} (${how}); sources: ${source(memory)} vs ${source(candidate)}; the earlier text is kept in history`,
+    cause: { code: 'contradiction', memory: named(memory), detail: `${how}; sources: ${source(memory)} vs ${source(candidate)}` },
   };
 }
 
@@ -136,4 +138,9 @@ function mentions(sentence: string, keyword: string): boolean {
 
 export function union(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])];
+}
+
+/** The other memory as a change's cause names it: its id, and its title for a person. */
+export function named(memory: LongTermMemory): { id: string; title: string } {
+  return { id: memory.id, title: memory.title };
 }

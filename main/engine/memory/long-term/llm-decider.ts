@@ -9,6 +9,7 @@
  * the model can refine a decision but never lose a memory unrecorded.
  */
 import { z } from 'zod';
+import type { ChangeCause } from '../../../../shared/memory-change-cause.js';
 import type { LongTermMemory } from '../../../../shared/types/memory.js';
 import { isCancelled, unusableAnswer, type MemoryLlm } from '../llm-run.js';
 import { decide, merge, similarity, union, type Decision } from './dedup.js';
@@ -30,7 +31,7 @@ export const LlmMemoryDecision = z.strictObject({
 });
 export type LlmMemoryDecision = z.infer<typeof LlmMemoryDecision>;
 
-export type LlmDecision = Decision | { op: 'delete'; target: LongTermMemory; score: number; reason: string };
+export type LlmDecision = Decision | { op: 'delete'; target: LongTermMemory; score: number; cause: ChangeCause };
 
 const SYSTEM = [
   'You keep a person\'s long-term memories free of duplicates without losing any fact.',
@@ -75,15 +76,15 @@ export async function decideWithLlm(llm: MemoryLlm, candidate: MemoryCandidate, 
     llm.fellBack('dedup', error);
     return rules;
   }
-  const reason = `llm ${llm.model.modelId}: ${value.reason}`;
-  if (value.decision === 'add') return answered(llm, { op: 'add', reason });
+  const cause: ChangeCause = { code: 'llm', model: llm.model.modelId, detail: value.reason };
+  if (value.decision === 'add') return answered(llm, { op: 'add', cause });
   const target = shown.find((s) => s.memory.id === value.target_id);
   if (!target) {
     llm.fellBack('dedup', unusableAnswer('a dedup decision naming a memory it was not shown'));
     return rules;
   }
-  if (value.decision === 'none') return answered(llm, { op: 'none', target: target.memory, score: target.score, reason });
-  if (value.decision === 'delete') return answered(llm, { op: 'delete', target: target.memory, score: target.score, reason });
+  if (value.decision === 'none') return answered(llm, { op: 'none', target: target.memory, score: target.score, cause });
+  if (value.decision === 'delete') return answered(llm, { op: 'delete', target: target.memory, score: target.score, cause });
   const merged = merge(target.memory, candidate);
   return answered(llm, {
     op: 'update',
@@ -94,7 +95,7 @@ export async function decideWithLlm(llm: MemoryLlm, candidate: MemoryCandidate, 
       content: value.content?.trim() || merged.content,
       keywords: union(target.memory.keywords, candidate.keywords),
     },
-    reason,
+    cause,
   });
 }
 

@@ -18,6 +18,7 @@
  */
 import { join } from 'node:path';
 import { CairnError, errorMessage } from '../../../../shared/errors.js';
+import { because, type ChangeCause } from '../../../../shared/memory-change-cause.js';
 import { MemoryCategory, type LongTermMemory, type MemoryChange } from '../../../../shared/types/memory.js';
 import type { NodeMeta } from '../../../../shared/types/node.js';
 import { systemClock, type Clock } from '../../ports/clock.js';
@@ -25,7 +26,7 @@ import { noopIndex, type ContextIndex } from '../../ports/context-index.js';
 import { silentLogger, type Logger } from '../../ports/logger.js';
 import { nodeRecords } from '../../index/node-records.js';
 import type { ContextFS } from '../../tree/context-fs.js';
-import { decide, union } from './dedup.js';
+import { decide, named, union } from './dedup.js';
 import { MemoryHistory } from './history.js';
 import type { MemoryLlm } from '../llm-run.js';
 import { decideWithLlm, type LlmDecision } from './llm-decider.js';
@@ -131,8 +132,8 @@ export class ContextFsMemoryStore implements MemoryStore {
       const clean = cleanPatch(patch, id);
       // A person's edit pins the memory: later commits may propose changes to it, never merge into it.
       const after: LongTermMemory = { ...before, ...clean, pinned: true, updated_at: this.now() };
-      if (sameFields(before, after)) return { at: this.now(), op: 'none', memory_id: id, after: before, reason: 'edit changes nothing' };
-      const change: MemoryChange = { at: this.now(), op: 'update', memory_id: id, before, after, reason: 'edited by user' };
+      if (sameFields(before, after)) return { at: this.now(), op: 'none', memory_id: id, after: before, ...because({ code: 'edit_unchanged' }) };
+      const change: MemoryChange = { at: this.now(), op: 'update', memory_id: id, before, after, ...because({ code: 'edited' }) };
       await this.persist(change);
       await this.afterChanges(new Set([before.category, after.category]));
       return change;
@@ -142,7 +143,7 @@ export class ContextFsMemoryStore implements MemoryStore {
   async forget(id: string, reason?: string): Promise<MemoryChange> {
     return this.exclusive(async () => {
       const before = await this.require(id);
-      const change: MemoryChange = { at: this.now(), op: 'delete', memory_id: id, before, reason: reason?.trim() ? `forgotten by user: ${reason.trim()}` : 'forgotten by user' };
+      const change: MemoryChange = { at: this.now(), op: 'delete', memory_id: id, before, ...because(reason?.trim() ? { code: 'forgotten', detail: reason.trim() } : { code: 'forgotten' }) };
       await this.persist(change);
       await this.afterChanges(new Set([before.category]));
       return change;
@@ -181,7 +182,7 @@ export class ContextFsMemoryStore implements MemoryStore {
               const { before: _older, ...change } = recorded;
               await this.applyToFiles(current ? { ...change, before: current } : change);
             } else {
-              await this.persist({ at: this.now(), op: current ? 'update' : 'add', memory_id: memory.id, ...(current ? { before: current } : {}), after: memory, reason: `imported from ${source}` });
+              await this.persist({ at: this.now(), op: current ? 'update' : 'add', memory_id: memory.id, ...(current ? { before: current } : {}), after: memory, ...because({ code: 'imported', detail: source }) });
             }
             if (current) touched.add(current.category);
             touched.add(memory.category);
@@ -211,7 +212,7 @@ export class ContextFsMemoryStore implements MemoryStore {
     if (current && JSON.stringify(current) === JSON.stringify(memory)) return { op: 'unchanged' };
     if (current && current.updated_at > memory.updated_at) return { op: 'keep', reason: `this workspace's version is newer (${current.updated_at} > ${memory.updated_at})` };
     const last = this.log.last(memory.id);
-    if (!current && last?.op === 'delete' && last.reason.startsWith('forgotten by user') && last.at > memory.updated_at) {
+    if (!current && last?.op === 'delete' && (last.cause ? last.cause.code === 'forgotten' : last.reason.startsWith('forgotten by user')) && last.at > memory.updated_at) {
       return { op: 'keep', reason: `forgotten by user here on ${last.at}, after the imported version` };
     }
     return { op: 'write', current };
@@ -229,7 +230,7 @@ export class ContextFsMemoryStore implements MemoryStore {
         memory_id: after.id,
         ...(before ? { before } : {}),
         after,
-        reason: `imported from ${source}`,
+        ...because({ code: 'imported', detail: source }),
       }));
       await this.log.append(lines);
       await this.settleHistory();
@@ -247,7 +248,7 @@ export class ContextFsMemoryStore implements MemoryStore {
     const current = (await this.find(last.memory_id))?.memory ?? null;
     const matches = last.after ? current !== null && JSON.stringify(current) === JSON.stringify(last.after) : current === null;
     if (matches) return;
-    await this.log.append([{ at: this.now(), op: 'none', memory_id: last.memory_id, ...(current ? { after: current } : {}), reason: 'import: the memory stays as it is in this workspace' }]);
+    await this.log.append([{ at: this.now(), op: 'none', memory_id: last.memory_id, ...(current ? { after: current } : {}), ...because({ code: 'import_stays' }) }]);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -268,17 +269,17 @@ export class ContextFsMemoryStore implements MemoryStore {
         decision.op === 'update'
           ? { ...before, ...decision.patch, message_ids: union(before.message_ids, candidate.message_ids), updated_at: now }
           : { ...before, title: candidate.title.trim(), content: candidate.content.trim(), message_ids: union(before.message_ids, candidate.message_ids), updated_at: now };
-      return { at: now, op: 'none', memory_id: before.id, before, after: before, proposed, reason: `${before.id} is pinned (edited by you): update held for your review; ${decision.reason}` };
+      return { at: now, op: 'none', memory_id: before.id, before, after: before, proposed, ...because({ code: 'pinned', memory: named(before), decision: decision.cause }) };
     }
     if (decision.op === 'add' || decision.op === 'delete') {
       if (decision.op === 'delete') {
-        await persist({ at: now, op: 'delete', memory_id: decision.target.id, before: decision.target, reason: decision.reason });
+        await persist({ at: now, op: 'delete', memory_id: decision.target.id, before: decision.target, ...because(decision.cause) });
       }
       const id = await this.newId(candidate);
       if (id === null) {
         // Same category, title and first message as a memory the user forgot: keep it forgotten.
         const forgotten = memoryId(candidate.category, candidate.title, candidate.message_ids[0]!);
-        return { at: now, op: 'none', memory_id: forgotten, reason: 'forgotten by user earlier; not added again' };
+        return { at: now, op: 'none', memory_id: forgotten, ...because({ code: 'not_readded' }) };
       }
       const after: LongTermMemory = {
         id,
@@ -295,8 +296,8 @@ export class ContextFsMemoryStore implements MemoryStore {
         updated_at: now,
         ...(candidate.pinned ? { pinned: true } : {}),
       };
-      const reason = decision.op === 'delete' ? `replaces ${decision.target.id}, deleted: ${decision.reason}` : decision.reason;
-      const change: MemoryChange = { at: now, op: 'add', memory_id: id, after, reason };
+      const cause: ChangeCause = decision.op === 'delete' ? { code: 'replaces', memory: named(decision.target), decision: decision.cause } : decision.cause;
+      const change: MemoryChange = { at: now, op: 'add', memory_id: id, after, ...because(cause) };
       await persist(change);
       return change;
     }
@@ -309,12 +310,13 @@ export class ContextFsMemoryStore implements MemoryStore {
     };
     if (decision.op === 'none') {
       if (candidate.message_ids.every((m) => before.message_ids.includes(m))) {
-        return { at: now, op: 'none', memory_id: before.id, after: before, reason: `${decision.reason}; its messages are already recorded` };
+        return { at: now, op: 'none', memory_id: before.id, after: before, ...because({ ...decision.cause, messages: 'recorded' }) };
       }
       // Nothing new to say, but new evidence: the messages join the provenance, recorded as an update.
       const after: LongTermMemory = { ...before, ...provenance, updated_at: now };
-      await persist({ at: now, op: 'update', memory_id: before.id, before, after, reason: `${decision.reason}; message ids added` });
-      return { at: now, op: 'none', memory_id: before.id, before, after, reason: `${decision.reason}; message ids added` };
+      const added = because({ ...decision.cause, messages: 'added' });
+      await persist({ at: now, op: 'update', memory_id: before.id, before, after, ...added });
+      return { at: now, op: 'none', memory_id: before.id, before, after, ...added };
     }
     const after: LongTermMemory = {
       ...before,
@@ -325,7 +327,7 @@ export class ContextFsMemoryStore implements MemoryStore {
       // What the person accepted or wrote is theirs from now on.
       ...(candidate.pinned ? { pinned: true } : {}),
     };
-    const change: MemoryChange = { at: now, op: 'update', memory_id: before.id, before, after, reason: decision.reason };
+    const change: MemoryChange = { at: now, op: 'update', memory_id: before.id, before, after, ...because(decision.cause) };
     await persist(change);
     return change;
   }
@@ -334,7 +336,7 @@ export class ContextFsMemoryStore implements MemoryStore {
   private async newId(candidate: MemoryCandidate): Promise<string | null> {
     const first = candidate.message_ids[0]!;
     const last = this.log.last(memoryId(candidate.category, candidate.title, first));
-    if (last?.op === 'delete' && last.reason.startsWith('forgotten by user')) return null;
+    if (last?.op === 'delete' && (last.cause ? last.cause.code === 'forgotten' : last.reason.startsWith('forgotten by user'))) return null;
     for (let attempt = 0; ; attempt += 1) {
       const id = memoryId(candidate.category, candidate.title, first, attempt);
       if (!(await this.find(id))) return id;
