@@ -1,6 +1,8 @@
 /**
  * The interface text in English. This table defines the keys: every other language has exactly
  * these (see zh.ts). `{name}` placeholders are filled by `translate` in index.ts.
+ * Long file: one line per text of the whole interface; one table per language keeps every key
+ * checked against the other language in one place.
  */
 import { CAUSE_MESSAGES } from '../../shared/llm-cause';
 import { CHANGE_MESSAGES } from '../../shared/memory-change-cause';

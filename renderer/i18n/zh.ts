@@ -1,4 +1,7 @@
-/** The interface text in Chinese: typed by the English keys, so a key missing or extra here fails the type check. */
+/**
+ * The interface text in Chinese: typed by the English keys, so a key missing or extra here fails the type check.
+ * Long file: one line per text of the whole interface, as en.ts.
+ */
 import { CAUSE_MESSAGES } from '../../shared/llm-cause';
 import { CHANGE_MESSAGES } from '../../shared/memory-change-cause';
 import { VIEW_LABELS } from '../../shared/view-labels';
