@@ -16,6 +16,8 @@ import { useT } from '../../use-t';
 const WIDTH = 200;
 const HEIGHT = 150;
 const PAD = 4;
+/** The corner the minimap takes on the canvas: its box, border and margin (dag.css), and a gap before the graph. */
+export const MINIMAP_FOOTPRINT = { width: WIDTH + 2 + 10 + 12, height: HEIGHT + 2 + 10 + 12 } as const;
 const REDRAW_MS = 300;
 
 export interface MiniMapGraph {

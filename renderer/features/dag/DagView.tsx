@@ -1,4 +1,4 @@
-import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, useStoreApi, type Edge, type NodeHandle, type NodeMouseHandler } from '@xyflow/react';
+import { Background, Controls, Position, ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore, useStoreApi, type Edge, type NodeHandle, type NodeMouseHandler, type ReactFlowInstance } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { formatCount } from '../../../shared/format';
 import { treeCounts, type Tally } from '../../../shared/tree-counts';
@@ -6,11 +6,11 @@ import { DIR_STATES, findDirs, shownRoot, type DagState } from '../../stores/dag
 import { useApp, useDag, useDagShallow, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { useResolvedTheme } from '../../use-theme';
-import { DagMiniMap } from './DagMiniMap';
+import { DagMiniMap, MINIMAP_FOOTPRINT } from './DagMiniMap';
 import { DirNode, GroupNode, type DagFlowNode } from './DirNode';
 import { DEFAULT_LAYOUT, layoutDag } from './layout';
 import { isGroupId, viewGraph } from './view-graph';
-import { boundsOf, readableViewport } from './readable-fit';
+import { boundsOf, clearOfMiniMap, readableViewport } from './readable-fit';
 import './dag.css';
 
 // Module scope, so React Flow sees the same object on every render.
@@ -41,6 +41,12 @@ interface ViewportFollow {
 }
 
 const FIT = { maxZoom: 1.2 } as const;
+
+/** Fits every node in view, clear of the minimap in the corner. */
+function fitWhole(flow: ReactFlowInstance, canvas: { width: number; height: number }, duration: number): void {
+  const bounds = flow.getNodesBounds(flow.getNodes());
+  void flow.fitView({ ...FIT, padding: clearOfMiniMap(bounds, canvas, MINIMAP_FOOTPRINT), duration });
+}
 const DEFAULT_LAYOUT_SIZE = { width: DEFAULT_LAYOUT.nodeWidth, height: DEFAULT_LAYOUT.nodeHeight };
 
 export function DagView() {
@@ -177,6 +183,7 @@ function DagToolbar({ root, viewport }: { root: string; viewport: ViewportFollow
   const matches = useDagShallow((s) => findDirs(s, root, s.query));
   const [matchIndex, setMatchIndex] = useState(0);
   const flow = useReactFlow();
+  const flowStore = useStoreApi();
 
   const goToMatch = (step: number) => {
     if (matches.length === 0) return;
@@ -231,7 +238,7 @@ function DagToolbar({ root, viewport }: { root: string; viewport: ViewportFollow
         onClick={() => {
           viewport.follow = true;
           viewport.whole = true;
-          void flow.fitView({ ...FIT, duration: 200 });
+          fitWhole(flow, flowStore.getState(), 200);
         }}
         data-testid="dag-fit"
       >
@@ -338,7 +345,7 @@ function DagCanvas({ root, viewport }: { root: string; viewport: ViewportFollow 
       const rootAt = graph.positions.get(root);
       const readable = !viewport.whole && bounds && rootAt ? readableViewport(bounds, size, { ...rootAt, ...DEFAULT_LAYOUT_SIZE }) : null;
       if (readable) void flow.setViewport(readable);
-      else void flow.fitView({ ...FIT, duration: byPerson || newRoot ? 200 : 0 });
+      else fitWhole(flow, size, byPerson || newRoot ? 200 : 0);
     });
   }, [graph, root, shape.focus, shape.collapsed, shape.openGroups, viewport, flow, flowStore]);
 

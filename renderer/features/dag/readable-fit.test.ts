@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundsOf, readableViewport } from './readable-fit';
+import { boundsOf, clearOfMiniMap, readableViewport } from './readable-fit';
 
 const node = { width: 240, height: 56 };
 const canvas = { width: 1100, height: 600 };
@@ -36,5 +36,18 @@ describe('readableViewport', () => {
     const bounds = boundsOf(deep, node)!;
     const view = readableViewport(bounds, canvas, { x: 0, y: 0, width: 240, height: 56 })!;
     expect(bounds.x * view.zoom + view.x).toBeCloseTo(24);
+  });
+});
+
+describe('clearOfMiniMap', () => {
+  const miniMap = { width: 224, height: 174 };
+
+  it('keeps the minimap\'s height free below a wide graph, which has room to spare there', () => {
+    // RelNotes-like: one row of groups, far wider than tall.
+    expect(clearOfMiniMap({ width: 4000, height: 300 }, canvas, miniMap)).toEqual({ top: '24px', right: '24px', bottom: '174px', left: '24px' });
+  });
+
+  it('keeps its width free beside a tall graph, which would shrink more below', () => {
+    expect(clearOfMiniMap({ width: 600, height: 4000 }, canvas, miniMap)).toEqual({ top: '24px', right: '224px', bottom: '24px', left: '24px' });
   });
 });

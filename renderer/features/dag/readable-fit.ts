@@ -47,3 +47,25 @@ export function readableViewport(bounds: Rect, canvas: { width: number; height: 
   else y = Math.min(MARGIN - bounds.y * zoom, Math.max(canvas.height - MARGIN - (bounds.y + bounds.height) * zoom, y));
   return { x, y, zoom };
 }
+
+/** Per-side padding for a whole fit, in screen pixels (React Flow's `fitView` padding). */
+export interface FitPadding {
+  top: `${number}px`;
+  right: `${number}px`;
+  bottom: `${number}px`;
+  left: `${number}px`;
+}
+
+/**
+ * The padding that fits the graph whole clear of the minimap in the canvas's bottom-right corner
+ * (it hid the last nodes of git's docs): the minimap's height kept free below the graph, or its
+ * width to the right, whichever leaves the graph larger. A wide graph loses nothing (it has room
+ * to spare above and below), a tall one gives up a strip at its side.
+ */
+export function clearOfMiniMap(bounds: Pick<Rect, 'width' | 'height'>, canvas: { width: number; height: number }, miniMap: { width: number; height: number }): FitPadding {
+  const zoom = (right: number, bottom: number) => Math.min((canvas.width - MARGIN - right) / bounds.width, (canvas.height - MARGIN - bottom) / bounds.height);
+  const below = zoom(MARGIN, miniMap.height);
+  const beside = zoom(miniMap.width, MARGIN);
+  const px = (n: number) => `${n}px` as const;
+  return below >= beside ? { top: px(MARGIN), right: px(MARGIN), bottom: px(miniMap.height), left: px(MARGIN) } : { top: px(MARGIN), right: px(miniMap.width), bottom: px(MARGIN), left: px(MARGIN) };
+}
