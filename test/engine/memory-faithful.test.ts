@@ -13,7 +13,7 @@ import { classifyText } from '../../main/engine/memory/buckets/rules.js';
 import { runTrackARules } from '../../main/engine/memory/buckets/track-a.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
 import { calibrate, calibrateMemory, fitIsotonic } from '../../main/engine/memory/fusion/calibration.js';
-import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, preferenceStrength, proposeMemoryCandidates } from '../../main/engine/memory/processor/candidates.js';
+import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, preferenceStrength, proposeMemoryCandidates, titleFrom } from '../../main/engine/memory/processor/candidates.js';
 import { segmentCjkWords } from '../../main/lib/text-analysis.js';
 
 const DEV_SET = join(import.meta.dirname, '../fixtures/memory-dev');
@@ -63,6 +63,28 @@ describe('the dev conversations', () => {
       const messages = new Map(run.conversation.sessions.flatMap((s) => s.messages).map((m) => [m.id, m.text]));
       for (const { candidate } of run.proposed) expect(isCutTitle(candidate.title, candidate.message_ids.map((m) => messages.get(m) ?? '')), `${id}: "${candidate.title}"`).toBe(false);
     }
+  });
+
+  it('give memory titles that open as a sentence, not with the connective that tied a step to the one before', async () => {
+    const connective = /^(?:(?:and|but|so|because|since)\b|所以|因为|然后|而且|但是)/iu;
+    let titles = 0;
+    for (const { id, run } of await devRuns()) {
+      for (const { candidate } of run.proposed) {
+        const body = candidate.title.replace(/^(?:Why|Reasoning|How to|Story|Timeline|Decision|[\dT:-]{10,16}): /, '');
+        expect(body, `${id}: "${candidate.title}"`).not.toMatch(connective);
+        titles += 1;
+      }
+    }
+    expect(titles).toBeGreaterThan(100);
+  });
+
+  it('title a long step by its first clauses when they say enough, else after a whole word', () => {
+    expect(titleFrom(['Because each entry holds the whole `req` object, it also keeps the request body and every header alive'], 70)).toBe('Each entry holds the whole `req` object');
+    // A first clause too short to say anything: cut after a whole word instead.
+    expect(titleFrom(['Oh, the pool was exhausted long before the timeout fired on the worker side of the queue'], 40)).toBe('Oh, the pool was exhausted long before…');
+    expect(titleFrom(['so we pushed to production on Friday at 2pm.'], 70)).toBe('We pushed to production on Friday at 2pm.');
+    expect(titleFrom(['npm install failed twice'], 70)).toBe('npm install failed twice');
+    expect(titleFrom(['所以我们决定先租两个月的临时仓库'], 70)).toBe('我们决定先租两个月的临时仓库');
   });
 
   it('give chains that never repeat a step', async () => {

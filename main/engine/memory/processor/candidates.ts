@@ -22,7 +22,7 @@
  * are merged (message ids joined, the higher confidence kept).
  */
 import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, TopicCluster } from '../../../../shared/types/memory.js';
-import { shorten } from '../chains/build-chain.js';
+import { flatText, shorten } from '../chains/build-chain.js';
 import { isoMillis } from '../chains/time-expressions.js';
 import { calibrateMemory, type MemoryKind } from '../fusion/calibration.js';
 import type { MemoryCandidate } from '../long-term/types.js';
@@ -260,17 +260,39 @@ function unique<T>(values: T[]): T[] {
 // List numbers, bullets and clock times that open a step ("1.", "(15:42)", "第二步："): not a title.
 const LEADING_MARKS = /^(?:\s*(?:[-*•]|\(?\d{1,2}[:.]\d{2}\)?|\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|第[一二三四五六七八九十\d]+步[:：，,]?)\s*)+/iu;
 
+// A connective that ties a step to the one before ("so we pushed…", "and production on Friday…",
+// "Because each entry…", "所以…"): it reads as a fragment at the head of a title, and "Why:" already says "because".
+const LEADING_CONNECTIVE = /^(?:(?:and|but|so|because|since|then|also|or|well|ok(?:ay)?)\b[,\s]*|(?:所以|因为|然后|而且|但是|不过|另外)[，,\s]*)/iu;
+// Where a long sentence may be cut whole: after a clause ("…evicts, so…", "…；…").
+const CLAUSE_END = /[,;:，；：、—–](?=\s|\p{Script=Han}|$)/gu;
+
 /**
  * A memory's title: the first of `texts` that says something in words (a step that is only a
- * number or a time is skipped), without its list number, on one line, cut after a whole word
- * when longer than `width` (shorten). Never a fragment of a word, a bare number or a label.
+ * number or a time is skipped), without its list number or a leading connective, on one line; longer than `width`, its first clause or clauses when they fill at least
+ * half of it, else cut after a whole word (shorten). Never a fragment of a word, a bare number or a label.
  */
 export function titleFrom(texts: string[], width: number): string {
   for (const text of texts) {
-    const body = text.replace(LEADING_MARKS, '').trim();
-    if ((body.match(/\p{L}/gu)?.length ?? 0) >= 2) return shorten(body, width).replace(/[\s,，、;；:：]+$/u, '');
+    let body = flatText(text.replace(LEADING_MARKS, '')).trim();
+    const unbound = body.replace(LEADING_CONNECTIVE, '');
+    // The sentence now starts where the connective ended: with a capital ("so we pushed" → "We pushed"),
+    // where a text that opens lower-case on its own ("npm install failed") keeps its case.
+    if (unbound !== body && (unbound.match(/\p{L}/gu)?.length ?? 0) >= 2) body = unbound.replace(/^\p{Ll}/u, (first) => first.toUpperCase());
+    if ((body.match(/\p{L}/gu)?.length ?? 0) < 2) continue;
+    return fitTitle(body, width).replace(/[\s,，、;；:：]+$/u, '');
   }
   return shorten(texts[0] ?? '', width);
+}
+
+/** `text` whole when it fits; else its leading clauses when they fill half of `width`; else cut after a word. */
+function fitTitle(text: string, width: number): string {
+  if ([...text].length <= width) return text;
+  let clauses = '';
+  for (const end of text.matchAll(CLAUSE_END)) {
+    if ([...text.slice(0, end.index)].length > width) break;
+    clauses = text.slice(0, end.index);
+  }
+  return [...clauses].length >= width / 2 ? clauses : shorten(text, width);
 }
 
 function round(value: number): number {
