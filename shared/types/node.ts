@@ -104,6 +104,8 @@ export const NodeEntry = z.object({
   uri: z.string(),
   name: z.string(),
   kind: z.enum(['file', 'dir']),
+  /** The heading it opens with (meta.title): a document's title beside its file name. */
+  title: z.string().optional(),
   abstract: z.string().optional(),
   tokens: z.number().optional(),
   bytes: z.number().optional(),

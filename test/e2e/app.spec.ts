@@ -89,6 +89,9 @@ describe('Cairn in a browser', () => {
     await page.getByTestId('node-overview').waitFor({ timeout: 60_000 });
     await expect(details.getByTestId('node-abstract').textContent()).resolves.toMatch(/\S/);
     await expect(page.getByTestId('node-skips').textContent()).resolves.toMatch(/binary/);
+    // A file whose heading says more than its name shows it beside the name; code files have none.
+    await expect(tree.locator('[data-uri="ctx://resources/sample/README.md"] [data-testid="tree-entry-title"]').textContent()).resolves.toBe('Tidewater');
+    await expect(tree.locator('[data-uri="ctx://resources/sample/src/api.ts"] [data-testid="tree-entry-title"]').count()).resolves.toBe(0);
     await shot('explorer-dir');
   });
 

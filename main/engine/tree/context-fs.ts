@@ -248,6 +248,7 @@ export class ContextFS {
           if (meta.tokens !== undefined) entry.tokens = meta.tokens;
           if (meta.bytes !== undefined) entry.bytes = meta.bytes;
           if (meta.summary_status) entry.summary_status = meta.summary_status;
+          if (meta.title) entry.title = meta.title;
           if (!isDir && meta.abstract) entry.abstract = meta.abstract;
         }
         if (isDir) {

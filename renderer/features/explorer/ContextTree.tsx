@@ -19,6 +19,8 @@ export interface TreeRow {
   parent: string | null;
   expanded: boolean;
   loading: boolean;
+  /** The document's title, when it says more than the file name (a release note named `2.21.0.txt`). */
+  title?: string;
   abstract?: string;
   status?: string;
 }
@@ -37,6 +39,7 @@ export function visibleRows(root: string, listings: Record<string, Listing>, exp
         parent: uri === root ? null : uri,
         expanded: open,
         loading: open && listings[entry.uri]?.status === 'loading',
+        ...(entry.title && saysMoreThanName(entry.title, entry.name) ? { title: entry.title } : {}),
         abstract: entry.abstract,
         status: entry.summary_status,
       });
@@ -218,7 +221,22 @@ const TreeItem = memo(function TreeItem({
         {row.kind === 'dir' ? '▣' : '▤'}
       </span>
       <span className="name">{row.name}</span>
+      {row.title && (
+        <span className="entry-title" data-testid="tree-entry-title">
+          {row.title}
+        </span>
+      )}
       {row.status && row.status !== 'none' && <span className={`status-dot status-${row.status}`} aria-hidden="true" />}
     </li>
   );
 });
+
+/**
+ * Whether a title names the node better than its file name does: not when it only restates it
+ * ("README" for README.md, "03 configuration" for 03-configuration.md).
+ */
+export function saysMoreThanName(title: string, name: string): boolean {
+  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
+  const [t, n] = [words(title), words(name.replace(/\.[A-Za-z0-9]{1,5}$/u, ''))];
+  return t.length > 0 && t !== n && !n.endsWith(t);
+}
