@@ -20,12 +20,16 @@ describe('First run', () => {
 
     // Note every time the progress panel shows, however briefly (the sample is small).
     // (A string: this file is type-checked without the DOM's types.)
+    // The offer goes as the ingest starts (it stayed up, its button disabled, the whole run).
     await page.evaluate(`new MutationObserver(() => {
-      if (document.querySelector('[data-testid="ingest-progress"]')) window.sawProgress = true;
+      if (!document.querySelector('[data-testid="ingest-progress"]')) return;
+      window.sawProgress = true;
+      if (document.querySelector('[data-testid="try-sample"]')) window.offerDuringRun = true;
     }).observe(document.body, { childList: true, subtree: true })`);
     await page.getByTestId('try-sample-button').click();
     await page.getByTestId('ingest-result').waitFor({ timeout: 90_000 });
     await expect(page.evaluate('window.sawProgress === true')).resolves.toBe(true);
+    await expect(page.evaluate('window.offerDuringRun === true')).resolves.toBe(false);
 
     await expect(page.getByTestId('ingest-root').textContent()).resolves.toBe('ctx://resources/sample/');
     // The path the host gave is the sample folder the build ships beside the CLI.

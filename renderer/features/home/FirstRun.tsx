@@ -1,7 +1,8 @@
 /**
- * What Home offers a person on a first run: "Try the sample" while the workspace has no tree yet
- * (it ingests the sample folder Cairn ships, found by the engine with ingest:sample, through the
- * normal ingest: the same progress, result and recent list), and the short help under an option.
+ * What Home offers a person on a first run: "Try the sample" while the workspace has no tree yet and
+ * nothing is being ingested (it ingests the sample folder Cairn ships, found by the engine with
+ * ingest:sample, through the normal ingest: the same progress, result and recent list), and the
+ * short help under an option.
  */
 import { useState, type ReactNode } from 'react';
 import { errorMessage } from '../../../shared/errors';
@@ -16,7 +17,8 @@ export function TrySample() {
   const setForm = useIngest((s) => s.setForm);
   const start = useIngest((s) => s.start);
   const [problem, setProblem] = useState<string | null>(null);
-  if (!empty) return null;
+  // Gone while an ingest runs (it is the first tree on its way); back if that ingest leaves nothing.
+  if (!empty || running) return null;
 
   const trySample = async () => {
     setProblem(null);
@@ -40,7 +42,7 @@ export function TrySample() {
           </p>
         )}
       </div>
-      <button type="button" className="primary" onClick={() => void trySample()} disabled={running} data-testid="try-sample-button">
+      <button type="button" className="primary" onClick={() => void trySample()} data-testid="try-sample-button">
         {t('home.sample.try')}
       </button>
     </section>
