@@ -12,7 +12,8 @@
  * The child must die with its parent, as a `kill -9` of the command means it (the crash soak
  * depends on it): it kills itself once its parent is gone.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 
 /** Set in the child's environment to the parent's pid: the process that finds it is the relaunched command. */
 const RELAUNCHED = 'CAIRN_RELAUNCHED';
@@ -35,21 +36,30 @@ export function shouldRelaunch(args: readonly string[], env: NodeJS.ProcessEnv, 
 
 /** Runs this command line again in a child with MALLOC_ARENA_MAX=2, and exits as it does. */
 export function relaunch(): void {
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    // Its own process group, so a Ctrl-C in the terminal reaches the child once, passed on below,
-    // exactly as a SIGINT sent to this process does (a second one would end a command at once).
-    detached: true,
-    env: { ...process.env, MALLOC_ARENA_MAX: '2', [RELAUNCHED]: String(process.pid) },
-  });
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  // The signal handlers come first: the child exists as soon as spawn forks, and a Ctrl-Z that
+  // reached this process before its handler would stop it alone, leaving the child running
+  // (seen under load, when the kernel ran the new child before this process went on).
+  const started: { child?: ChildProcess } = {};
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (started.child) started.child.kill(signal);
+      else process.exit(128 + osConstants.signals[signal]);
+    });
+  }
   // Ctrl-Z stops the terminal's foreground group, which is this process only: stop the child
   // with it, and wake it when the shell's `fg`/`bg` wakes this one (SIGCONT).
   process.on('SIGTSTP', () => {
-    child.kill('SIGSTOP');
+    started.child?.kill('SIGSTOP');
     process.kill(process.pid, 'SIGSTOP');
   });
-  process.on('SIGCONT', () => child.kill('SIGCONT'));
+  process.on('SIGCONT', () => started.child?.kill('SIGCONT'));
+  const child = (started.child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    // Its own process group, so a Ctrl-C in the terminal reaches the child once, passed on above,
+    // exactly as a SIGINT sent to this process does (a second one would end a command at once).
+    detached: true,
+    env: { ...process.env, MALLOC_ARENA_MAX: '2', [RELAUNCHED]: String(process.pid) },
+  }));
   child.on('error', (error) => {
     process.stderr.write(`cairn: could not start the command: ${error.message}\n`);
     process.exit(1);
