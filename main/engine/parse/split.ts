@@ -447,6 +447,9 @@ interface Heading {
 const UNDERLINE = /^ {0,3}([=\-~^+])\1{2,}[ \t]*$/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/;
 const MAX_HEADING_CHARS = 80;
+/** "== Title" (AsciiDoc, with optional closing marks) or "## Title" (ATX, as Markdown), at the left margin. */
+const MARKED_HEADING = /^(={1,6}[ \t]|#{1,6} )[ \t]*(\S.*?)(?:[ \t]+[=#]+)?[ \t]*$/;
+const LISTING_FENCE = /^(?:-{4,}|\.{4,}|`{3,}|~{3,})[ \t]*$/;
 
 /**
  * Underlined (and over- and underlined) titles of a plain text: a line that opens a paragraph,
@@ -494,6 +497,25 @@ function underlinedHeadings(text: string): Heading[] {
       opens = true;
       continue;
     }
+    // A delimited listing ("----", "....", a ``` fence) opening a paragraph: its lines are code,
+    // never headings. (A rule has a blank line after it; one never closed is not a listing.)
+    if (opens && LISTING_FENCE.test(line.body) && next && next.body.trim() !== '') {
+      const fence = line.body.trim();
+      let close = k + 1;
+      while (close < lines.length && lines[close]!.body.trim() !== fence) close += 1;
+      if (close < lines.length) k = close;
+      opens = false;
+      continue;
+    }
+    // "== Section" (AsciiDoc) and "## Section" (Markdown-like): marked by the line itself, at the
+    // margin; a "#" line also stands alone (a shell comment above a command is not a heading).
+    const marked = opens ? MARKED_HEADING.exec(line.body) : null;
+    const mark = marked?.[1]!.trim() ?? '';
+    if (marked && isMarkedTitle(marked[2]!) && (mark[0] === '=' || ((!next || next.body.trim() === '') && !/\s--?\w/.test(marked[2]!)))) {
+      k = closeHeading(k, lines, headings, line.start, mark.length, marked[2]!);
+      opens = true;
+      continue;
+    }
     opens = false;
   }
   return headings;
@@ -507,6 +529,14 @@ function isTitleLine(line: string, markLength: number): boolean {
   if (LIST_ITEM.test(line) || UNDERLINE.test(line) || /^\|.*\|$/.test(title) || /^\[.*\]$|::\S*\[[^\]]*\]$/.test(title) || !/[\p{L}\p{N}]/u.test(title)) return false;
   // A mark far shorter than the line is a rule under a paragraph's last line, not an underline.
   return markLength >= length - 2 && markLength >= 3;
+}
+
+/**
+ * A marked heading's text: short, with a letter, not a sentence or a statement ("# make
+ * install;", "== x == y"). A "#" line with an option is a root prompt ("# dpkg-divert --add x").
+ */
+function isMarkedTitle(title: string): boolean {
+  return [...title].length <= MAX_HEADING_CHARS && /\p{L}/u.test(title) && !/[.;,=]$|^[#=]/.test(title) && !/\s(?:==|=|#)\s/.test(title);
 }
 
 /** Records a heading ending at line `last` (with the blank lines after it) and returns the last line it takes. */
