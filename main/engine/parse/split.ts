@@ -449,6 +449,8 @@ const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/;
 const MAX_HEADING_CHARS = 80;
 /** "== Title" (AsciiDoc, with optional closing marks) or "## Title" (ATX, as Markdown), at the left margin. */
 const MARKED_HEADING = /^(={1,6}[ \t]|#{1,6} )[ \t]*(\S.*?)(?:[ \t]+[=#]+)?[ \t]*$/;
+/** An AsciiDoc block anchor or attribute line: "[[id]]", "[appendix]", "[#id]". */
+const BLOCK_ANCHOR = /^\[\[[^\]]+\]\]$|^\[[\w#.,=" -]*\]$/;
 const LISTING_FENCE = /^(?:-{4,}|\.{4,}|`{3,}|~{3,})[ \t]*$/;
 
 /**
@@ -473,14 +475,23 @@ function underlinedHeadings(text: string): Heading[] {
   };
   const headings: Heading[] = [];
   let opens = true; // whether line k opens a paragraph (start, after a blank line or a heading)
+  let anchor: number | undefined; // start of the AsciiDoc anchor or attribute lines above line k
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k]!;
     if (line.start < skip) continue;
     const body = line.body.trim();
     if (body === '') {
       opens = true;
+      anchor = undefined;
       continue;
     }
+    // "[[summary]]" or "[appendix]" above "== Summary" belongs to the heading, which still opens its paragraph.
+    if (opens && BLOCK_ANCHOR.test(body) && anchorsHeading(lines, k)) {
+      anchor ??= line.start;
+      continue;
+    }
+    const from = anchor ?? line.start;
+    anchor = undefined;
     const over = UNDERLINE.exec(line.body);
     const next = lines[k + 1];
     const after = lines[k + 2];
@@ -512,7 +523,7 @@ function underlinedHeadings(text: string): Heading[] {
     const marked = opens ? MARKED_HEADING.exec(line.body) : null;
     const mark = marked?.[1]!.trim() ?? '';
     if (marked && isMarkedTitle(marked[2]!) && (mark[0] === '=' || ((!next || next.body.trim() === '') && !/\s--?\w/.test(marked[2]!)))) {
-      k = closeHeading(k, lines, headings, line.start, mark.length, marked[2]!);
+      k = closeHeading(k, lines, headings, from, mark.length, marked[2]!);
       opens = true;
       continue;
     }
@@ -529,6 +540,11 @@ function isTitleLine(line: string, markLength: number): boolean {
   if (LIST_ITEM.test(line) || UNDERLINE.test(line) || /^\|.*\|$/.test(title) || /^\[.*\]$|::\S*\[[^\]]*\]$/.test(title) || !/[\p{L}\p{N}]/u.test(title)) return false;
   // A mark far shorter than the line is a rule under a paragraph's last line, not an underline.
   return markLength >= length - 2 && markLength >= 3;
+}
+
+/** Whether the line after `k` is a marked heading ("[[x]]" above "== X"). */
+function anchorsHeading(lines: { body: string }[], k: number): boolean {
+  return MARKED_HEADING.test(lines[k + 1]?.body ?? '') || BLOCK_ANCHOR.test(lines[k + 1]?.body.trim() ?? '');
 }
 
 /**
