@@ -180,7 +180,7 @@ describe('splitDocument', () => {
     const atx = ['# Relay notes', '', prose(150), '', '## Wiring', '', prose(150, 2), ''].join('\n');
     expect(dir(splitDocument(atx, txt(200))).children.map((child) => child.meta.title)).toEqual(['Relay notes', 'Wiring']);
     // A root prompt, a shell comment above its command, a tab-separated stamp, a statement.
-    for (const text of ['# dpkg-divert --rename --add /usr/lib/x\n\nMore.', '# install the relay\nmake install\n\nMore.', '#\t@(#)README\t5.1\n\nMore.', '== x == y\n\nMore.']) {
+    for (const text of ['# dpkg-divert --rename --add /usr/lib/x\n\nMore.', '# install the relay\nmake install\n\nMore.', '#\t@(#)README\t5.1\n\nMore.', '== x == y\n\nMore.', '#!/bin/sh\n# Completion examples\n#\n\n# final default is filename completion\n\ncomplete -f x\n']) {
       expect(splitDocument(text, txt(10_000)).meta.title).toBeUndefined();
     }
   });

@@ -476,6 +476,8 @@ function underlinedHeadings(text: string): Heading[] {
   const headings: Heading[] = [];
   let opens = true; // whether line k opens a paragraph (start, after a blank line or a heading)
   let anchor: number | undefined; // start of the AsciiDoc anchor or attribute lines above line k
+  const hashHeadings = new Set<number>(); // indexes of the "# Title" headings
+  let hashComments = false; // whether a "#" line at the margin was not a heading
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k]!;
     if (line.start < skip) continue;
@@ -519,17 +521,22 @@ function underlinedHeadings(text: string): Heading[] {
       continue;
     }
     // "== Section" (AsciiDoc) and "## Section" (Markdown-like): marked by the line itself, at the
-    // margin; a "#" line also stands alone (a shell comment above a command is not a heading).
+    // margin; a "#" line also stands alone (a shell comment above a command is not a heading),
+    // in a text whose every "#" line is a heading.
     const marked = opens ? MARKED_HEADING.exec(line.body) : null;
     const mark = marked?.[1]!.trim() ?? '';
     if (marked && isMarkedTitle(marked[2]!) && (mark[0] === '=' || ((!next || next.body.trim() === '') && !/\s--?\w/.test(marked[2]!)))) {
       k = closeHeading(k, lines, headings, from, mark.length, marked[2]!);
+      if (mark[0] === '#') hashHeadings.add(headings.length - 1);
       opens = true;
       continue;
     }
+    if (line.body.startsWith('#')) hashComments = true;
     opens = false;
   }
-  return headings;
+  // A text with "#" lines that are not headings ("#!/bin/sh", "#  Chet Ramey", a "#" block) is a
+  // script or a config file: its "# Title" lines are comments too.
+  return hashComments ? headings.filter((_, index) => !hashHeadings.has(index)) : headings;
 }
 
 function isTitleLine(line: string, markLength: number): boolean {
