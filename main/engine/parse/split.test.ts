@@ -170,6 +170,21 @@ describe('splitDocument', () => {
     expect(joined(node)).toBe(text);
   });
 
+  it('reads AsciiDoc "== Title" and Markdown-like "## Title" lines of plain text as headings, not listings or root prompts', () => {
+    const txt = (maxTokens: number): SplitDocumentOptions => ({ name: 'guide.txt', maxTokens, minTokens: 0, format: 'text' });
+    const adoc = ['= Field guide', '', prose(20), '', '== Setup', prose(150), '', '----', '== not a heading inside a listing', '----', '', '== Uplink checks ==', '', prose(150, 2), ''].join('\n');
+    expect(splitDocument(adoc, txt(10_000)).meta.title).toBe('Field guide');
+    const node = dir(splitDocument(adoc, txt(200)));
+    expect(node.children.map((child) => child.meta.title)).toEqual(['Field guide', 'Setup', 'Uplink checks']);
+    expect(joined(node)).toBe(adoc);
+    const atx = ['# Relay notes', '', prose(150), '', '## Wiring', '', prose(150, 2), ''].join('\n');
+    expect(dir(splitDocument(atx, txt(200))).children.map((child) => child.meta.title)).toEqual(['Relay notes', 'Wiring']);
+    // A root prompt, a shell comment above its command, a tab-separated stamp, a statement.
+    for (const text of ['# dpkg-divert --rename --add /usr/lib/x\n\nMore.', '# install the relay\nmake install\n\nMore.', '#\t@(#)README\t5.1\n\nMore.', '== x == y\n\nMore.', '#!/bin/sh\n# Completion examples\n#\n\n# final default is filename completion\n\ncomplete -f x\n']) {
+      expect(splitDocument(text, txt(10_000)).meta.title).toBeUndefined();
+    }
+  });
+
   it('does not read rules, list items, table rules or front matter of plain text as headings', () => {
     const txt: SplitDocumentOptions = { name: 'notes.txt', maxTokens: 10_000, minTokens: 0, format: 'text' };
     // A rule under the last line of a paragraph, under a much longer line, under a list item, and a simple table.

@@ -447,6 +447,11 @@ interface Heading {
 const UNDERLINE = /^ {0,3}([=\-~^+])\1{2,}[ \t]*$/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s/;
 const MAX_HEADING_CHARS = 80;
+/** "== Title" (AsciiDoc, with optional closing marks) or "## Title" (ATX, as Markdown), at the left margin. */
+const MARKED_HEADING = /^(={1,6}[ \t]|#{1,6} )[ \t]*(\S.*?)(?:[ \t]+[=#]+)?[ \t]*$/;
+/** An AsciiDoc block anchor or attribute line: "[[id]]", "[appendix]", "[#id]". */
+const BLOCK_ANCHOR = /^\[\[[^\]]+\]\]$|^\[[\w#.,=" -]*\]$/;
+const LISTING_FENCE = /^(?:-{4,}|\.{4,}|`{3,}|~{3,})[ \t]*$/;
 
 /**
  * Underlined (and over- and underlined) titles of a plain text: a line that opens a paragraph,
@@ -470,14 +475,25 @@ function underlinedHeadings(text: string): Heading[] {
   };
   const headings: Heading[] = [];
   let opens = true; // whether line k opens a paragraph (start, after a blank line or a heading)
+  let anchor: number | undefined; // start of the AsciiDoc anchor or attribute lines above line k
+  const hashHeadings = new Set<number>(); // indexes of the "# Title" headings
+  let hashComments = false; // whether a "#" line at the margin was not a heading
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k]!;
     if (line.start < skip) continue;
     const body = line.body.trim();
     if (body === '') {
       opens = true;
+      anchor = undefined;
       continue;
     }
+    // "[[summary]]" or "[appendix]" above "== Summary" belongs to the heading, which still opens its paragraph.
+    if (opens && BLOCK_ANCHOR.test(body) && anchorsHeading(lines, k)) {
+      anchor ??= line.start;
+      continue;
+    }
+    const from = anchor ?? line.start;
+    anchor = undefined;
     const over = UNDERLINE.exec(line.body);
     const next = lines[k + 1];
     const after = lines[k + 2];
@@ -494,9 +510,33 @@ function underlinedHeadings(text: string): Heading[] {
       opens = true;
       continue;
     }
+    // A delimited listing ("----", "....", a ``` fence) opening a paragraph: its lines are code,
+    // never headings. (A rule has a blank line after it; one never closed is not a listing.)
+    if (opens && LISTING_FENCE.test(line.body) && next && next.body.trim() !== '') {
+      const fence = line.body.trim();
+      let close = k + 1;
+      while (close < lines.length && lines[close]!.body.trim() !== fence) close += 1;
+      if (close < lines.length) k = close;
+      opens = false;
+      continue;
+    }
+    // "== Section" (AsciiDoc) and "## Section" (Markdown-like): marked by the line itself, at the
+    // margin; a "#" line also stands alone (a shell comment above a command is not a heading),
+    // in a text whose every "#" line is a heading.
+    const marked = opens ? MARKED_HEADING.exec(line.body) : null;
+    const mark = marked?.[1]!.trim() ?? '';
+    if (marked && isMarkedTitle(marked[2]!) && (mark[0] === '=' || ((!next || next.body.trim() === '') && !/\s--?\w/.test(marked[2]!)))) {
+      k = closeHeading(k, lines, headings, from, mark.length, marked[2]!);
+      if (mark[0] === '#') hashHeadings.add(headings.length - 1);
+      opens = true;
+      continue;
+    }
+    if (line.body.startsWith('#')) hashComments = true;
     opens = false;
   }
-  return headings;
+  // A text with "#" lines that are not headings ("#!/bin/sh", "#  Chet Ramey", a "#" block) is a
+  // script or a config file: its "# Title" lines are comments too.
+  return hashComments ? headings.filter((_, index) => !hashHeadings.has(index)) : headings;
 }
 
 function isTitleLine(line: string, markLength: number): boolean {
@@ -507,6 +547,19 @@ function isTitleLine(line: string, markLength: number): boolean {
   if (LIST_ITEM.test(line) || UNDERLINE.test(line) || /^\|.*\|$/.test(title) || /^\[.*\]$|::\S*\[[^\]]*\]$/.test(title) || !/[\p{L}\p{N}]/u.test(title)) return false;
   // A mark far shorter than the line is a rule under a paragraph's last line, not an underline.
   return markLength >= length - 2 && markLength >= 3;
+}
+
+/** Whether the line after `k` is a marked heading ("[[x]]" above "== X"). */
+function anchorsHeading(lines: { body: string }[], k: number): boolean {
+  return MARKED_HEADING.test(lines[k + 1]?.body ?? '') || BLOCK_ANCHOR.test(lines[k + 1]?.body.trim() ?? '');
+}
+
+/**
+ * A marked heading's text: short, with a letter, not a sentence or a statement ("# make
+ * install;", "== x == y"). A "#" line with an option is a root prompt ("# dpkg-divert --add x").
+ */
+function isMarkedTitle(title: string): boolean {
+  return [...title].length <= MAX_HEADING_CHARS && /\p{L}/u.test(title) && !/[.;,=]$|^[#=]/.test(title) && !/\s(?:==|=|#)\s/.test(title);
 }
 
 /** Records a heading ending at line `last` (with the blank lines after it) and returns the last line it takes. */
