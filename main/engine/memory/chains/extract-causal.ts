@@ -146,6 +146,11 @@ function splitAnchor(unit: Unit): Anchor | undefined {
     if (!/^(?:(?:\w+\s+)?because|是因为|因为|由于)/i.test(marker) && /\b(?:is|was|were|are|be|been|being)$/i.test(before)) {
       return { unit, steps: [{ role: 'cause', text, unit, marker }] };
     }
+    // "The ferry was cancelled because of the swell": "because of", "due to", "thanks to" take a
+    // noun, not a clause; cut there, the cause would be a phrase. The sentence is one cause step.
+    if (/^(?:(?:\w+\s+)?(?:because of|due to|thanks to|owing to))$/i.test(marker)) {
+      return { unit, steps: [{ role: 'cause', text, unit, marker }] };
+    }
     // "A because B": A is what B explains: a problem when it states trouble, else an effect
     // ("Latency is back to normal because the pool is bigger" reports an outcome).
     // An effect is listed after its cause, as the chain reads.

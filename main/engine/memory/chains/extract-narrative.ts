@@ -24,7 +24,9 @@ const IRREGULAR_PAST =
 // "the X Y" allows a two-word subject ("the pilot customers") but not "the pool is", whose verb is "is".
 const SUBJECT = String.raw`(?:I|we|he|she|they|it|my \w+|our \w+|his \w+|her \w+|their \w+|the \w+(?: (?!is\b|are\b|was\b|were\b|be\b)\w+)?|customers|everyone|someone)`;
 // A subject, up to three adverbs or auxiliaries, then a past verb; "-eed" words (need, speed) are not past tense.
-const PAST_EN = new RegExp(String.raw`\b${SUBJECT}\s+(?:(?:just|then|finally|also|never|actually|eventually|already|still|really|first|only|all|has|have|had)\s+){0,3}(?:\w+(?<!e)ed|${IRREGULAR_PAST})\b`, 'i');
+// Not "has/have": the present perfect ("it has dropped twice", "the pressure has stayed at 1.3")
+// reports where things stand now, not a moment of a story.
+const PAST_EN = new RegExp(String.raw`\b${SUBJECT}\s+(?:(?:just|then|finally|also|never|actually|eventually|already|still|really|first|only|all|had)\s+){0,3}(?:\w+(?<!e)ed|${IRREGULAR_PAST})\b`, 'i');
 // Chinese: 了 (not that of "好了"/"算了"/"对了") in a clause with a personal subject, a story connective or a date.
 const LE = /(?<![好算对行完])了(?![吗呢吧])/;
 const CN_STORY_CUE = /我|我们|他|她|他们|她们|大家|咱们|后来|之后|结果|于是|那天|第二天|当时|\d{1,2}[月日号]|[上下中]午|晚上|早上/;
