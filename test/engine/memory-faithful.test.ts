@@ -215,6 +215,16 @@ describe('calibrated confidence', () => {
     expect(reliability([{ confidence: 0.75, correct: true }, { confidence: 0.75, correct: true }, { confidence: 0.75, correct: true }, { confidence: 0.75, correct: false }]).ece).toBeCloseTo(0, 6);
   });
 
+  it('takes why something once happened for an episode (its own kind, not committed by itself), a problem and its fix for a fact', async () => {
+    const runs = await devRuns();
+    const kinds = (id: string) => proposeMemoryCandidates((runs.find((r) => r.id === id) as { run: Analyzed }).run.analysis).filter((p) => p.kind.startsWith('semantic/CAUSAL'));
+    const episode = kinds('en-debug-export-stats').find((p) => p.candidate.message_ids.includes('m11'));
+    expect(episode?.kind).toBe('semantic/CAUSAL-episode');
+    expect(episode?.autoCommit).toBe(false);
+    const fix = kinds('en-debug-slow-search').find((p) => p.candidate.content.startsWith('problem:'));
+    expect(fix?.kind).toBe('semantic/CAUSAL');
+  });
+
   it('shows a chain below the minimum confidence but never commits it automatically', async () => {
     const { run } = (await devRuns()).find((r) => r.id === 'en-debug-pool-leak') as { run: Analyzed };
     const analysis: SessionAnalysis = structuredClone(run.analysis);
