@@ -30,9 +30,9 @@ async function devRuns(): Promise<typeof runs> {
 }
 
 describe('the dev conversations', () => {
-  it('are fourteen (eight tune, six test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
+  it('are eighteen (twelve tune, six test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
     const set = loadMemoryDevSet(DEV_SET);
-    expect(set).toHaveLength(14);
+    expect(set).toHaveLength(18);
     // The test half: the three conversations written first and the session 9 additions to it
     // (README.md); the other later ones went to the tune half.
     expect(set.filter((c) => c.labels.split === 'test').map((c) => c.labels.conversation_id).sort()).toEqual(['en-ops-cert-renewal', 'en-personal-lisbon-wedding', 'en-plan-invoicing-launch', 'zh-debug-cron-env', 'zh-personal-license-father', 'zh-plan-office-move']);
@@ -42,7 +42,7 @@ describe('the dev conversations', () => {
     }
     for (const { file, labels } of set) {
       const messages = new Map((JSON.parse(readFileSync(file, 'utf8')) as Conversation).sessions.flatMap((s) => s.messages).map((m) => [m.id, m.text]));
-      // Whole conversations, not snippets (the session 9 tune additions have 26 to 32 messages).
+      // Whole conversations, not snippets (the session 9 and 11 tune additions have 26 to 32 messages).
       expect(messages.size).toBeGreaterThanOrEqual(25);
       expect(Object.keys(labels.buckets)).toHaveLength(messages.size);
       for (const chain of labels.chains) for (const step of chain.steps) expect(spanIn(messages.get(step.message_id) ?? '', step.text), `${labels.conversation_id} ${step.message_id}`).toBeDefined();
@@ -237,6 +237,16 @@ describe('calibrated confidence', () => {
     expect(reliability([{ confidence: 0.75, correct: true }, { confidence: 0.75, correct: true }, { confidence: 0.75, correct: true }, { confidence: 0.75, correct: false }]).ece).toBeCloseTo(0, 6);
   });
 
+  it('takes why something once happened for an episode (its own kind, not committed by itself), a problem and its fix for a fact', async () => {
+    const runs = await devRuns();
+    const kinds = (id: string) => proposeMemoryCandidates((runs.find((r) => r.id === id) as { run: Analyzed }).run.analysis).filter((p) => p.kind.startsWith('semantic/CAUSAL'));
+    const episode = kinds('en-debug-export-stats').find((p) => p.candidate.message_ids.includes('m11'));
+    expect(episode?.kind).toBe('semantic/CAUSAL-episode');
+    expect(episode?.autoCommit).toBe(false);
+    const fix = kinds('en-debug-slow-search').find((p) => p.candidate.content.startsWith('problem:'));
+    expect(fix?.kind).toBe('semantic/CAUSAL');
+  });
+
   it('shows a chain below the minimum confidence but never commits it automatically', async () => {
     const { run } = (await devRuns()).find((r) => r.id === 'en-debug-pool-leak') as { run: Analyzed };
     const analysis: SessionAnalysis = structuredClone(run.analysis);
@@ -306,6 +316,67 @@ describe('chain structure (issue 17, precision rules)', () => {
     ];
     expect(steps(lines, 'CAUSAL')).toEqual([['cause: If it rains, the path by the mill gets muddy', 'effect: so the descent will be harder on the knee.']]);
     expect(steps(lines, 'LOGIC')).toEqual([]);
+  });
+
+  it('reads an argument inside one sentence as LOGIC: "A, so B must…", "A，那B应该…", "A说明B", "看来"', () => {
+    expect(steps([['assistant', 'The export only reads the events table, so the new column must be what slowed it down.']], 'LOGIC')).toEqual([
+      ['premise: The export only reads the events table', 'conclusion: so the new column must be what slowed it down.'],
+    ]);
+    expect(steps([['assistant', 'The export only reads the events table, so the new column must be what slowed it down.']], 'CAUSAL')).toEqual([]);
+    const zh = steps(
+      [
+        ['user', '一共 150 美元，比我们预算的 200 美元少，那老板应该会同意。'],
+        ['assistant', '少了十二行说明快照不是在事务边界上拍的。'],
+        ['user', '她每天晚上都用，说腰舒服多了，看来这个选择是对的。'],
+      ],
+      'LOGIC',
+    );
+    expect(zh).toEqual([
+      ['premise: 一共 150 美元，比我们预算的 200 美元少', 'conclusion: 那老板应该会同意。'],
+      ['premise: 少了十二行', 'conclusion: 说明快照不是在事务边界上拍的。'],
+      ['premise: 她每天晚上都用，说腰舒服多了', 'conclusion: 看来这个选择是对的。'],
+    ]);
+  });
+
+  it('takes no argument from "so" without an inference, from a decision ("so I should…") or from a sentence that gives a cause', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'It rained all morning, so we stayed in and played cards.'],
+      ['user', 'The physio said downhill is the hard part for the knee, so I should use poles.'],
+      ['assistant', 'The planner skips the index, probably because the query wraps the column in LOWER(), so the index can\'t match it.'],
+      ['assistant', '那个方案太贵，那边的报价也没回。'],
+    ];
+    expect(steps(lines, 'LOGIC')).toEqual([]);
+  });
+
+  it('takes the "then" of an if-sentence for its consequent, not a step of a procedure', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['assistant', 'If the column has a default, then Postgres rewrote the whole table and the statistics are stale.'],
+      ['assistant', 'Then run ANALYZE on events and look at the query plan again.'],
+    ];
+    expect(steps(lines, 'OPERATION')).toEqual([]);
+  });
+
+  it('keeps the subject before "就是因为" in the cause clause and cuts at the comma', () => {
+    expect(steps([['user', '上个月隔壁组就是因为账号密钥泄露，整个账号被锁了三天。']], 'CAUSAL')).toEqual([['cause: 上个月隔壁组就是因为账号密钥泄露', 'effect: 整个账号被锁了三天。']]);
+  });
+
+  it('does not cut "because of" / "due to" off a sentence: they take a noun, not a clause', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [['user', 'On the first day the ferry to Mykines was cancelled because of the swell.']];
+    const all = extractChainsWithRules(conversation('because-of', lines), { now: EPOCH }).flatMap((c) => c.nodes.map((n) => n.text));
+    expect(all).not.toContain('because of the swell.');
+    expect(steps(lines, 'CAUSAL')).toEqual([]);
+  });
+
+  it('tells a first-person story whole: "at 3 a.m. because…" is one sentence, the present perfect is no event', () => {
+    const story = steps(
+      [['user', 'I got paged at 3 a.m. because the export had filled the disk. I deleted the wrong temp folder and took staging down. My lead came online at 4 and restored it from the snapshot.']],
+      'NARRATIVE',
+    );
+    expect(story).toEqual([
+      ['event: I got paged at 3 a.m. because the export had filled the disk.', 'event: I deleted the wrong temp folder and took staging down.', 'event: My lead came online at 4 and restored it from the snapshot.'],
+    ]);
+    const status = steps([['user', 'The pressure has dropped twice this week. I have topped it up each time. It has stayed at 1.3 since then.']], 'NARRATIVE');
+    expect(status).toEqual([]);
   });
 
   it('adds no solution to an explanation of something that is no trouble', () => {

@@ -296,7 +296,9 @@ describe('memory candidates', () => {
   it('finds profile and entity statements of the user', () => {
     const item = (id: string, text: string) => ({ id, session_id: 's', message_ids: [id], role: 'user' as const, text, bucket: 'TASK_CONTEXT' as const, relevance: 0.5, keywords: [] });
     const buckets = { ...analysis.buckets, TASK_CONTEXT: [item('p1', 'I work as a data analyst in Lisbon.'), item('p2', 'My cat Mimi hates the new food.'), item('p3', '我家的猫叫咪咪。')] };
-    const candidates = deriveMemoryCandidates({ ...analysis, buckets });
+    // Proposed for review: whether one is committed by itself is its calibrated confidence's say
+    // (profile and entity have no table of their own: the set's all-kinds one, under 0.6 since session 11).
+    const candidates = proposeMemoryCandidates({ ...analysis, buckets }).map((p) => p.candidate);
     expect(candidates.find((c) => c.category === 'profile')?.message_ids).toEqual(['p1']);
     expect(candidates.filter((c) => c.category === 'entity').map((c) => c.title)).toEqual(['cat: Mimi', '猫: 咪咪']);
   });

@@ -14,7 +14,7 @@
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
 import { IMPERATIVE } from './extract-operation.js';
-import type { Unit } from './text-units.js';
+import { CONDITIONAL, type Unit } from './text-units.js';
 
 /** How many messages back a problem, and forward a solution, may be from the cause. */
 const WINDOW_MESSAGES = 4;
@@ -25,8 +25,6 @@ const REPORT_WINDOW = 3;
 
 /** A clause of result after a comma: ", so …", "，所以…" (not "so that", a purpose). */
 export const RESULT_CLAUSE = /[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)/i;
-// A sentence that opens with a condition ("If …", "如果…", "要是…").
-export const CONDITIONAL = /^\W*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|assuming|in case)\b|^\W*(?:但是|不过|而且)?(?:如果|假如|要是|万一|假设)/i;
 
 /**
  * "If A, B, so C": a condition whose result clause tells a mechanism, A brings about C. It is
@@ -35,6 +33,10 @@ export const CONDITIONAL = /^\W*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|
 export function isMechanism(sentence: string): boolean {
   return CONDITIONAL.test(sentence) && RESULT_CLAUSE.test(sentence);
 }
+// What a speaker infers rather than what happened: a modal of belief or necessity ("it must be",
+// "you'd make it", "应该会", "肯定"); "I should", "we will", "我应该" decide what to do instead. A result clause with one ("…, so the column must be what
+// slowed it down") concludes an argument (LOGIC's), it does not report an effect.
+export const EPISTEMIC = /\b(?:must|can't|cannot|has to|ought to|is bound to)\b|(?<!\b(?:i|we|you)\s)\b(?:should|will|would)\b|\b(?:you|we|it|that|they)'d\b|(?<![我你]|[我你]们)应该|肯定|一定|必然|想必/i;
 // A judgement on evidence ("That matches X, because…", "这说明…"): "because" gives the reason for
 // the judgement, not the cause of an event.
 const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|fits|confirms|shows|suggests|means|makes sense)\b|^\W*(?:这|那)(?:就)?(?:说明|解释了|符合|印证了)/i;
@@ -42,7 +44,7 @@ const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|
 // A clause that adds one more reason ("and because…", "or since…", "也因为…").
 const COORDINATED_CAUSE = /^(?:(?:and|or)\s+(?:also\s+)?(?:because|since)\b|(?:也|还|又|同时)(?:是)?因为)/i;
 // A hedge before the marker ("probably because", "partly due to") is the cause clause's own word.
-const CAUSE_BACKWARD = /\b(?:(?:probably|likely|possibly|perhaps|maybe|partly|mainly|mostly|largely|simply|just|only)\s+)?(?:because(?: of)?|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|the reason (?:is|was)|thanks to|owing to)\b|是因为|因为|由于|原因是|原因在于|源于/i;
+export const CAUSE_BACKWARD = /\b(?:(?:probably|likely|possibly|perhaps|maybe|partly|mainly|mostly|largely|simply|just|only)\s+)?(?:because(?: of)?|due to|caused by|(?:the )?(?:root )?cause (?:is|was)|the reason (?:is|was)|thanks to|owing to)\b|是因为|因为|由于|原因是|原因在于|源于/i;
 // Forward markers: what precedes is the cause, what follows its effect.
 // ", so" and "，所以" inside a sentence join a cause to its effect; at a sentence start they conclude (LOGIC).
 // "so that", "so we can" and "以便/为了" state a purpose (what someone wants), not a cause.
@@ -84,6 +86,8 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
     // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
     if (anchor.weak && !conditional && !isProblem(anchor.unit.text)) continue;
+    // "A, so B must be…" infers B from A: LOGIC's chain, not a cause and its effect.
+    if (anchor.weak && !conditional && EPISTEMIC.test(anchor.steps[anchor.steps.length - 1]?.text ?? '')) continue;
     // A solution answers a problem: an explanation of something that is no trouble ("a lower
     // setting saves more, because…") takes no fix from the messages after it.
     const solutionIndex = ownProblem || problem ? findSolution(units, i) : undefined;
@@ -112,17 +116,21 @@ function splitAnchor(unit: Unit): Anchor | undefined {
   const backward = CAUSE_BACKWARD.exec(text);
   if (backward) {
     const before = text.slice(0, backward.index).replace(/[\s,，:：]+$/, '');
-    const after = text.slice(backward.index);
+    // "上个月隔壁组就是因为B，A": an adverb before the marker makes what precedes it the cause
+    // clause's own subject, not a clause of its own; the sentence reads "because B, A".
+    const leading = /[就都也正只还才全]$|(?:主要|可能|大概|多半)$/.test(before);
+    const after = leading ? text : text.slice(backward.index);
     const marker = backward[0];
     // "Because B, A" / "因为B，所以A": the cause leads, the effect follows the comma (the one
     // before "so"/"所以" when there is one). An introduction ending in a colon ("The reason is
     // clear: because…", "原因就清楚了：因为…") announces the explanation; it is no part of it.
     const introduced = /[:：]\s*$/.test(text.slice(0, backward.index));
-    if (before.length < 4 || /^(?:是)?$/.test(before) || introduced) {
-      const rest = after.slice(marker.length);
+    if (before.length < 4 || /^(?:是)?$/.test(before) || introduced || leading) {
+      const head = leading ? backward.index + marker.length : marker.length;
+      const rest = after.slice(head);
       const comma = /[,，]\s*(?=(?:so|therefore|hence)\b|所以|因此|于是|结果)/i.exec(rest) ?? /[,，]\s*/.exec(rest);
       if (comma) {
-        const cut = marker.length + comma.index;
+        const cut = head + comma.index;
         // The effect is the rest of the sentence as written, its "so"/"所以" included.
         const effect = after.slice(cut + comma[0].length).trim();
         // "Because of the dough, and because it's where people come in": a second reason joined
@@ -136,6 +144,11 @@ function splitAnchor(unit: Unit): Anchor | undefined {
     // "It turned out to be caused by B", "The outage was due to B": the marker completes the verb
     // before it, so the sentence is one clause and one cause step ("It turned out to be" is no step).
     if (!/^(?:(?:\w+\s+)?because|是因为|因为|由于)/i.test(marker) && /\b(?:is|was|were|are|be|been|being)$/i.test(before)) {
+      return { unit, steps: [{ role: 'cause', text, unit, marker }] };
+    }
+    // "The ferry was cancelled because of the swell": "because of", "due to", "thanks to" take a
+    // noun, not a clause; cut there, the cause would be a phrase. The sentence is one cause step.
+    if (/^(?:(?:\w+\s+)?(?:because of|due to|thanks to|owing to))$/i.test(marker)) {
       return { unit, steps: [{ role: 'cause', text, unit, marker }] };
     }
     // "A because B": A is what B explains: a problem when it states trouble, else an effect
@@ -163,7 +176,9 @@ function splitAnchor(unit: Unit): Anchor | undefined {
 /** A statement of trouble: a problem word, not in a question and not in a status report. */
 export function isProblem(text: string): boolean {
   // An instruction ("Put the reproduction steps in it, they explain the bug") names trouble without stating it.
-  return PROBLEM.test(text) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text) && !IMPERATIVE.test(text);
+  // "takes 11 minutes instead of timing out", "no longer fails": the trouble word names what stopped.
+  const stated = text.replace(/\b(?:instead of|rather than|no longer)\s+\S+(?:\s+\S+){0,2}/gi, '');
+  return PROBLEM.test(stated) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text) && !IMPERATIVE.test(text);
 }
 
 /**

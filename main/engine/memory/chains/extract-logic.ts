@@ -7,9 +7,9 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
-import { isMechanism } from './extract-causal.js';
+import { CAUSE_BACKWARD, EPISTEMIC, isMechanism } from './extract-causal.js';
 import { IMPERATIVE } from './extract-operation.js';
-import type { Unit } from './text-units.js';
+import { CONDITIONAL, type Unit } from './text-units.js';
 
 const WINDOW_MESSAGES = 2;
 
@@ -21,6 +21,10 @@ const NOT_PREMISE = /\b(?:if you (?:really |just )?(?:want|like|need|prefer)|if 
 const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so(?!\s+(?:that|we can|you can|i can)))\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
 // Markers that close an argument: nothing after them continues the chain.
 const CONCLUSION = /^\W*(?:hence|thus|therefore|consequently|this shows|which shows|it follows)\b|^\W*(?:可见|所以说|因此|说明|由此可见)/i;
+// Inside one sentence with no premise marker, where a conclusion drawn from the clause before it
+// starts: after a comma, "so" (when the clause infers: see EPISTEMIC), "which means", "那" (not
+// "那个/那里…"), "看来", "可见", "所以说"; after a clause, "说明"/"意味着" ("少了十二行说明…").
+const INNER_CONCLUSION = /[,，]\s*(?:so\b|which means|that means|那(?![个些里边天时种样么])|看来|可见|所以说)|(?<=[\p{Script=Han}\p{N}])(?:说明|意味着)/iu;
 // Inside an "if" sentence, where the consequent starts.
 const CONSEQUENT = /(?:,|，)\s*(?:then\b|那么|那就|就|那)?|\bthen\b/i;
 
@@ -34,6 +38,13 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
     if (isMechanism(unit.text)) continue;
     const premise = PREMISE.exec(unit.text);
     if (!premise || !isPremise(unit.text)) {
+      const inner = splitInference(unit);
+      if (inner) {
+        const chain = chainFromSteps('LOGIC', inner, { complete: true }, createdAt);
+        if (chain) chains.push(chain);
+        used.add(unit);
+        continue;
+      }
       // "Hence X" / "可见X" with no premise marker before it: the sentence before is its premise.
       const previous = units[i - 1];
       if (CONCLUSION.test(unit.text) && previous && !used.has(previous) && !isQuestion(previous.text)) {
@@ -81,6 +92,32 @@ function isQuestion(text: string): boolean {
 /** A premise marker that introduces reasoning: not an offer ("if you want"), a time ("since Monday") or a question. */
 function isPremise(text: string): boolean {
   return !NOT_PREMISE.test(text) && !isQuestion(text);
+}
+
+/**
+ * "A, so B must be…", "A，那B应该…", "A说明B": an argument inside one sentence, premise A and
+ * conclusion B (its marker kept: a step is the clause as written). Undefined when the sentence has
+ * no such marker, asks, or its second half gives advice or states no inference.
+ */
+function splitInference(unit: Unit): Step[] | undefined {
+  const text = unit.text;
+  if (isQuestion(text) || CONDITIONAL.test(text)) return undefined;
+  const cut = INNER_CONCLUSION.exec(text);
+  if (!cut) return undefined;
+  const marker = cut[0].replace(/^[,，]\s*/, '');
+  const premiseText = text.slice(0, cut.index).trim();
+  const conclusion = text.slice(cut.index + cut[0].length - marker.length).trim();
+  const body = conclusion.slice(marker.length).replace(/^[\s,，]+/, '');
+  if (premiseText.length < 2 || body.length < 2 || isAdvice(body)) return undefined;
+  // "X, probably because Y, so Z" explains a cause: CAUSAL's sentence.
+  if (CAUSE_BACKWARD.test(premiseText)) return undefined;
+  // "so"/"那" join many clauses that are not arguments ("it rained, so we stayed in"): they
+  // conclude only when what follows is inferred (a modal of belief or necessity).
+  if (/^(?:so|那)$/i.test(marker) && !EPISTEMIC.test(body)) return undefined;
+  return [
+    { role: 'premise', text: premiseText, unit, marker },
+    { role: 'conclusion', text: conclusion, unit, marker },
+  ];
 }
 
 /** "If A, then B, which means C" → premise A, inference B, conclusion C (roles fixed later). */

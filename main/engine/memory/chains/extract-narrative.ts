@@ -22,9 +22,11 @@ const IRREGULAR_PAST =
 // an adjective or a place ("he was quick", "the gauge was at 1.5 bar") they describe a state.
 // Not "you": "you set max", "you saw" are instructions or hypotheticals in chat far more often than a story.
 // "the X Y" allows a two-word subject ("the pilot customers") but not "the pool is", whose verb is "is".
-const SUBJECT = String.raw`(?:I|we|he|she|they|it|my \w+|our \w+|his \w+|her \w+|their \w+|the \w+(?: (?!is\b|are\b|was\b|were\b|be\b)\w+)?|customers|everyone|someone)`;
+const SUBJECT = String.raw`(?:I|we|he|she|they|it|my \w+|our \w+|his \w+|her \w+|their \w+|the \w+(?: (?!is\b|are\b|was\b|were\b|be\b|has\b|have\b)\w+)?|customers|everyone|someone)`;
 // A subject, up to three adverbs or auxiliaries, then a past verb; "-eed" words (need, speed) are not past tense.
-const PAST_EN = new RegExp(String.raw`\b${SUBJECT}\s+(?:(?:just|then|finally|also|never|actually|eventually|already|still|really|first|only|all|has|have|had)\s+){0,3}(?:\w+(?<!e)ed|${IRREGULAR_PAST})\b`, 'i');
+// Not "has/have": the present perfect ("it has dropped twice", "the pressure has stayed at 1.3")
+// reports where things stand now, not a moment of a story.
+const PAST_EN = new RegExp(String.raw`\b${SUBJECT}\s+(?:(?:just|then|finally|also|never|actually|eventually|already|still|really|first|only|all|had)\s+){0,3}(?:\w+(?<!e)ed|${IRREGULAR_PAST})\b`, 'i');
 // Chinese: 了 (not that of "好了"/"算了"/"对了") in a clause with a personal subject, a story connective or a date.
 const LE = /(?<![好算对行完])了(?![吗呢吧])/;
 const CN_STORY_CUE = /我|我们|他|她|他们|她们|大家|咱们|后来|之后|结果|于是|那天|第二天|当时|\d{1,2}[月日号]|[上下中]午|晚上|早上/;
@@ -34,9 +36,9 @@ const CLAUSE_START = /^(?:then|and then|after that|later|afterwards|but|so)\b|^(
 
 /** Whether a clause tells something that happened (used by OPERATION to leave such clauses alone). */
 // A named person ("Elena held my hand"): case-sensitive, so a sentence-initial "Then" is not a name.
-const PAST_NAMED = new RegExp(String.raw`(?:^|[\s,])(?!(?:Then|And|But|So|When|After|Later|Yes|No|Ok|Okay)\b)[A-Z][a-z]+\s+(?:(?:just|then|finally|also|never|actually|eventually|already|still|really|first|only|has|had)\s+){0,3}(?:[a-z]+(?<!e)ed|${IRREGULAR_PAST})\b`);
+const PAST_NAMED = new RegExp(String.raw`(?:^|[\s,])(?!(?:Then|And|But|So|When|After|Later|Yes|No|Ok|Okay)\b)[A-Z][a-z]+\s+(?:(?:just|then|finally|also|never|actually|eventually|already|still|really|first|only|had)\s+){0,3}(?:[a-z]+(?<!e)ed|${IRREGULAR_PAST})\b`);
 // "a fish seller walked us back": an indefinite subject of up to two words.
-const PAST_INDEFINITE = new RegExp(String.raw`\ban? \w+(?: (?!is\b|are\b|was\b|were\b)\w+)?\s+(?:\w+(?<!e)ed|${IRREGULAR_PAST})\b`, 'i');
+const PAST_INDEFINITE = new RegExp(String.raw`\ban? \w+(?: (?!is\b|are\b|was\b|were\b|has\b|have\b)\w+)?\s+(?:\w+(?<!e)ed|${IRREGULAR_PAST})\b`, 'i');
 
 // A chat report without its subject: "Deployed the fix at 17:10.", "Added the test.", "Ok, raised it to 30".
 const REPORT_EN = new RegExp(String.raw`^\W*(?:(?:ok|okay|so|and|then|also|just|finally)\W+)*(?:\w+(?<!e)ed|${IRREGULAR_PAST})\s+(?:it|the|a|an|them|that|this|my|our|to|in|on|up|out|back)\b`, 'i');

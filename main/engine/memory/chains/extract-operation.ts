@@ -11,7 +11,7 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
-import { splitClauses, type Unit } from './text-units.js';
+import { CONDITIONAL, splitClauses, type Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
 
 const LIST_NUMBER = /^\s*(?:\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|[①②③④⑤⑥⑦⑧⑨⑩]|第[一二三四五六七八九十\d]+步)/i;
@@ -74,7 +74,9 @@ export function extractOperation(units: Unit[], createdAt: string): ExtractedCha
       const body = clause.replace(LIST_NUMBER, '').replace(SEQUENCE, '').replace(/^[\s,，:：]+/, '');
       const imperative = IMPERATIVE.exec(body);
       const result = RESULT.exec(clause);
-      const marker = list?.[0].trim() ?? sequence?.[0].trim();
+      // In "If A, then B" the "then" opens the consequent ("in that case"): no step of a sequence.
+      const consequent = sequence !== null && /^\s*then\b/i.test(sequence[0]) && CONDITIONAL.test(unit.text);
+      const marker = list?.[0].trim() ?? (consequent ? undefined : sequence?.[0].trim());
       // Questions ("收汁要收到什么程度？") ask about a step; they are not one.
       const isStep = (marker !== undefined || imperative !== null) && !isPastEvent(clause) && !/[?？]\s*$/.test(clause) && !STATEMENT.test(body) && !SUBJECT_CLAUSE.test(body);
       // A later message carries a procedure on only where it says so ("Then…", "2."); a fresh

@@ -16,10 +16,9 @@
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { isStopWord } from '../../../lib/text-analysis.js';
 import { chainFromSteps, type Step } from './build-chain.js';
-import type { Unit } from './text-units.js';
+import { CONDITIONAL, type Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
 import { IMPERATIVE, SEQUENCE } from './extract-operation.js';
-import { CONDITIONAL } from './extract-causal.js';
 import { findTimes, HABIT, isoMillis, isRoughSpan, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
 
 const GAP_MESSAGES = 2;

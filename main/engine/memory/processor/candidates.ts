@@ -23,6 +23,7 @@
  */
 import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, TopicCluster } from '../../../../shared/types/memory.js';
 import { flatText, shorten } from '../chains/build-chain.js';
+import { isPastEvent } from '../chains/extract-narrative.js';
 import { isoMillis } from '../chains/time-expressions.js';
 import { calibrateMemory, type MemoryKind } from '../fusion/calibration.js';
 import type { MemoryCandidate } from '../long-term/types.js';
@@ -114,7 +115,7 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
     }
     for (const made of candidates.slice(before)) {
       chainMade.add(made);
-      kinds.set(made, made.category === 'semantic' || made.category === 'narrative' ? `${made.category}/${chain.chain_type}` : made.category);
+      kinds.set(made, made.category === 'semantic' || made.category === 'narrative' ? `${made.category}/${chain.chain_type}${isEpisode(chain) ? '-episode' : ''}` : made.category);
     }
   }
   for (const cluster of analysis.clusters) {
@@ -161,6 +162,16 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
     const confidence = round(calibrateMemory(kind, score));
     return { candidate: { ...candidate, confidence }, score, kind, autoCommit: confidence >= AUTO_COMMIT_CONFIDENCE && !weak.has(candidate) };
   });
+}
+
+/**
+ * A CAUSAL chain that only tells why something once happened ("I got paged at 3 a.m. because the
+ * export had filled the disk"): a cause and an effect, no problem to fix or fix, one step an event
+ * of the past. It belongs to the story it came from; as a fact it is rarely worth keeping, so it
+ * has its own calibration kind ("semantic/CAUSAL-episode").
+ */
+function isEpisode(chain: ExtractedChain): boolean {
+  return chain.chain_type === 'CAUSAL' && chain.nodes.every((n) => n.role === 'cause' || n.role === 'effect') && chain.nodes.some((n) => isPastEvent(n.text));
 }
 
 /** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none (or when it is someone else's). */
