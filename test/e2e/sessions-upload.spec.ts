@@ -49,11 +49,11 @@ describe('uploading conversation files from the browser', () => {
     const leak = page.locator('[data-testid="session-file-import"][data-name="en-memory-leak.json"]');
     const bad = page.locator('[data-testid="session-file-import"][data-name="notes.json"]');
     await page.locator('[data-testid="session-file-import"][data-name="en-memory-leak.json"][data-status="done"]').waitFor({ timeout: 60_000 });
-    await expect(leak.textContent()).resolves.toMatch(/1 conversation\(s\) \(en-memory-leak\)/);
+    await expect(leak.textContent()).resolves.toMatch(/1 conversation \(en-memory-leak\)/);
     await expect(bad.getAttribute('data-status')).resolves.toBe('failed');
     await expect(bad.locator('[data-code]').getAttribute('data-code')).resolves.toBe('INVALID_INPUT');
     await expect(bad.textContent()).resolves.toMatch(/not imported: .*notes\.json/);
-    await expect(page.getByTestId('session-file-imports').locator('h2').textContent()).resolves.toMatch(/1 of 2 file\(s\) imported/);
+    await expect(page.getByTestId('session-file-imports').locator('h2').textContent()).resolves.toMatch(/1 of 2 files imported/);
 
     // The conversation is listed, opened and analyzed.
     await page.locator('[data-testid="session-open"][data-analysis="done"]').waitFor({ timeout: 60_000 });
