@@ -30,12 +30,13 @@ export const CHANGE_CODES = [
   'pinned',
   'imported',
   'import_stays',
+  'with_candidate',
 ] as const;
 export type ChangeCode = (typeof CHANGE_CODES)[number];
 
 export interface ChangeCause {
   code: ChangeCode;
-  /** The other memory: the closest (new), the one it repeats, merges with, contradicts, replaces or is held for (pinned). */
+  /** The other memory: the closest (new), the one it repeats, merges with, contradicts, replaces or is held for (pinned); with_candidate: the earlier candidate it joins (its proposal id and title). */
   memory?: { id: string; title: string } | undefined;
   /** The similarity it was weighed at. */
   score?: number | undefined;
@@ -79,6 +80,7 @@ export const CHANGE_MESSAGES = {
     'change.pinned': '"{title}" is pinned (edited by you): update held for your review; {decision}',
     'change.imported': 'imported from {detail}',
     'change.importStays': 'import: the memory stays as it is in this workspace',
+    'change.withCandidate': 'new memory; merged with the candidate "{title}" when both are accepted',
     'change.messagesRecorded': '{decision}; its messages are already recorded',
     'change.messagesAdded': '{decision}; message ids added',
   },
@@ -98,6 +100,7 @@ export const CHANGE_MESSAGES = {
     'change.pinned': '「{title}」已固定（你编辑过）：更新等你审阅；{decision}',
     'change.imported': '从 {detail} 导入',
     'change.importStays': '导入：记忆保持本工作区中的样子',
+    'change.withCandidate': '新记忆；两者都接受时与候选「{title}」合并',
     'change.messagesRecorded': '{decision}；其消息已记录',
     'change.messagesAdded': '{decision}；已补上消息 id',
   },
@@ -142,6 +145,8 @@ export function describeChange(cause: ChangeCause, say: SayChange): string {
         return say('change.imported', { detail: cause.detail ?? '' });
       case 'import_stays':
         return say('change.importStays');
+      case 'with_candidate':
+        return say('change.withCandidate', { title });
     }
   })();
   if (cause.messages === 'recorded') return say('change.messagesRecorded', { decision: head });

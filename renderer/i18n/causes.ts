@@ -1,12 +1,15 @@
 /**
  * Causes in the page's language, from their structure and the i18n tables' texts: an LLM
- * failure's (shared/llm-cause.ts, `cause.*`) and a memory change's (shared/memory-change-cause.ts,
- * `change.*`). What the server, the model or the person said stays as they said it; a cause
- * stored before causes were structured is shown as it came.
+ * failure's (shared/llm-cause.ts, `cause.*`), a memory change's (shared/memory-change-cause.ts,
+ * `change.*`) and an import's kept item (shared/import-kept-cause.ts, `kept.*`). What the server,
+ * the model or the person said stays as they said it; a cause stored before causes were
+ * structured is shown as it came.
  */
 import type { StoredCause } from '../../shared/llm-cause';
 import { describeCause } from '../../shared/llm-cause';
+import { describeKept, type KeptCause } from '../../shared/import-kept-cause';
 import { describeChange } from '../../shared/memory-change-cause';
+import { formatWhen } from '../../shared/format';
 import type { MemoryChange } from '../../shared/types/memory';
 import { translate, type Locale } from './index';
 
@@ -17,4 +20,15 @@ export function localizeCause(cause: StoredCause, locale: Locale): string {
 /** Why a memory changed, in the page's language (a history line written before causes were structured: its English reason). */
 export function localizeChange(change: Pick<MemoryChange, 'reason' | 'cause'>, locale: Locale): string {
   return change.cause ? describeChange(change.cause, (key, params) => translate(locale, key, params)) : change.reason;
+}
+
+/** Why an import kept this workspace's item or left one out, in the page's language (a result without a cause: its English reason). */
+export function localizeKept(item: { reason: string; cause?: KeptCause | undefined }, locale: Locale): string {
+  return item.cause
+    ? describeKept(
+        item.cause,
+        (key, params) => translate(locale, key, params),
+        (iso) => formatWhen(iso, locale),
+      )
+    : item.reason;
 }

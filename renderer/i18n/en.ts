@@ -5,6 +5,7 @@
  * checked against the other language in one place.
  */
 import { CAUSE_MESSAGES } from '../../shared/llm-cause';
+import { KEPT_MESSAGES } from '../../shared/import-kept-cause';
 import { CHANGE_MESSAGES } from '../../shared/memory-change-cause';
 import { VIEW_LABELS } from '../../shared/view-labels';
 
@@ -687,6 +688,7 @@ export const en = {
   // LLM failure causes (shared/llm-cause.ts holds their texts: the CLI says them in English too).
   ...CAUSE_MESSAGES.en,
   ...CHANGE_MESSAGES.en,
+  ...KEPT_MESSAGES.en,
   'explorer.upgrade.action': 'Upgrade summaries',
   'explorer.upgrade.hint': 'Re-summarize, bottom-up, what a weaker summarizer wrote here (offline or code skeleton → the configured LLM, an older prompt version). Another model is not weaker.',
   'explorer.upgrade.estimating': 'Counting what an upgrade redoes…',

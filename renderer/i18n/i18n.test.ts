@@ -3,6 +3,9 @@ import { en, type MessageKey } from './en';
 import { zh } from './zh';
 import { isMessageKey, labelOf, preferredLocale, translate } from './index';
 import { SkipReason } from '../../shared/types/ingest';
+import { keptItem } from '../../shared/import-kept-cause';
+import { because } from '../../shared/memory-change-cause';
+import { localizeChange, localizeKept } from './causes';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 /**
@@ -29,6 +32,27 @@ describe('the language tables', () => {
 
   it('leaves no "(s)" plural in English', () => {
     for (const key of Object.keys(en) as MessageKey[]) expect(en[key], key).not.toMatch(/\w\((s|es)\)/);
+  });
+});
+
+describe('causes in the page language', () => {
+  it("say why an import kept this workspace's item, its moments as the page writes them", () => {
+    const item = keptItem('mem_1', { code: 'newer_here', ours: '2026-12-02T10:00:00.000Z', theirs: '2026-12-01T09:00:00.000Z' });
+    expect(item.reason).toBe("this workspace's version is newer (2026-12-02T10:00:00.000Z > 2026-12-01T09:00:00.000Z)");
+    const zhText = localizeKept(item, 'zh');
+    expect(zhText).toMatch(/^本工作区的版本更新（2026年12月\d+日.* > 2026年12月\d+日.*）$/);
+    expect(localizeKept(item, 'en')).toMatch(/^this workspace's version is newer \(Dec \d, 2026, .* > Dec \d, 2026, .*\)$/);
+    // A result from an engine before causes were structured: its English reason as it came.
+    expect(localizeKept({ id: 'x', reason: 'kept for a reason' }, 'zh')).toBe('kept for a reason');
+    for (const code of ['forgotten_here', 'analysis_orphan', 'node_from_records', 'not_regular_file'] as const) {
+      expect(localizeKept(keptItem('x', { code, ours: '2026-12-02T10:00:00.000Z' }), 'zh'), code).toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
+
+  it('say why a proposed candidate joins an earlier one, naming it by title', () => {
+    const change = because({ code: 'with_candidate', memory: { id: 'semantic_ab12', title: 'Pool size is 50' } });
+    expect(change.reason).toBe('new memory; merged with the candidate "Pool size is 50" when both are accepted');
+    expect(localizeChange(change, 'zh')).toBe('新记忆；两者都接受时与候选「Pool size is 50」合并');
   });
 });
 

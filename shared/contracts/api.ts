@@ -9,6 +9,8 @@
  */
 import { z } from 'zod';
 import { CairnError } from '../errors.js';
+import { KeptCause } from '../import-kept-cause.js';
+import { ChangeCause } from '../memory-change-cause.js';
 import { IngestOptions, IngestResult, Skip } from '../types/ingest.js';
 import { NodeEntry, NodeStat, TreeNode } from '../types/node.js';
 import { SkillSummary } from '../types/skill.js';
@@ -247,7 +249,9 @@ export const ProposedCandidate = z.object({
   /** The memory it merges into or updates, as it is and as it would be. */
   before: LongTermMemorySchema.optional(),
   after: LongTermMemorySchema.optional(),
+  /** Why accepting it does what `kind` says, in English (the CLI's words) and as a structure (the view's). */
   reason: z.string(),
+  cause: ChangeCause.optional(),
 });
 export type ProposedCandidate = z.infer<typeof ProposedCandidate>;
 
@@ -351,7 +355,7 @@ export const ImportResult = z.object({
   updated: PortabilityCounts,
   unchanged: PortabilityCounts,
   /** Items the workspace keeps over the imported ones (a newer local version, a memory the user forgot), each with why. */
-  kept: z.array(z.object({ id: z.string(), reason: z.string() })),
+  kept: z.array(z.object({ id: z.string(), reason: z.string(), cause: KeptCause.optional() })),
   ms: z.number(),
 });
 export type ImportResult = z.infer<typeof ImportResult>;

@@ -247,6 +247,12 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.getByTestId('message').first().waitFor();
     await page.getByTestId('session-tab-trigger').click();
     await expect(page.getByTestId('trigger-action').textContent()).resolves.toBe('提取');
+    // Each proposed memory says what accepting it would do and why, in Chinese.
+    await page.getByTestId('review-candidate').first().waitFor({ timeout: 60_000 });
+    const proposed = await page.getByTestId('review-reason').allTextContents();
+    expect(proposed.length).toBe(await page.getByTestId('review-candidate').count());
+    for (const line of proposed) expect(line).toMatch(/新事实|新记忆|合并|相同|取代/);
+    for (const line of proposed) expect(line).not.toMatch(/new fact|new memory|merged/);
     // Committed here, the changes say why in Chinese too (they were the engine's English lines).
     await page.getByTestId('session-commit').click();
     await page.getByTestId('commit-result').waitFor({ timeout: 60_000 });

@@ -225,6 +225,9 @@ describe('export and import', () => {
     expect(result.kept.map((k) => k.id).sort()).toEqual([edited.id, forgotten.id].sort());
     expect(result.kept.find((k) => k.id === edited.id)?.reason).toMatch(/newer/);
     expect(result.kept.find((k) => k.id === forgotten.id)?.reason).toMatch(/forgotten by user/);
+    // And as a structure the Export view says in its own language.
+    expect(result.kept.find((k) => k.id === edited.id)?.cause).toMatchObject({ code: 'newer_here' });
+    expect(result.kept.find((k) => k.id === forgotten.id)?.cause).toMatchObject({ code: 'forgotten_here' });
     expect((await target.call('memories:get', { id: edited.id })).memory.content).toBe('Changed here after the export.');
     await expect(target.call('memories:get', { id: forgotten.id })).rejects.toThrow(/No memory/);
   }, 60_000);

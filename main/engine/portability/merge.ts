@@ -8,6 +8,7 @@
 import { lstat, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CairnError } from '../../../shared/errors.js';
+import { keptItem } from '../../../shared/import-kept-cause.js';
 import { MemoryCategory, type LongTermMemory, type SessionAnalysis } from '../../../shared/types/memory.js';
 import { ABSTRACT_FILE, FILE_META_SUFFIX, META_FILE, OVERVIEW_FILE, childUri, isSidecarName, parseCtxUri, validateSegment } from '../../../shared/uri.js';
 import { NodeMeta } from '../../../shared/types/node.js';
@@ -64,7 +65,7 @@ export async function mergeData(deps: MergeDeps, data: ExportData, source: strin
     const { cache_key, ...analysis } = entry;
     const dir = conversationUri(entry.conversation_id);
     if ((await deps.fs.kindOf(dir)) !== 'dir') {
-      counts.kept.push({ id: entry.conversation_id, reason: 'analysis left out: its conversation is neither in this workspace nor in the export' });
+      counts.kept.push(keptItem(entry.conversation_id, { code: 'analysis_orphan' }));
       continue;
     }
     const uri = `${dir}${ANALYSIS_FILE}`;
@@ -83,7 +84,7 @@ export async function mergeData(deps: MergeDeps, data: ExportData, source: strin
   for (const node of data.nodes) {
     const status = await mergeNode(deps.fs, node);
     if (status === 'skipped') {
-      counts.kept.push({ id: node.uri, reason: 'memory pages and conversations are imported from their own records, not as nodes' });
+      counts.kept.push(keptItem(node.uri, { code: 'node_from_records' }));
       continue;
     }
     tally(status, 'nodes');
@@ -171,7 +172,7 @@ export async function mergeContextFs(deps: MergeDeps, root: string, source: stri
     const decision = await store.restoreDecision(memory);
     let status: 'write' | 'skip' = 'skip';
     if (decision.op === 'unchanged') counts.unchanged.memories += 1;
-    else if (decision.op === 'keep') counts.kept.push({ id: memory.id, reason: decision.reason });
+    else if (decision.op === 'keep') counts.kept.push(keptItem(memory.id, decision.cause));
     else {
       status = 'write';
       counts[decision.current ? 'updated' : 'added'].memories += 1;
@@ -199,7 +200,7 @@ export async function mergeContextFs(deps: MergeDeps, root: string, source: stri
         continue;
       }
       if (!info.isFile()) {
-        counts.kept.push({ id: path, reason: 'not a regular file (links are never imported)' });
+        counts.kept.push(keptItem(path, { code: 'not_regular_file' }));
         continue;
       }
       const dirSidecar = name === ABSTRACT_FILE || name === OVERVIEW_FILE || name === META_FILE;

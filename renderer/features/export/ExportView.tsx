@@ -9,6 +9,7 @@ import { CairnError } from '../../../shared/errors';
 import { formatBytes, formatMs } from '../../../shared/format';
 import { EXPORT_FORMATS, EXPORT_SCOPES, type ExportScope } from '../../stores/portability-store';
 import { useApp, usePortability } from '../../stores/stores-context';
+import { localizeKept } from '../../i18n/causes';
 import { useT } from '../../use-t';
 import { pageToken } from '../upload/upload-client';
 import { fetchExport } from './download-client';
@@ -37,6 +38,7 @@ export function ExportView() {
   const t = useT();
   const s = usePortability((state) => state);
   const browser = useApp((state) => state.transport) === 'websocket';
+  const locale = useApp((state) => state.locale);
   // The result panel says "downloaded" or "written" after what was last asked for.
   const [lastRun, setLastRun] = useState<'path' | 'download'>('path');
   return (
@@ -180,8 +182,8 @@ export function ExportView() {
           {s.imported.kept.length > 0 && (
             <ul className="plain-list small">
               {s.imported.kept.map((k) => (
-                <li key={k.id}>
-                  <code>{k.id}</code>: {k.reason}
+                <li key={k.id} data-testid="import-kept">
+                  <code>{k.id}</code>: {localizeKept(k, locale)}
                 </li>
               ))}
             </ul>

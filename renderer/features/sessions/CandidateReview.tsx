@@ -7,7 +7,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ProposedCandidate, SessionProposal } from '../../../shared/contracts/api';
 import { labelOf } from '../../i18n';
-import { useSessions, useStores } from '../../stores/stores-context';
+import { localizeChange } from '../../i18n/causes';
+import { useApp, useSessions, useStores } from '../../stores/stores-context';
 import { useT } from '../../use-t';
 import { aboveThreshold, lineDiff } from './candidate-review';
 import { MadeByBadge, MessageItem } from './parts';
@@ -109,6 +110,7 @@ export function CandidateReview({ conversationId }: { conversationId: string }) 
 
 function CandidateCard({ candidate: c, busy, onAccept, onReject }: { candidate: ProposedCandidate; busy: boolean; onAccept: (content?: string) => void; onReject: () => void }) {
   const t = useT();
+  const locale = useApp((s) => s.locale);
   const [draft, setDraft] = useState<string | null>(null);
   return (
     <li className={`review-card review-${c.kind}`} data-testid="review-candidate" data-kind={c.kind}>
@@ -135,6 +137,9 @@ function CandidateCard({ candidate: c, busy, onAccept, onReject }: { candidate: 
       ) : (
         <p className="memory-content">{c.candidate.content}</p>
       )}
+      <p className="muted small" data-testid="review-reason">
+        {localizeChange(c, locale)}
+      </p>
       <SourceMessages ids={c.candidate.message_ids} />
       <div className="row review-actions">
         {draft === null ? (

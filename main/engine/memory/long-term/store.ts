@@ -18,6 +18,7 @@
  */
 import { join } from 'node:path';
 import { CairnError, errorMessage } from '../../../../shared/errors.js';
+import { keptItem, type KeptCause, type KeptItem } from '../../../../shared/import-kept-cause.js';
 import { because, type ChangeCause } from '../../../../shared/memory-change-cause.js';
 import { MemoryCategory, type LongTermMemory, type MemoryChange } from '../../../../shared/types/memory.js';
 import type { NodeMeta } from '../../../../shared/types/node.js';
@@ -52,7 +53,7 @@ export interface RestoreOutcome {
   unchanged: number;
   /** History lines that were new here. */
   history: number;
-  kept: Array<{ id: string; reason: string }>;
+  kept: KeptItem[];
 }
 
 type MemoryPatch = Partial<Pick<LongTermMemory, 'title' | 'content' | 'keywords' | 'category'>>;
@@ -171,7 +172,7 @@ export class ContextFsMemoryStore implements MemoryStore {
         for (const memory of memories) {
           const decision = await this.restoreDecision(memory);
           if (decision.op === 'unchanged') outcome.unchanged += 1;
-          else if (decision.op === 'keep') outcome.kept.push({ id: memory.id, reason: decision.reason });
+          else if (decision.op === 'keep') outcome.kept.push(keptItem(memory.id, decision.cause));
           else {
             const current = decision.current;
             const recorded = this.log.last(memory.id);
@@ -206,14 +207,14 @@ export class ContextFsMemoryStore implements MemoryStore {
    * What importing `memory` should do here: nothing (the same memory is here), keep this
    * workspace's (a newer version, or forgotten by the user after the imported version), or write it.
    */
-  async restoreDecision(memory: LongTermMemory): Promise<{ op: 'unchanged' } | { op: 'keep'; reason: string } | { op: 'write'; current: LongTermMemory | null }> {
+  async restoreDecision(memory: LongTermMemory): Promise<{ op: 'unchanged' } | { op: 'keep'; cause: KeptCause } | { op: 'write'; current: LongTermMemory | null }> {
     assertMemoryId(memory.id);
     const current = (await this.find(memory.id))?.memory ?? null;
     if (current && JSON.stringify(current) === JSON.stringify(memory)) return { op: 'unchanged' };
-    if (current && current.updated_at > memory.updated_at) return { op: 'keep', reason: `this workspace's version is newer (${current.updated_at} > ${memory.updated_at})` };
+    if (current && current.updated_at > memory.updated_at) return { op: 'keep', cause: { code: 'newer_here', ours: current.updated_at, theirs: memory.updated_at } };
     const last = this.log.last(memory.id);
     if (!current && last?.op === 'delete' && (last.cause ? last.cause.code === 'forgotten' : last.reason.startsWith('forgotten by user')) && last.at > memory.updated_at) {
-      return { op: 'keep', reason: `forgotten by user here on ${last.at}, after the imported version` };
+      return { op: 'keep', cause: { code: 'forgotten_here', ours: last.at, theirs: memory.updated_at } };
     }
     return { op: 'write', current };
   }

@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProposedCandidate } from '../../../../shared/contracts/api.js';
 import { CairnError, errorMessage } from '../../../../shared/errors.js';
+import { because } from '../../../../shared/memory-change-cause.js';
 import type { MemoryChange } from '../../../../shared/types/memory.js';
 import type { Clock } from '../../ports/clock.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
@@ -113,7 +114,8 @@ export function toProposals(proposed: ProposedMemory[], planned: MemoryChange[])
       auto: p.autoCommit && kind !== 'update',
       ...(kind !== 'add' && change.before ? { before: change.before } : {}),
       ...(after ? { after } : {}),
-      reason: withEarlier ? `new memory; merged with candidate ${withEarlier} when both are accepted` : change.reason,
+      // Why, in English and as a structure (the Sessions view says it in the page's language).
+      ...(withEarlier && change.before ? because({ code: 'with_candidate', memory: { id: withEarlier, title: change.before.title } }) : { reason: change.reason, ...(change.cause ? { cause: change.cause } : {}) }),
     });
   });
   return { candidates, known };
