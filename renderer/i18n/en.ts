@@ -5,6 +5,7 @@
  * checked against the other language in one place.
  */
 import { CAUSE_MESSAGES } from '../../shared/llm-cause';
+import { BUCKET_WHY_MESSAGES } from '../../shared/bucket-reason';
 import { KEPT_MESSAGES } from '../../shared/import-kept-cause';
 import { CHANGE_MESSAGES } from '../../shared/memory-change-cause';
 import { VIEW_LABELS } from '../../shared/view-labels';
@@ -689,6 +690,7 @@ export const en = {
   ...CAUSE_MESSAGES.en,
   ...CHANGE_MESSAGES.en,
   ...KEPT_MESSAGES.en,
+  ...BUCKET_WHY_MESSAGES.en,
   'explorer.upgrade.action': 'Upgrade summaries',
   'explorer.upgrade.hint': 'Re-summarize, bottom-up, what a weaker summarizer wrote here (offline or code skeleton → the configured LLM, an older prompt version). Another model is not weaker.',
   'explorer.upgrade.estimating': 'Counting what an upgrade redoes…',

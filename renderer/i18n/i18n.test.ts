@@ -5,7 +5,8 @@ import { isMessageKey, labelOf, preferredLocale, translate } from './index';
 import { SkipReason } from '../../shared/types/ingest';
 import { keptItem } from '../../shared/import-kept-cause';
 import { because } from '../../shared/memory-change-cause';
-import { localizeChange, localizeKept } from './causes';
+import { bucketReason } from '../../shared/bucket-reason';
+import { localizeBucketWhy, localizeChange, localizeKept } from './causes';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 /**
@@ -43,10 +44,23 @@ describe('causes in the page language', () => {
     expect(zhText).toMatch(/^本工作区的版本更新（2026年12月\d+日.* > 2026年12月\d+日.*）$/);
     expect(localizeKept(item, 'en')).toMatch(/^this workspace's version is newer \(Dec \d, 2026, .* > Dec \d, 2026, .*\)$/);
     // A result from an engine before causes were structured: its English reason as it came.
-    expect(localizeKept({ id: 'x', reason: 'kept for a reason' }, 'zh')).toBe('kept for a reason');
+    expect(localizeKept({ reason: 'kept for a reason' }, 'zh')).toBe('kept for a reason');
     for (const code of ['forgotten_here', 'analysis_orphan', 'node_from_records', 'not_regular_file'] as const) {
       expect(localizeKept(keptItem('x', { code, ours: '2026-12-02T10:00:00.000Z' }), 'zh'), code).toMatch(/[\u4e00-\u9fff]/);
     }
+  });
+
+  it('say why a message went to its bucket, the bucket and role by their labels, a fallback by its cause', () => {
+    const cues = bucketReason({ by: 'cues', bucket: 'DECISION_CONTEXT', cues: ["let's go with", 'because'], score: 1.4 });
+    expect(cues.reason).toBe("rules: DECISION_CONTEXT by let's go with, because (1.40)");
+    expect(localizeBucketWhy(cues, 'zh')).toBe("规则：let's go with, because → 决策上下文（1.40）");
+    expect(localizeBucketWhy(cues, 'en')).toBe("rules: Decision context by let's go with, because (1.40)");
+    const fallback = bucketReason({ by: 'role_default', bucket: 'TASK_CONTEXT', role: 'user', fallback: { code: 'http_status', status: 500, message: 'injected fault' } });
+    expect(fallback.reason).toBe("rules: no cue matched; TASK_CONTEXT is the default for user messages (LLM fallback: HTTP 500 'injected fault')");
+    expect(localizeBucketWhy(fallback, 'zh')).toMatch(/^规则：没有匹配的提示词；用户消息默认归入任务上下文（LLM 回退：.*500.*injected fault.*）$/);
+    expect(localizeBucketWhy(bucketReason({ by: 'llm', bucket: 'USER_INTENT', detail: 'states a preference' }), 'zh')).toBe('states a preference');
+    // An analysis stored before reasons were structured: its English reason as it came.
+    expect(localizeBucketWhy({ reason: 'rules: USER_INTENT by I want (1.00)' }, 'zh')).toBe('rules: USER_INTENT by I want (1.00)');
   });
 
   it('say why a proposed candidate joins an earlier one, naming it by title', () => {

@@ -3,6 +3,7 @@
  * Long file: one line per text of the whole interface, as en.ts.
  */
 import { CAUSE_MESSAGES } from '../../shared/llm-cause';
+import { BUCKET_WHY_MESSAGES } from '../../shared/bucket-reason';
 import { KEPT_MESSAGES } from '../../shared/import-kept-cause';
 import { CHANGE_MESSAGES } from '../../shared/memory-change-cause';
 import { VIEW_LABELS } from '../../shared/view-labels';
@@ -685,6 +686,7 @@ export const zh: Messages = {
   ...CAUSE_MESSAGES.zh,
   ...CHANGE_MESSAGES.zh,
   ...KEPT_MESSAGES.zh,
+  ...BUCKET_WHY_MESSAGES.zh,
   'explorer.upgrade.action': '升级摘要',
   'explorer.upgrade.hint': '自底向上重新摘要此处由较弱摘要器写的内容（离线或代码骨架 → 已配置的 LLM，较旧的提示词版本）。换一个模型不算较弱。',
   'explorer.upgrade.estimating': '正在统计升级要重做的内容…',

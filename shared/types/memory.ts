@@ -5,6 +5,7 @@
  * These are zod schemas because they cross the contract (CLI --json, web host, Electron IPC).
  */
 import { z } from 'zod';
+import { BucketWhy } from '../bucket-reason.js';
 import { ChangeCause } from '../memory-change-cause.js';
 import { CauseCounts } from '../llm-cause.js';
 
@@ -88,8 +89,10 @@ export const MemoryItem = z.object({
   /** How much this item matters to the conversation's topics (0..1). */
   relevance: z.number(),
   keywords: z.array(z.string()),
-  /** Why the classifier chose `bucket` (the rule or the model's reason). */
+  /** Why the classifier chose `bucket` (the rule or the model's reason), in English. */
   reason: z.string().optional(),
+  /** The same as a structure a view says in its own language (shared/bucket-reason.ts); absent on analyses stored before it. */
+  why: BucketWhy.optional(),
   /** Who chose `bucket`. */
   extractor: Extractor.optional(),
 });

@@ -220,6 +220,12 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.getByTestId('locale-select').selectOption('zh');
     await importLeak(page);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('会话');
+    // Why each message is in its bucket, in Chinese (the engine's reason is English).
+    await page.getByTestId('session-tab-buckets').click();
+    const bucketWhy = await page.getByTestId('bucket-reason').allTextContents();
+    expect(bucketWhy.length).toBeGreaterThan(0);
+    for (const line of bucketWhy) expect(line).toMatch(/^规则：/);
+    for (const line of bucketWhy) expect(line).not.toMatch(/rules:|_CONTEXT|no cue/);
     await page.getByTestId('session-tab-clusters').click();
     await page.getByTestId('cluster-point').first().waitFor();
     await shot('sessions-cluster-map-dark-zh');

@@ -12,6 +12,7 @@ import { formatCount } from '../../../shared/format';
 import { SESSION_TABS, allMessages, type SessionTab } from '../../stores/sessions-store';
 import { useApp, useSessions, useStores } from '../../stores/stores-context';
 import { labelOf } from '../../i18n';
+import { localizeBucketWhy } from '../../i18n/causes';
 import { useT } from '../../use-t';
 import { ChainGraph } from './ChainGraph';
 import { ClusterMap } from './ClusterMap';
@@ -284,7 +285,11 @@ function Buckets() {
               {items.map((item) => (
                 <li key={item.id}>
                   <code className="message-id">{item.message_ids.join(', ')}</code> <strong>{item.speaker ?? labelOf(t, 'messageRole', item.role)}</strong>: {item.text}
-                  {item.reason && <div className="muted small">{item.reason}</div>}
+                  {(item.why || item.reason) && (
+                    <div className="muted small" data-testid="bucket-reason">
+                      {localizeBucketWhy(item, locale)}
+                    </div>
+                  )}
                 </li>
               ))}
             </ul>

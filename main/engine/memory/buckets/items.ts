@@ -64,6 +64,7 @@ export function draftItems(conversation: Conversation): DraftItem[] {
           // Calibrated (fusion/calibration.ts): the chosen bucket's score is how often such an assignment was right.
           bucket_scores: Object.fromEntries(Object.entries(rules.bucket_scores).map(([b, score]) => [b, calibrateBucket(score)])),
           reason: rules.reason,
+          why: rules.why,
           rules,
         });
       });

@@ -6,7 +6,7 @@
  * batches go out together (the runtime's limiter caps calls in flight). A cancelled run stops
  * instead of falling back.
  */
-import { describeCause, englishCause } from '../../../../shared/llm-cause.js';
+import { bucketReason } from '../../../../shared/bucket-reason.js';
 import { z } from 'zod';
 import { BucketType } from '../../../../shared/types/memory.js';
 import { isCancelled, type MemoryLlm } from '../llm-run.js';
@@ -71,7 +71,7 @@ async function classifyBatch(batch: DraftItem[], llm: MemoryLlm, signal: AbortSi
   } catch (error) {
     if (isCancelled(error, signal)) throw error;
     const cause = llm.fellBack('buckets', error);
-    for (const item of batch) item.reason = `${item.rules.reason} (LLM fallback: ${describeCause(cause, englishCause)})`;
+    for (const item of batch) Object.assign(item, bucketReason({ ...item.rules.why, fallback: cause }));
     return 0;
   }
   llm.answered('buckets');
@@ -80,12 +80,12 @@ async function classifyBatch(batch: DraftItem[], llm: MemoryLlm, signal: AbortSi
   batch.forEach((item, k) => {
     const a = byIndex.get(k);
     if (!a) {
-      item.reason = `${item.rules.reason} (LLM fallback: no answer for this message)`;
+      Object.assign(item, bucketReason({ ...item.rules.why, fallback: 'no_answer' }));
       return;
     }
     item.bucket = a.bucket;
     item.bucket_scores = { ...item.bucket_scores, [a.bucket]: Math.round(a.confidence * 1000) / 1000 };
-    item.reason = a.reason.trim() || a.bucket;
+    Object.assign(item, bucketReason({ by: 'llm', bucket: a.bucket, detail: a.reason.trim() }));
     item.extractor = llm.extractor;
     classified += 1;
   });

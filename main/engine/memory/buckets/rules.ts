@@ -3,6 +3,7 @@
  * (plus a small prior by role), picks the largest, and says which cues decided it.
  * Scores are 1 - e^(-sum), so one clear cue gives about 0.63 and two give about 0.86.
  */
+import { bucketReason, type BucketWhy } from '../../../../shared/bucket-reason.js';
 import type { BucketType, Role } from '../../../../shared/types/memory.js';
 import { BUCKET_ORDER, CUES, ROLE_PRIOR } from './cues.js';
 
@@ -12,7 +13,9 @@ export interface Classification {
   bucket_scores: Record<BucketType, number>;
   /** Raw cue sums, for deciding whether a sentence "clearly" belongs to a bucket. */
   raw: Record<BucketType, number>;
+  /** Why, in English (the CLI's words) and as a structure (the view's). */
   reason: string;
+  why: BucketWhy;
 }
 
 function countMatches(pattern: RegExp, text: string, max: number): number {
@@ -48,9 +51,6 @@ export function classifyText(text: string, role: Role): Classification {
   const bucket_scores = {} as Record<BucketType, number>;
   for (const bucket of BUCKET_ORDER) bucket_scores[bucket] = Math.round((1 - Math.exp(-raw[bucket])) * 1000) / 1000;
   const bestHits = hits[best];
-  const reason =
-    bestHits.length > 0
-      ? `rules: ${best} by ${bestHits.join(', ')} (${raw[best].toFixed(2)})`
-      : `rules: no cue matched; ${best} is the default for ${role} messages`;
-  return { bucket: best, bucket_scores, raw, reason };
+  const why: BucketWhy = bestHits.length > 0 ? { by: 'cues', bucket: best, cues: bestHits, score: raw[best] } : { by: 'role_default', bucket: best, role };
+  return { bucket: best, bucket_scores, raw, ...bucketReason(why) };
 }
