@@ -333,3 +333,36 @@ describe('a wide folder whose names make families', () => {
     expect(small.overview).not.toContain('**git-…**');
   });
 });
+
+describe("a code package's L0 without a README: its package doc", () => {
+  const GO_CHILDREN = [
+    child('cookiejar', 'Package cookiejar implements an in-memory RFC 6265-compliant http.CookieJar.', true),
+    child('internal', 'Package internal contains HTTP internals shared by net/http and net/http/httputil.', true),
+    child('client.go', 'Go file: 2 structs, 1 interface, 17 functions, 15 methods. Defines: Client, RoundTripper, send'),
+    child('client_test.go', 'Go file: 3 structs, 68 functions. Defines: TestClient, TestClientHead'),
+    child('doc.go', 'Package http provides HTTP client and server implementations.'),
+    child('server.go', 'Go file: 9 structs, 40 functions, 80 methods. Defines: Handler, ResponseWriter, Server, ListenAndServe'),
+  ];
+
+  it("Go: doc.go's doc, then its sub-packages (not internal or testdata)", async () => {
+    const { abstract } = await summarize('http', GO_CHILDREN);
+    expect(abstract).toBe('Package http provides HTTP client and server implementations. Folders: cookiejar.');
+  });
+
+  it('Go: a package doc in a skeleton L0, with its full stop; with no sub-packages, the names it exports, not its tests', async () => {
+    const { abstract } = await summarize('mail', [
+      child('example_test.go', 'Definitions: ExampleParseAddressList, ExampleReadMessage'),
+      child('message.go', 'Go file: 3 type aliases, 4 structs, 11 functions, 25 methods — Package mail implements parsing of mail messages. Defines: debugT, Message, Header, Address, ReadMessage'),
+    ]);
+    expect(abstract).toBe('Package mail implements parsing of mail messages.');
+    const only = await summarize('http', GO_CHILDREN.filter((c) => !c.is_directory));
+    // doc.go's L0 word for word would tie with it in every search: the folder names what it offers.
+    expect(only.abstract).toMatch(/^Package http provides HTTP client and server implementations\. Definitions: Client, RoundTripper, Handler, ResponseWriter, Server, ListenAndServe\.$/);
+  });
+
+  it("Python's __init__.py docstring; a README still comes first", async () => {
+    const py = [child('__init__.py', 'Tide tables for the harbour stations, read from the port authority feed.'), child('feed.py', 'Python module: 2 functions. Defines: fetch, parse')];
+    expect((await summarize('tides', py)).abstract).toMatch(/^Tide tables for the harbour stations, read from the port authority feed\./);
+    expect((await summarize('tides', [...py, child('README.md', 'Tides — Reads the harbour tide tables every hour.')])).abstract).toBe('Reads the harbour tide tables every hour.');
+  });
+});

@@ -38,10 +38,20 @@ export function isGeneratedStamp(text: string): boolean {
  * -*-`, `vim: set ts=4:`) and source encodings (`coding=utf-8`). Given without its comment marker.
  */
 const DIRECTIVE =
-  /^(?:eslint[- ]|@ts-|prettier-ignore|istanbul ignore|c8 ignore|#(?:end)?region\b|NOLINT|nolint|go:\w|\+build|SPDX-|clang-format|jshint|jscs:|global |type: ?ignore|pylint:|noqa|@license|@preserve|@flow|@jsx|@refresh|-\*-.*-\*-|vim?:\s|(?:en)?coding[:=]\s*[\w-]+$)/;
+  /^(?:eslint[- ]|@ts-|prettier-ignore|istanbul ignore|c8 ignore|#(?:end)?region\b|NOLINT|nolint|go:\w|\+build|#cgo\b|SPDX-|clang-format|jshint|jscs:|global |type: ?ignore|pylint:|noqa|@license|@preserve|@flow|@jsx|@refresh|-\*-.*-\*-|vim?:\s|(?:en)?coding[:=]\s*[\w-]+$)/;
 
 export function isCodeDirective(line: string): boolean {
   return DIRECTIVE.test(line.trim());
+}
+
+/**
+ * A developer's note to another ("TODO: implement this", "NOTE(rsc): in theory…", "BUG(mikio):
+ * …", "FIXME", "XXX"): about the code's state, not what the file is for.
+ */
+const WORK_NOTE = /^(?:TODO|FIXME|XXX|HACK|NOTE|BUG|NB)\b(?:\([^)]*\))?:?/;
+
+export function isWorkNote(text: string): boolean {
+  return WORK_NOTE.test(text.trim());
 }
 
 /** A block of prose that is a notice, navigation or a stamp rather than content. */

@@ -119,6 +119,7 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
   }
   const intro = pickIntro(content, language) ?? (content.length === 1 ? content[0] : undefined);
   // A README's (or an only child's) lead says what the folder is for; its title is the README's.
+  if (intro && isPackageDoc(intro)) return packageAbstract(intro, sorted, content, language, max);
   if (intro) return intro.title && intro.lead ? intro.lead : intro.child.abstract.trim();
   const family = families[0];
   if (family && family.members.length * 2 >= content.length) {
@@ -345,7 +346,67 @@ function describe(child: DirectoryChild, language: ContentLanguage): Described {
   return { child, lead: abstract };
 }
 
+/**
+ * A code package's own description, when it has no README: Go's doc.go or a file whose doc
+ * opens "Package net provides…", Python's __init__.py, Rust's lib.rs or mod.rs, a JavaScript index.
+ */
+const PACKAGE_DOC_NAME = /^(?:doc\.go|__init__\.py|lib\.rs|mod\.rs|index\.[cm]?[jt]sx?)$/;
+const GO_PACKAGE_DOC = /^Package [\w/]+ \S+ \S+/;
+
+const TEST_FILE = /(?:_test\.go|_test\.py|^test_.*\.py|\.(?:test|spec)\.[cm]?[jt]sx?)$/;
+
+function isPackageDoc(d: Described): boolean {
+  const lead = d.lead.trim();
+  if (d.child.isDirectory || lead.length === 0) return false;
+  return GO_PACKAGE_DOC.test(lead) || (PACKAGE_DOC_NAME.test(d.child.name) && /[.!?。！？]$/.test(lead) && /\S+\s+\S+\s+\S+/.test(lead));
+}
+
+/**
+ * A package's L0: its doc's lead, then its sub-packages; with none, the names it exports
+ * (a folder's L0 is never word for word a child's: the two records would tie in every search).
+ */
+function packageAbstract(doc: Described, sorted: DirectoryChild[], content: Described[], language: ContentLanguage, max: number): string {
+  const labels = LABELS[language];
+  // (A skeleton's L0 gives its doc without the full stop that ran into "Defines:".)
+  const lead = /[.!?。！？]$/.test(doc.lead.trim()) ? doc.lead.trim() : `${doc.lead.trim()}${end(language)}`;
+  // (testdata and internal hold what the package's tests read and its private code; a split document is a document.)
+  const folders = sorted.flatMap((c) => (c.isDirectory && !isSplitDocument(c) ? [c.name.replace(/\/$/, '')] : [])).filter((name) => name !== 'testdata' && name !== 'internal');
+  if (folders.length > 0) return fitList(lead, labels.folders, folders, language, max);
+  // What the package offers, not its tests' names.
+  const names = [...new Set(content.filter((d) => !TEST_FILE.test(d.child.name)).flatMap((d) => definedNames(d.child.abstract)))];
+  const exported = names.filter((n) => /^\p{Lu}/u.test(n));
+  return doc.lead.trim() === doc.child.abstract.trim() && names.length > 0 ? fitList(lead, labels.definitions, exported.length > 0 ? exported : names, language, max) : lead;
+}
+
+/** The names a code file's L0 lists ("… Defines: Client, Server" or "Definitions: a, b"). */
+function definedNames(abstract: string): string[] {
+  const list = /(?:^|\s)(?:Defines|Definitions):\s*(.*)$/.exec(abstract)?.[1] ?? '';
+  return list
+    .replace(/…$/, '')
+    .split(/,\s*/)
+    .map((n) => n.trim())
+    .filter((n) => /^[\p{L}_][\w$]*$/u.test(n));
+}
+
+/** "Lead. Label: a, b, c." with as many of the names as fit in `max`. */
+function fitList(lead: string, label: string, names: string[], language: ContentLanguage, max: number): string {
+  const labels = LABELS[language];
+  const opening = `${lead}${labels.sentenceJoiner}${label}${labels.colon}`;
+  let count = 0;
+  while (count < names.length && charLength(`${opening}${names.slice(0, count + 1).join(labels.listSeparator)}…`) <= max) count += 1;
+  if (count === 0) return lead;
+  return `${opening}${names.slice(0, count).join(labels.listSeparator)}${count < names.length ? '…' : end(language)}`;
+}
+
 function pickIntro(content: Described[], language: ContentLanguage): Described | undefined {
+  const readme = pickReadme(content, language);
+  if (readme) return readme;
+  const docs = content.filter(isPackageDoc);
+  // Go's doc.go is the package doc's home; then any file whose doc names the package.
+  return docs.find((d) => d.child.name === 'doc.go') ?? docs[0];
+}
+
+function pickReadme(content: Described[], language: ContentLanguage): Described | undefined {
   for (const pattern of INTRO_NAMES) {
     // An introduction whose lead only announces a list ("... the following documents:") says less than the children's titles.
     // Nor does an index that is a table of paths ("./complete Shell completion code ./functions ...").

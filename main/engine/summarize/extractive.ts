@@ -20,7 +20,7 @@
  *   { dirName: 'docs' },
  * );
  */
-import { isBoilerplate, isDebianCopyright, isLegalOrHistoryName } from './boilerplate.js';
+import { isBoilerplate, isDebianCopyright, isLegalOrHistoryName, isWorkNote } from './boilerplate.js';
 import { CONTENTS, parseStructure, sourceKindOf, type DocumentStructure } from './extractive-structure.js';
 import {
   LABELS,
@@ -101,7 +101,9 @@ export function summarizeText(text: string, options: SummarizeTextOptions = {}):
   const title = doc.title ?? options.title;
   const abstract = isLegalOrHistoryName(options.title ?? '') || isDebianCopyright(text)
     ? legalAbstract(text, options.title ?? '', language, maxAbstract)
-    : (leadAbstract(doc, language, maxAbstract) ?? buildAbstract(ranked, { title, doc, language, max: maxAbstract }));
+    : kind === 'code'
+      ? (codeLead(doc, language, maxAbstract) ?? leadAbstract(doc, language, maxAbstract) ?? buildAbstract(ranked.filter((s) => !isWorkNote(s.text)), { title, doc, language, max: maxAbstract }))
+      : (leadAbstract(doc, language, maxAbstract) ?? buildAbstract(ranked, { title, doc, language, max: maxAbstract }));
   const overview = buildOverview(ranked, doc, { title, keyTerms, language, max: maxOverview, syntheticTitle: doc.title === undefined });
   return { abstract, overview, keyTerms, language };
 
@@ -129,6 +131,19 @@ export function summarizeText(text: string, options: SummarizeTextOptions = {}):
     if (headings.length > 0) return truncate(`${ctx.title ? `${ctx.title}${labels.colon}` : ''}${headings.join(labels.listSeparator)}`, ctx.max);
     return truncate(ctx.title ?? '', ctx.max);
   }
+}
+
+/**
+ * A short code file's L0 (a long one's is its skeleton's): its header comment (what the file is
+ * for), else the names it defines; undefined when it has neither, and its comments speak for it
+ * (never a developer's note). A comment inside the code (a field's, "TODO: implement this")
+ * describes that code, not the file.
+ */
+function codeLead(doc: DocumentStructure, language: ContentLanguage, max: number): string | undefined {
+  const labels = LABELS[language];
+  if (doc.header) return truncate(leadSentences(doc.header, max), max);
+  if (doc.definitions.length > 0) return truncate(`${labels.definitions}${labels.colon}${doc.definitions.join(labels.listSeparator)}`, max);
+  return undefined;
 }
 
 /** Between a document's title and its lead sentence in an abstract. */
@@ -198,7 +213,7 @@ function leadParagraph(doc: DocumentStructure, language: ContentLanguage): strin
         items += 1;
         continue;
       }
-      if (isBoilerplate(block.text) || !looksLikeProse(block.text)) continue;
+      if (isBoilerplate(block.text) || isWorkNote(block.text) || !looksLikeProse(block.text)) continue;
       // A usage line with <placeholder> arguments is not prose: the lead is what follows it.
       const text = withoutUsageLead(block.text);
       const first = splitSentences(text)[0] ?? '';

@@ -291,6 +291,12 @@ describe('extractSkeleton details', () => {
     expect(skeleton.classes.find((c) => c.name === 'Window')!.classes.map((c) => c.name)).toEqual(['Empty']);
   });
 
+  it("finds a Python module's docstring under a licence comment (Python's email/parser.py)", async () => {
+    const text = '# Copyright (C) 2001-2007 Python Software Foundation\n# Author: Barry Warsaw\n\n"""A parser of RFC 2822 and MIME email messages."""\n\n__all__ = ["Parser"]\n\nclass Parser:\n    pass\n';
+    const { skeleton } = await extractSkeleton('parser.py', text, 'python');
+    expect(skeleton.module_doc).toBe('A parser of RFC 2822 and MIME email messages.');
+  });
+
   it('keeps whole doc comments with docs: full', async () => {
     const { text, language } = await fixture('station.py');
     const { skeleton } = await extractSkeleton('station.py', text, language, { docs: 'full' });

@@ -98,7 +98,7 @@ export async function extractSkeleton(file: string, text: string, language: Skel
   try {
     tree = parseWith(grammar, PREPARE[language]?.(text) ?? text);
     const root = tree.rootNode;
-    const parts = EXTRACTORS[language](root, { docs: options.docs ?? 'first-line' });
+    const parts = EXTRACTORS[language](root, { docs: options.docs ?? 'first-sentence' });
     const { errors, errorChars } = measureErrors(root);
     return {
       skeleton: { file, language, ...parts },

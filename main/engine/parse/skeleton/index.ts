@@ -68,7 +68,7 @@ export async function summarizeCode(input: CodeSummaryInput): Promise<CodeSummar
   }
   let result;
   try {
-    result = await extractSkeleton(input.relPath, input.text, language, { docs: input.mode === 'ast_llm' ? 'full' : 'first-line' });
+    result = await extractSkeleton(input.relPath, input.text, language, { docs: input.mode === 'ast_llm' ? 'full' : 'first-sentence' });
   } catch (error) {
     return { language, fallback: 'parse-error', summaryOwed: `parse error: ${errorMessage(error)}` };
   }

@@ -53,7 +53,7 @@ async function one(file: SkeletonFile, text: string, mode: CodeSummaryMode): Pro
   }
   let result: ExtractResult;
   try {
-    result = await extractSkeleton(file.relPath, text, language, { docs: mode === 'ast' ? 'first-line' : 'full' });
+    result = await extractSkeleton(file.relPath, text, language, { docs: mode === 'ast' ? 'first-sentence' : 'full' });
   } catch (error) {
     return empty(file.relPath, language, lines, 'parse-error', `parse error: ${errorMessage(error)}`);
   }

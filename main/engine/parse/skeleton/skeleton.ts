@@ -7,8 +7,8 @@
 /** Language ids of the extractors; also the `language` of ingested code nodes. */
 export type SkeletonLanguage = 'python' | 'javascript' | 'typescript' | 'tsx' | 'rust' | 'go' | 'java' | 'c' | 'cpp';
 
-/** `first-line` keeps the first line of each doc comment (mode `ast`); `full` keeps it whole (`ast_llm`). */
-export type DocDepth = 'first-line' | 'full';
+/** `first-sentence` keeps the first sentence of each doc comment (mode `ast`); `full` keeps it whole (`ast_llm`). */
+export type DocDepth = 'first-sentence' | 'full';
 
 /**
  * What a class-like entry is. `impl` groups definitions of a type declared elsewhere: a Rust

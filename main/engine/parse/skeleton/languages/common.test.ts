@@ -10,12 +10,18 @@ describe('comment and text helpers', () => {
     expect(commentLines('# shell')).toEqual(['shell']);
   });
 
-  it('takes the first line or the whole doc, without tool directives', () => {
+  it("takes a doc's first sentence across its lines, or the whole doc, without tool directives", () => {
+    expect(docFromLines(['Package net provides a portable interface for network I/O, including', 'TCP/IP, UDP, domain name resolution, and Unix domain sockets.', '', 'Although the package…'], 'first-sentence')).toBe(
+      'Package net provides a portable interface for network I/O, including TCP/IP, UDP, domain name resolution, and Unix domain sockets.',
+    );
+    expect(docFromLines(['Dial connects to the address on the named network. See func Dial for', 'a description of the network and address parameters.'], 'first-sentence')).toBe('Dial connects to the address on the named network.');
+    expect(docFromLines(['Parse parses a URL, e.g. the one in net.Conn, v1.2 style. It returns'], 'first-sentence')).toBe('Parse parses a URL, e.g. the one in net.Conn, v1.2 style.');
+    expect(docFromLines(['解析配置文件。然后返回结果'], 'first-sentence')).toBe('解析配置文件。');
     const lines = ['eslint-disable-next-line no-console', '', 'Sends a batch.', '', 'Retries twice.', ''];
-    expect(docFromLines(lines, 'first-line')).toBe('Sends a batch.');
+    expect(docFromLines(lines, 'first-sentence')).toBe('Sends a batch.');
     expect(docFromLines(lines, 'full')).toBe('Sends a batch.\n\nRetries twice.');
     expect(docFromLines(['@ts-ignore'], 'full')).toBeNull();
-    expect(docFromLines(['x'.repeat(500)], 'first-line')).toHaveLength(240);
+    expect(docFromLines(['x'.repeat(500)], 'first-sentence')).toHaveLength(240);
   });
 
   it('dedents docstrings like inspect.cleandoc', () => {

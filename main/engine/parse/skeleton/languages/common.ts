@@ -17,7 +17,12 @@ export type Extractor = (root: Node, ctx: ExtractContext) => SkeletonParts;
 
 // Long enough for any real doc comment; a generated file's 50 KB banner is cut.
 const FULL_DOC_MAX = 4000;
-const FIRST_LINE_MAX = 240;
+const FIRST_SENTENCE_MAX = 240;
+/**
+ * Where a doc's first sentence ends: a full stop before a capital, a non-letter or the end (not
+ * "e.g. the", "v1.2" or "net.Conn"); CJK full stops end it wherever they stand.
+ */
+const SENTENCE_END = /[.!?](?=\s+(?:[A-Z0-9"'([`*]|$)|$)|[。！？]/;
 const ALIAS_MAX = 160;
 
 /** Collapses runs of whitespace (newlines included) to one space. */
@@ -77,9 +82,14 @@ export function docFromLines(lines: readonly string[], depth: DocDepth): string 
   let start = 0;
   while (start < kept.length && kept[start]!.trim() === '') start++;
   if (start === kept.length) return null;
-  if (depth === 'first-line') {
-    const first = kept[start]!.trim();
-    return first.length > FIRST_LINE_MAX ? `${first.slice(0, FIRST_LINE_MAX - 1)}…` : first;
+  if (depth === 'first-sentence') {
+    // The first paragraph's lines are one text ("Package net provides … including\nTCP/IP, UDP …").
+    let end = start;
+    while (end < kept.length && kept[end]!.trim() !== '') end++;
+    const paragraph = kept.slice(start, end).map((line) => line.trim()).join(' ');
+    const stop = SENTENCE_END.exec(paragraph);
+    const first = stop ? paragraph.slice(0, stop.index + 1) : paragraph;
+    return first.length > FIRST_SENTENCE_MAX ? `${first.slice(0, FIRST_SENTENCE_MAX - 1)}…` : first;
   }
   let end = kept.length;
   while (end > start && kept[end - 1]!.trim() === '') end--;

@@ -35,7 +35,9 @@ function stringValue(node: Node): string {
 
 /** The docstring of a module or of a body: its first statement, when that is a string. */
 function docstring(body: Node | null, depth: DocDepth): string | null {
-  const first = body?.firstNamedChild;
+  // (Comments are nodes too: a licence comment above the docstring does not hide it.)
+  let first = body?.firstNamedChild ?? null;
+  while (first?.type === 'comment') first = first.nextNamedSibling;
   if (!first || first.type !== 'expression_statement') return null;
   const str = first.firstNamedChild;
   if (!str || (str.type !== 'string' && str.type !== 'concatenated_string')) return null;
