@@ -366,3 +366,20 @@ describe("a code package's L0 without a README: its package doc", () => {
     expect((await summarize('tides', [...py, child('README.md', 'Tides — Reads the harbour tide tables every hour.')])).abstract).toBe('Reads the harbour tide tables every hour.');
   });
 });
+
+describe('a folder of code packages', () => {
+  it("names its packages (Go's src/encoding), not the words of their L0s' template", async () => {
+    const { abstract } = await summarize('encoding', [
+      child('ascii85', 'Package ascii85 implements the ascii85 data encoding as used in the btoa tool and Adobe\'s PostScript and PDF document formats.', true),
+      child('base64', 'Package base64 implements base64 encoding as specified by RFC 4648.', true),
+      child('json', 'Package json implements encoding and decoding of JSON as defined in RFC 7159.', true),
+      child('encoding.go', 'Package encoding defines interfaces shared by other packages that convert data to and from byte-level and textual representations.'),
+    ]);
+    // Its own package doc first, then its sub-packages.
+    expect(abstract).toBe('Package encoding defines interfaces shared by other packages that convert data to and from byte-level and textual representations. Folders: ascii85, base64, json.');
+    const { abstract: go } = await summarize('go', [child('ast', 'Package ast declares the types used to represent syntax trees for Go packages.', true), child('build', 'Package build gathers information about Go packages.', true), child('testdata', 'Test data.', true)]);
+    expect(go).toBe('Packages: ast, build.');
+    const { abstract: src } = await summarize('src', [child('go', go, true), child('net', 'Package net provides a portable interface for network I/O.', true)]);
+    expect(src).toBe('Packages: go, net.');
+  });
+});

@@ -121,6 +121,14 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
   // A README's (or an only child's) lead says what the folder is for; its title is the README's.
   if (intro && isPackageDoc(intro)) return packageAbstract(intro, sorted, content, language, max);
   if (intro) return intro.title && intro.lead ? intro.lead : intro.child.abstract.trim();
+  // A folder of code packages (Go's src/encoding: ascii85/, asn1/, …, each "Package x …") names them.
+  const folders = content.filter((d) => d.child.isDirectory && d.child.name.replace(/\/$/, '') !== 'testdata');
+  // (A folder of packages itself, "Packages: ast, build", counts as one.)
+  const packages = folders.filter((d) => GO_PACKAGE_DOC.test(d.lead.trim()) || d.child.abstract.startsWith(`${LABELS[language].packages}${LABELS[language].colon}`));
+  if (packages.length >= 2 && packages.length * 2 >= folders.length) {
+    const names = packages.map((d) => d.child.name.replace(/\/$/, ''));
+    return fitList('', LABELS[language].packages, names, language, max);
+  }
   const family = families[0];
   if (family && family.members.length * 2 >= content.length) {
     const rest = content.filter((d) => !family.members.includes(d));
@@ -388,10 +396,10 @@ function definedNames(abstract: string): string[] {
     .filter((n) => /^[\p{L}_][\w$]*$/u.test(n));
 }
 
-/** "Lead. Label: a, b, c." with as many of the names as fit in `max`. */
+/** "Lead. Label: a, b, c." (or "Label: a, b, c." without a lead) with as many of the names as fit in `max`. */
 function fitList(lead: string, label: string, names: string[], language: ContentLanguage, max: number): string {
   const labels = LABELS[language];
-  const opening = `${lead}${labels.sentenceJoiner}${label}${labels.colon}`;
+  const opening = `${lead}${lead ? labels.sentenceJoiner : ''}${label}${labels.colon}`;
   let count = 0;
   while (count < names.length && charLength(`${opening}${names.slice(0, count + 1).join(labels.listSeparator)}…`) <= max) count += 1;
   if (count === 0) return lead;
