@@ -98,6 +98,14 @@ const fatal = (error: unknown) => {
 };
 process.on('uncaughtException', fatal);
 process.on('unhandledRejection', fatal);
+// A reader that stops early (`cairn tree … | head`) closes the pipe: the rest is not wanted, so
+// the command ends quietly, as Unix tools do, instead of reporting a failed write.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode || EXIT_CODES.ok);
+    fatal(error);
+  });
+}
 
 try {
   await program.parseAsync(process.argv);

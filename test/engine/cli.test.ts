@@ -146,6 +146,14 @@ describe('cairn CLI', () => {
     }
   }, 60_000);
 
+  it('ends quietly when its reader stops early (`cairn skeleton … | head`)', async () => {
+    const err = join(workspace, 'pipe.err');
+    // The skeletons of the engine's sources are far more than a pipe holds: writes go on after head has gone.
+    const run = spawnSync('bash', ['-c', 'set -o pipefail; "$0" "$1" skeleton "$2" 2>"$3" | head -c 100 >/dev/null', process.execPath, CLI, join(ROOT, 'main/engine'), err], { encoding: 'utf8' });
+    expect(readFileSync(err, 'utf8')).toBe('');
+    expect(run.status).toBe(0);
+  });
+
   it('fails clearly: one JSON error document with --json, a sentence and exit code otherwise', () => {
     const json = cairn('cat', 'ctx://resources/../../etc/passwd', '--json');
     expect(json.code).not.toBe(0);
