@@ -50,5 +50,11 @@ describe('openingHeading', () => {
     expect(openingHeading('Use git revert.\n\n## Later heading')).toBeNull();
     expect(openingHeading('#hashtag is not a heading')).toBeNull();
     expect(openingHeading('')).toBeNull();
+    // A script's comment block (git's contrib/persistent-https/Makefile) and a notice are no titles.
+    expect(openingHeading('# Copyright 2012 Google Inc. All Rights Reserved.\n#\n# Licensed under the Apache License, Version 2.0\n')).toBeNull();
+    expect(openingHeading('# Build the proxy\n# and the remote helper\nall: proxy\n')).toBeNull();
+    expect(openingHeading('# Copyright 2012 Google Inc.\n\nText.')).toBeNull();
+    // A title over its first sub-heading is still a title.
+    expect(openingHeading('# Pools\n## Sizing\ntext')).toBe('Pools');
   });
 });

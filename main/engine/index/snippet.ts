@@ -8,6 +8,7 @@
  * @example
  * makeSnippet(longText, 'storm uplink') // '… the uplink dropped during the storm, so we …'
  */
+import { isBoilerplate } from '../summarize/boilerplate.js';
 import { scanRuns, searchTerms, visitCjkTerms, visitWordTerms, type RunKind } from '../../lib/text-analysis.js';
 
 export const SNIPPET_MAX_CHARS = 240;
@@ -130,7 +131,8 @@ const HEADING_MAX_CHARS = 120;
  */
 export function openingHeading(text: string): string | null {
   const head = text.slice(0, 1000).replace(/^\uFEFF/, '').trimStart();
-  const atx = /^#{1,6}[ \t]+(.+?)[ \t#]*(?:\r?\n|$)/.exec(head);
+  // A "# …" line followed by another "#" line is a script's comment block ("# Copyright 2012 …\n#\n# Licensed …"), not a title.
+  const atx = /^#{1,6}[ \t]+(.+?)[ \t#]*(?:\r?\n(?!#(?:[ \t]|\r?\n|$))|$)/.exec(head);
   const setext = atx ? null : /^([^\n]+)\r?\n(?:=+|-+)[ \t]*(?:\r?\n|$)/.exec(head);
   const raw = atx?.[1] ?? setext?.[1];
   if (!raw) return null;
@@ -139,5 +141,7 @@ export function openingHeading(text: string): string | null {
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[*_`]+/g, '')
     .trim();
+  // A notice is never what a reader would call the text.
+  if (isBoilerplate(plain)) return null;
   return plain === '' ? null : plain.length > HEADING_MAX_CHARS ? `${plain.slice(0, HEADING_MAX_CHARS - 1)}…` : plain;
 }
