@@ -13,7 +13,7 @@ import { classifyText } from '../../main/engine/memory/buckets/rules.js';
 import { runTrackARules } from '../../main/engine/memory/buckets/track-a.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
 import { calibrate, calibrateMemory, fitIsotonic } from '../../main/engine/memory/fusion/calibration.js';
-import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, preferenceStrength, proposeMemoryCandidates, titleFrom } from '../../main/engine/memory/processor/candidates.js';
+import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, labelled, preferenceStrength, proposeMemoryCandidates, titleFrom } from '../../main/engine/memory/processor/candidates.js';
 import { segmentCjkWords } from '../../main/lib/text-analysis.js';
 
 const DEV_SET = join(import.meta.dirname, '../fixtures/memory-dev');
@@ -70,7 +70,7 @@ describe('the dev conversations', () => {
     let titles = 0;
     for (const { id, run } of await devRuns()) {
       for (const { candidate } of run.proposed) {
-        const body = candidate.title.replace(/^(?:Why|Reasoning|How to|Story|Timeline|Decision|[\dT:-]{10,16}): /, '');
+        const body = candidate.title.replace(/^(?:(?:Why|Reasoning|How to|Story|Timeline|Decision|[\dT:-]{10,16}): |(?:原因|推理|做法|经历|时间线|决定)：)/, '');
         expect(body, `${id}: "${candidate.title}"`).not.toMatch(connective);
         titles += 1;
       }
@@ -81,7 +81,14 @@ describe('the dev conversations', () => {
   it('title a long step by its first clauses when they say enough, else after a whole word', () => {
     expect(titleFrom(['Because each entry holds the whole `req` object, it also keeps the request body and every header alive'], 70)).toBe('Each entry holds the whole `req` object');
     // A first clause too short to say anything: cut after a whole word instead.
-    expect(titleFrom(['Oh, the pool was exhausted long before the timeout fired on the worker side of the queue'], 40)).toBe('Oh, the pool was exhausted long before…');
+    expect(titleFrom(['Oh, the pool was exhausted long before the timeout fired on the worker side of the queue'], 40)).toBe('The pool was exhausted long before the…');
+    // An answer's first word is no part of what it says.
+    expect(titleFrom(["Yes! I'll start with the Porto market story."], 70)).toBe("I'll start with the Porto market story.");
+    expect(titleFrom(['好，那就相册为主，按摩垫为辅。'], 70)).toBe('相册为主，按摩垫为辅。');
+    expect(titleFrom(['Sure enough, the pool was full.'], 70)).toBe('Sure enough, the pool was full.');
+    expect(titleFrom(['好看的那家先订。'], 70)).toBe('好看的那家先订。');
+    expect(labelled('decision', '相册为主，按摩垫为辅。')).toBe('决定：相册为主，按摩垫为辅。');
+    expect(labelled('why', 'The pool was full')).toBe('Why: The pool was full');
     expect(titleFrom(['so we pushed to production on Friday at 2pm.'], 70)).toBe('We pushed to production on Friday at 2pm.');
     expect(titleFrom(['npm install failed twice'], 70)).toBe('npm install failed twice');
     expect(titleFrom(['所以我们决定先租两个月的临时仓库'], 70)).toBe('我们决定先租两个月的临时仓库');

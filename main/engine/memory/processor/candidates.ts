@@ -96,11 +96,11 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
     const before = candidates.length;
     switch (chain.chain_type) {
       case 'OPERATION':
-        candidates.push({ ...base, category: 'procedural', title: `How to: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim()}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
+        candidates.push({ ...base, category: 'procedural', title: labelled('howTo', titleFrom(chain.nodes.map((n) => n.text), 70)), content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim()}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
         break;
       case 'NARRATIVE':
       case 'TIME':
-        candidates.push({ ...base, category: 'narrative', title: `${chain.chain_type === 'TIME' ? 'Timeline' : 'Story'}: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n) => `- ${n.time ? `${n.time}: ` : ''}${n.text.trim()}`).join('\n') });
+        candidates.push({ ...base, category: 'narrative', title: labelled(chain.chain_type === 'TIME' ? 'timeline' : 'story', titleFrom(chain.nodes.map((n) => n.text), 70)), content: chain.nodes.map((n) => `- ${n.time ? `${n.time}: ` : ''}${n.text.trim()}`).join('\n') });
         for (const node of chain.nodes) {
           // Only nodes resolved to a calendar date ("2024-05-02", not "last year"), one event per sentence.
           if (isoMillis(node.time) === undefined || dated.has(node.text)) continue;
@@ -110,7 +110,7 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
         break;
       case 'CAUSAL':
       case 'LOGIC':
-        candidates.push({ ...base, category: 'semantic', title: `${chain.chain_type === 'CAUSAL' ? 'Why' : 'Reasoning'}: ${titleFrom(chain.nodes.map((n) => n.text), 70)}`, content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
+        candidates.push({ ...base, category: 'semantic', title: labelled(chain.chain_type === 'CAUSAL' ? 'why' : 'reasoning', titleFrom(chain.nodes.map((n) => n.text), 70)), content: chain.nodes.map((n) => `${n.role}: ${n.text.trim()}`).join('\n') });
         break;
     }
     for (const made of candidates.slice(before)) {
@@ -125,7 +125,7 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
     const made: MemoryCandidate = {
       category: 'semantic',
       // Titled by what was decided, not by the topic's keywords (a label such as "timeout / statement / s3" says nothing).
-      title: `Decision: ${titleFrom(items.map((i) => i.text), 70)}`,
+      title: labelled('decision', titleFrom(items.map((i) => i.text), 70)),
       content: items.map((i) => `- ${i.text.trim()}`).join('\n'),
       keywords: cluster.keywords.slice(0, KEYWORDS),
       message_ids: unique(items.flatMap((i) => i.message_ids)),
@@ -141,7 +141,7 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
   for (const item of userItems) {
     // A choice the user states ("We decided to keep max at 20", "那就十二月二十日截止"), not asks about.
     if (DECISION.some((p) => p.test(item.text)) && !/[?？]\s*$/.test(item.text.trim())) {
-      const made = context.itemCandidate(item, 'semantic', `Decision: ${titleFrom([item.text], 70)}`, 0.6);
+      const made = context.itemCandidate(item, 'semantic', labelled('decision', titleFrom([item.text], 70)), 0.6);
       candidates.push(made);
       kinds.set(made, 'semantic/decision');
     }
@@ -272,8 +272,11 @@ function unique<T>(values: T[]): T[] {
 const LEADING_MARKS = /^(?:\s*(?:[-*•]|\(?\d{1,2}[:.]\d{2}\)?|\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|第[一二三四五六七八九十\d]+步[:：，,]?)\s*)+/iu;
 
 // A connective that ties a step to the one before ("so we pushed…", "and production on Friday…",
-// "Because each entry…", "所以…"): it reads as a fragment at the head of a title, and "Why:" already says "because".
-const LEADING_CONNECTIVE = /^(?:(?:and|but|so|because|since|then|also|or|well|ok(?:ay)?)\b[,\s]*|(?:所以|因为|然后|而且|但是|不过|另外)[，,\s]*)/iu;
+// "Because each entry…", "所以…", "那就…"): it reads as a fragment at the head of a title, and
+// "Why:" already says "because". So does an answer's first word ("Yes! I'll start…", "好，那就…"),
+// when punctuation sets it apart ("Sure enough…", "好看" keep theirs).
+const LEADING_CONNECTIVE =
+  /^(?:(?:and|but|so|because|since|then|also|or|well|ok(?:ay)?)\b[,\s]*|(?:yes|yeah|yep|sure|oh|right|great|perfect|alright|agreed|fine|cool)[!,.]+\s*|(?:所以|因为|然后|而且|但是|不过|另外|那就|那么)[，,\s]*|(?:好的|好吧|好|行|嗯|对|可以|没问题)[，,！!。]+\s*)/iu;
 // Where a long sentence may be cut whole: after a clause ("…evicts, so…", "…；…").
 const CLAUSE_END = /[,;:，；：、—–](?=\s|\p{Script=Han}|$)/gu;
 
@@ -282,10 +285,32 @@ const CLAUSE_END = /[,;:，；：、—–](?=\s|\p{Script=Han}|$)/gu;
  * number or a time is skipped), without its list number or a leading connective, on one line; longer than `width`, its first clause or clauses when they fill at least
  * half of it, else cut after a whole word (shorten). Never a fragment of a word, a bare number or a label.
  */
+/**
+ * What kind of memory a title heads, in the language of its text: a Chinese memory reads
+ * "决定：…", not "Decision: …" (the category chip says semantic; this says which kind).
+ */
+const TITLE_LABELS = {
+  why: ['Why', '原因'],
+  reasoning: ['Reasoning', '推理'],
+  howTo: ['How to', '做法'],
+  story: ['Story', '经历'],
+  timeline: ['Timeline', '时间线'],
+  decision: ['Decision', '决定'],
+} as const;
+
+export function labelled(kind: keyof typeof TITLE_LABELS, body: string): string {
+  const han = body.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const letters = body.match(/\p{L}/gu)?.length ?? 0;
+  const [en, zh] = TITLE_LABELS[kind];
+  return letters > 0 && han / letters >= 0.3 ? `${zh}：${body}` : `${en}: ${body}`;
+}
+
 export function titleFrom(texts: string[], width: number): string {
   for (const text of texts) {
     let body = flatText(text.replace(LEADING_MARKS, '')).trim();
-    const unbound = body.replace(LEADING_CONNECTIVE, '');
+    // ("OK, so we…", "好，那就…": one after the other.)
+    let unbound = body;
+    for (let i = 0; i < 3 && LEADING_CONNECTIVE.test(unbound); i++) unbound = unbound.replace(LEADING_CONNECTIVE, '');
     // The sentence now starts where the connective ended: with a capital ("so we pushed" → "We pushed"),
     // where a text that opens lower-case on its own ("npm install failed") keeps its case.
     if (unbound !== body && (unbound.match(/\p{L}/gu)?.length ?? 0) >= 2) body = unbound.replace(/^\p{Ll}/u, (first) => first.toUpperCase());
