@@ -111,6 +111,9 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.locator('[data-testid="history-item"][data-op="add"]').waitFor();
     const firstOps = await page.getByTestId('history-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-op')));
     expect(firstOps[0]).toBe('add');
+    // Moments as a person reads them ("Dec 3, 2026, 11:16 AM"), not ISO strings.
+    await expect(page.getByTestId('history-item').first().textContent()).resolves.not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+    await expect(page.getByTestId('memory-open').textContent()).resolves.not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
     expect(firstOps.every((op) => op === 'add' || op === 'update')).toBe(true);
     await shot('memories');
 

@@ -4,6 +4,7 @@
  * after a confirmation, and the history of its changes with what each one changed.
  */
 import { useEffect } from 'react';
+import { formatWhen } from '../../../shared/format';
 import { MemoryCategory as MemoryCategories, type LongTermMemory, type MemoryChange } from '../../../shared/types/memory';
 import { countByCategory, visibleMemories, type CategoryFilter } from '../../stores/memories-store';
 import { useApp, useMemories, useStores } from '../../stores/stores-context';
@@ -74,6 +75,7 @@ function Chip({ value, label, count, active, onPick }: { value: CategoryFilter; 
 
 function OpenMemory() {
   const t = useT();
+  const locale = useApp((s) => s.locale);
   const openId = useMemories((s) => s.openId);
   const memory = useMemories((s) => s.memories.find((m) => m.id === s.openId));
   const draft = useMemories((s) => s.draft);
@@ -145,7 +147,9 @@ function OpenMemory() {
             </div>
             <div className="meta-row">
               <dt>{t('memories.updated')}</dt>
-              <dd>{memory.updated_at}</dd>
+              <dd>
+                <time dateTime={memory.updated_at}>{formatWhen(memory.updated_at, locale)}</time>
+              </dd>
             </div>
           </dl>
           {confirmForget === memory.id ? (
@@ -237,7 +241,9 @@ function History() {
         {history.map((c, i) => (
           <li key={i} className="history-item" data-testid="history-item" data-op={c.op}>
             <div>
-              <span className={`op op-${c.op}`}>{labelOf(t, 'memoryOp', c.op)}</span> <span className="muted small">{c.at}</span> · <span data-testid="history-reason">{localizeChange(c, locale)}</span>
+              <span className={`op op-${c.op}`}>{labelOf(t, 'memoryOp', c.op)}</span> <time className="muted small" dateTime={c.at}>
+                {formatWhen(c.at, locale)}
+              </time> · <span data-testid="history-reason">{localizeChange(c, locale)}</span>
             </div>
             <ChangeFields change={c} />
           </li>
