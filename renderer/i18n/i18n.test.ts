@@ -34,6 +34,15 @@ describe('the language tables', () => {
   it('leaves no "(s)" plural in English', () => {
     for (const key of Object.keys(en) as MessageKey[]) expect(en[key], key).not.toMatch(/\w\((s|es)\)/);
   });
+
+  it('says a count of one in the singular ("1 session · 42 messages", "1 of 1 file")', () => {
+    // A count followed by a plural noun without a plural form reads "1 sessions" (token counts are never one).
+    for (const key of Object.keys(en) as MessageKey[]) expect(en[key], key).not.toMatch(/\{(?:count|files|dirs|directories|sections|nodes|sessions|messages|total|calls|fallbacks|reused)\} (?:LLM )?(?!tokens\b)[a-z]+s\b/);
+    expect(translate('en', 'sessions.counts', { sessions: 1, messages: 42 })).toBe('1 session · 42 messages');
+    expect(translate('en', 'upload.files', { done: 1, total: 1 })).toBe('1 of 1 file');
+    expect(translate('en', 'home.estimate.done', { dirs: 1, files: '1,204', calls: 0, fallbacks: 1 })).toBe('Summarized 1 directory and 1,204 files (0 LLM calls, 1 fallback).');
+    expect(translate('zh', 'sessions.counts', { sessions: 1, messages: 42 })).toBe('1 个会话 · 42 条消息');
+  });
 });
 
 describe('causes in the page language', () => {

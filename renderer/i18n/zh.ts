@@ -680,7 +680,6 @@ export const zh: Messages = {
   'monitor.col.cause': '原因',
   'home.summary.done': '已摘要',
   'home.summary.fallbacks': '已摘要，{count} 处回退',
-  'home.summary.fallback': '已摘要，1 处回退',
   'home.summary.causes': '回退原因',
   // LLM 失败原因（renderer/i18n/causes.ts）。
   ...CAUSE_MESSAGES.zh,

@@ -42,7 +42,7 @@ export function SummaryBadge({
   return (
     <details className="summary-fallbacks" data-testid="summary-badge" data-fallbacks={run.fallbacks}>
       <summary className="badge summary-badge state-fallbacks" title={causes}>
-        {run.fallbacks === 1 ? t('home.summary.fallback') : t('home.summary.fallbacks', { count: formatCount(run.fallbacks, locale) })}
+        {t('home.summary.fallbacks', { count: formatCount(run.fallbacks, locale) })}
       </summary>
       {causes && (
         <ul className="summary-causes small" aria-label={t('home.summary.causes')} data-testid="summary-causes">
