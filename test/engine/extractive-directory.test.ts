@@ -383,3 +383,18 @@ describe('a folder of code packages', () => {
     expect(src).toBe('Packages: go, net.');
   });
 });
+
+describe("a package's lines in its parent's L1", () => {
+  it("show its code before its tests (Go's net/mail: message.go, then example_test.go)", () => {
+    const mail = summarizeDirectory(
+      [
+        { name: 'example_test.go', abstract: 'Definitions: ExampleParseAddressList, ExampleReadMessage', category: 'code', isDirectory: false },
+        { name: 'message.go', abstract: 'Go file: 4 structs, 11 functions — Package mail implements parsing of mail messages. Defines: Message, Header, Address', category: 'code', isDirectory: false },
+      ],
+      { dirName: 'mail' },
+    );
+    const net = summarizeDirectory([{ name: 'mail', abstract: mail.abstract, overview: mail.overview, category: 'directory', isDirectory: true }], { dirName: 'net' });
+    const nested = net.overview.split('\n').filter((line) => line.startsWith('  - '));
+    expect(nested[0]).toMatch(/^ {2}- \*\*message\.go\*\*/);
+  });
+});

@@ -297,7 +297,10 @@ const DOCUMENT_NAME = /\.(?:md|markdown|txt|rst|adoc|asciidoc|html?|xhtml|pdf|te
 
 /** The child lines ("- **name**: L0") of a folder's L1, its family lines too, without the "… and N more" line. */
 function outlineLines(overview: string): string[] {
-  return overview.split('\n').filter((line) => line.startsWith('- ') && (line.startsWith('- **') || /\d/.test(line.slice(2, 6))));
+  const lines = overview.split('\n').filter((line) => line.startsWith('- ') && (line.startsWith('- **') || /\d/.test(line.slice(2, 6))));
+  // A package's tests say less of it than its code: shown under it last.
+  const isTest = (line: string) => TEST_FILE.test(/^- \*\*([^*]+)\*\*/.exec(line)?.[1] ?? '');
+  return [...lines.filter((line) => !isTest(line)), ...lines.filter(isTest)];
 }
 
 /**
