@@ -495,6 +495,20 @@ describe('chain structure (issue 17, precision rules)', () => {
     ).toEqual([]);
   });
 
+  it('takes no question as a cause: the answer gives it', () => {
+    const chains = extractChainsWithRules(
+      conversation('causal-question', [
+        ['user', 'The export failed again tonight.'],
+        ['assistant', 'What caused the failure?'],
+        ['user', 'The export failed because the disk was full.'],
+      ]),
+      { now: EPOCH, types: ['CAUSAL'] },
+    );
+    const steps = chains.flatMap((c) => c.nodes.map((n) => n.text));
+    expect(steps).toContain('because the disk was full.');
+    expect(steps.filter((s) => s.endsWith('?'))).toEqual([]);
+  });
+
   it('finds no timeline in times that tell no sequence of events', () => {
     const stamped = (texts: string[]): Conversation => ({
       id: 'time-not-events',
