@@ -12,6 +12,7 @@ import { analyzeOffline, isCutTitle, loadMemoryDevSet, reliability, spanIn, type
 import { classifyText } from '../../main/engine/memory/buckets/rules.js';
 import { runTrackARules } from '../../main/engine/memory/buckets/track-a.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
+import { splitSentences } from '../../main/engine/memory/chains/text-units.js';
 import { calibrate, calibrateMemory, fitIsotonic } from '../../main/engine/memory/fusion/calibration.js';
 import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, labelled, preferenceStrength, proposeMemoryCandidates, titleFrom } from '../../main/engine/memory/processor/candidates.js';
 import { segmentCjkWords } from '../../main/lib/text-analysis.js';
@@ -30,9 +31,9 @@ async function devRuns(): Promise<typeof runs> {
 }
 
 describe('the dev conversations', () => {
-  it('are eighteen (twelve tune, six test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
+  it('are twenty (fourteen tune, six test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
     const set = loadMemoryDevSet(DEV_SET);
-    expect(set).toHaveLength(18);
+    expect(set).toHaveLength(20);
     // The test half: the three conversations written first and the session 9 additions to it
     // (README.md); the other later ones went to the tune half.
     expect(set.filter((c) => c.labels.split === 'test').map((c) => c.labels.conversation_id).sort()).toEqual(['en-ops-cert-renewal', 'en-personal-lisbon-wedding', 'en-plan-invoicing-launch', 'zh-debug-cron-env', 'zh-personal-license-father', 'zh-plan-office-move']);
@@ -492,6 +493,50 @@ describe('chain structure (issue 17, precision rules)', () => {
         ['assistant', 'Start with a short walk, and see how the knee feels the next day.', '2026-05-18T20:01:00Z'],
       ]),
     ).toEqual([]);
+    // A past moment dated before the plan's day is not how the plan went.
+    expect(
+      timelines([
+        ['user', 'I will call the builder on 2026-05-20 at 09:00.', '2026-05-18T20:00:00Z'],
+        ['user', 'I ran 5 km on 2026-05-17 at 08:00.', '2026-05-18T20:01:00Z'],
+      ]),
+    ).toEqual([]);
+  });
+
+  it('takes no question as a cause: the answer gives it', () => {
+    const chains = extractChainsWithRules(
+      conversation('causal-question', [
+        ['user', 'The export failed again tonight.'],
+        ['assistant', 'What caused the failure?'],
+        ['user', 'The export failed because the disk was full.'],
+      ]),
+      { now: EPOCH, types: ['CAUSAL'] },
+    );
+    const steps = chains.flatMap((c) => c.nodes.map((n) => n.text));
+    expect(steps).toContain('because the disk was full.');
+    expect(steps.filter((s) => s.endsWith('?'))).toEqual([]);
+  });
+
+  it('finds no timeline in times that tell no sequence of events', () => {
+    const stamped = (texts: string[]): Conversation => ({
+      id: 'time-not-events',
+      sessions: [{ id: 's1', messages: texts.map((text, i) => ({ id: `m${i + 1}`, role: 'user' as const, text, timestamp: `2026-06-08T09:0${i}:00Z` })) }],
+    });
+    const moments = (texts: string[]) =>
+      extractChainsWithRules(stamped(texts), { now: EPOCH })
+        .filter((c) => c.chain_type === 'TIME')
+        .flatMap((c) => c.nodes.map((n) => n.text));
+    // A window, options among slots, the days of a weekly schedule, a status "as of" a time,
+    // how a day felt, the same day said twice.
+    expect(moments(['The clinic is open from 9:00 to 17:00.', 'They offered 2026-06-10 at 10:00 or 2026-06-12 at 15:00.'])).toEqual([]);
+    expect(moments(['诊所周一到周五上午九点到下午五点营业。', '他们给了两个时段：3月10号上午十点，或者3月12号下午三点。'])).toEqual([]);
+    expect(moments(['她每周二和周四下午四点上钢琴课，周六上午还有游泳。', '周课表：周二、周四下午四点钢琴。'])).toEqual([]);
+    expect(moments(['As of this morning, 31 tables are copied.', 'Yesterday was a long day, but today things feel calmer.'])).toEqual([]);
+    expect(moments(['我这周特别累，今天总算好一点。', '16号以后钢琴就改到周五了。'])).toEqual([]);
+    expect(moments(['光纤要到6月3号才能开通。', '6月3号开通，中间只剩三天。'])).toEqual([]);
+    // A plan of dated steps is still one.
+    expect(moments(['On 2026-06-19 we freeze writes at 18:00, then switch the application at 19:30.'])).toHaveLength(2);
+    // "June 19." ends its sentence: the answer names a day, the next sentence another matter.
+    expect(splitSentences('June 19. Lena is on a course on the 27th.')).toEqual(['June 19.', 'Lena is on a course on the 27th.']);
   });
 
   it("reads a preference as the user's only when its subject is", () => {

@@ -66,6 +66,8 @@ interface Anchor {
   weak?: boolean;
 }
 
+const QUESTION = /[?？]\s*$/;
+
 export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[] {
   const chains: { problem?: Unit; steps: Step[]; solved: boolean }[] = [];
   for (let i = 0; i < units.length; i += 1) {
@@ -73,6 +75,8 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     // is an argument (LOGIC), not the cause of something that happened. "If A, B, so C" is causal:
     // its result clause ("so"/"所以") tells a mechanism, A brings about C.
     const conditional = CONDITIONAL.test((units[i] as Unit).text);
+    // "What caused the missing PDF?" asks for the cause; the answer gives it.
+    if (QUESTION.test((units[i] as Unit).text)) continue;
     if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text)) continue;
     const anchor = splitAnchor(units[i] as Unit);
     if (!anchor || (conditional && anchor.steps.length < 2)) continue;

@@ -33,17 +33,21 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   const flush = () => {
     // A timeline is made of moments placed on the calendar or the clock; vague ones ("今年",
     // "last year", "一周") are not steps of it, and two placed moments are needed.
+    // The same moment said twice ("光纤要到6月3号才能开通" / "6月3号开通") is no sequence either.
     const placed = steps.filter((s) => isPlaced(s.time));
-    const chain = placed.length >= 2 ? chainFromSteps('TIME', placed, { complete: placed.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt) : undefined;
+    const chain = new Set(placed.map((s) => s.time)).size >= 2 ? chainFromSteps('TIME', placed, { complete: placed.filter((s) => s.time && /^\d{4}-/.test(s.time)).length >= 2 }, createdAt) : undefined;
     if (chain) chains.push(chain);
     steps = [];
     storyDate = undefined;
     previousIso = undefined;
     mode = undefined;
+    aheadDay = undefined;
   };
   let previousIso: string | undefined;
   // Whether the timeline's last moment told what happened ('past') or what is to come ('ahead').
   let mode: Mode | undefined;
+  // The day of the timeline's latest planned moment: what happened before it is not how the plan went.
+  let aheadDay: string | undefined;
   for (const unit of units) {
     // A question names no moment of its own ("第二天顺利吗？" asks about one already told).
     if (/[?？]\s*$/.test(unit.text) || CONDITIONAL.test(unit.text)) continue;
@@ -53,7 +57,12 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
     lastPosition = unit.position;
     let added = 0;
     let clause: { start: number; end: number; step: Step } | undefined;
-    for (const mention of mentions) {
+    const notMoments = windowsAndOptions(unit.text, mentions);
+    // "她每周二和周四下午四点上钢琴课，周六上午还有游泳": a sentence that opens on a habit lists a schedule.
+    const opening = unit.text.slice(0, mentions[0]?.index ?? 0);
+    const habitual = (HABIT.test(opening) || RECURRING.test(opening)) && !CONTRAST.test(unit.text);
+    for (const [at, mention] of mentions.entries()) {
+      if (habitual || notMoments.has(at)) continue;
       // "每周一", "every Monday", "一周三次": a habit, not a moment.
       if (RECURRING.test(unit.text.slice(Math.max(0, mention.index - 3), mention.index)) || /^[一二三四五六七八九十\d]+次/.test(unit.text.slice(mention.index + mention.text.length))) continue;
       let iso = isRoughSpan(mention.text) ? undefined : mention.iso;
@@ -77,15 +86,20 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
       // A condition ("if it rains on the day", "如果当天气温低于零度") names a moment that may never come.
       if (HYPOTHETICAL.test(unit.text.slice(span.start, mention.index))) continue;
       const text = unit.text.slice(span.start, span.end);
-      if (!tellsAnEvent(text, mentions, span.start) || HABIT.test(text)) continue;
+      if (!tellsAnEvent(text, mentions, span.start) || HABIT.test(text) || (describesTheDay(text) && !isStoryRelative(mention.text)) || FROM_THEN_ON.test(text)) continue;
       // Only a placed moment is a step of the timeline (see flush), so only it tells its mode.
       const stepMode = isPlaced(time) ? modeOf(text, unit, iso && !isStoryRelative(mention.text) ? iso : undefined) : undefined;
       // A report followed by a plan is two timelines; a plan followed by how it went is one.
-      if (stepMode === 'ahead' && mode === 'past') {
+      // How a plan went comes on or after its day: an earlier past moment ("I'll message her
+      // tonight." / "I ran 5 km on Sunday") is another matter, told in passing.
+      const day = iso?.slice(0, 10);
+      const beforePlan = stepMode === 'past' && mode === 'ahead' && isPastEvent(text) && day !== undefined && aheadDay !== undefined && day < aheadDay;
+      if ((stepMode === 'ahead' && mode === 'past') || beforePlan) {
         flush();
         lastPosition = unit.position;
       }
       mode = stepMode ?? mode;
+      if (stepMode === 'ahead' && day && (!aheadDay || day > aheadDay)) aheadDay = day;
       const step: Step = { role: 'moment', text: unit.text.slice(span.start, span.end).trim(), unit, marker: mention.text, time };
       clause = { ...span, step };
       steps.push(step);
@@ -97,6 +111,61 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
 }
 
 const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
+const CONTRAST = /\b(?:but|except|instead)\b|但是|不过|可是|除了/i;
+
+// Between two times: a window ("from 18:00 to 21:00", "周一到周五", "Wednesday to Friday"), a
+// choice ("the 7:00 or 9:30", "3月10号上午十点，或者3月12号下午三点"), or, between weekdays,
+// the days of a schedule ("周二、周四", "Tuesday and Thursday").
+const RANGE_BETWEEN = /^\s*(?:to|until|till|through|[-–—~]|到|至)\s*$/i;
+const OPTION_BETWEEN = /^[\s,，]*(?:or|either|或者|或是|或|还是)\s*(?:(?:on|at|before|after|by|the)\s+)*$/i;
+const LIST_BETWEEN = /^\s*(?:、|和|及|与|,|and|&)\s*$/i;
+// "…before that or after July 3": a time offered as the other option.
+const OPTION_BEFORE = /(?:\bor|或者|或是|还是)\s*(?:(?:on|at|before|after|by|the)\s+)*$/i;
+// "As of this morning", "no errors since Saturday", "截至昨天": the point a state is measured
+// from, not something that happens then.
+const REFERENCE_BEFORE = /\b(?:as of|since)\s+$|(?:截至|截止到?|自从)\s*$/i;
+// "16号以后钢琴就改到周五", "from then on": the clause tells what holds from a day on (a schedule
+// that changes), not what happens on it.
+const FROM_THEN_ON = /(?:[号日月年天]|周[一二三四五六日天])(?:以后|以来)|\bfrom (?:then|that day|now) on\b/i;
+
+/**
+ * The mentions of a sentence (by their index in `mentions`) that name no moment of a timeline:
+ * the two ends of a window, the times offered as options, the days of a weekly schedule, and
+ * the points a state is measured from.
+ */
+function windowsAndOptions(text: string, mentions: { index: number; text: string; weekday?: boolean }[]): Set<number> {
+  const out = new Set<number>();
+  mentions.forEach((mention, i) => {
+    const end = mention.index + mention.text.length;
+    if (REFERENCE_BEFORE.test(text.slice(Math.max(0, mention.index - 12), mention.index))) out.add(i);
+    if (OPTION_BEFORE.test(text.slice(Math.max(0, mention.index - 16), mention.index))) out.add(i);
+    const next = mentions[i + 1];
+    if (!next) return;
+    const between = text.slice(end, next.index).replace(/^\s*from\s+/i, '');
+    const weekdays = isWeekday(mention.text) && isWeekday(next.text);
+    if (RANGE_BETWEEN.test(between) || OPTION_BETWEEN.test(between) || (LIST_BETWEEN.test(between) && weekdays)) {
+      out.add(i);
+      out.add(i + 1);
+    }
+  });
+  return out;
+}
+
+function isWeekday(expression: string): boolean {
+  return /^(?:(?:on|this|next|last)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|^(?:周|星期|礼拜)[一二三四五六日天]/i.test(expression);
+}
+
+/**
+ * How a day was or felt, not what happened on it: the time as the subject of "was/is"
+ * ("Yesterday was a long day", "December 3 is a Wednesday"), or a feeling ("today it feels
+ * under control", "今天总算好一点", "上周真是忙疯了"). Inside a story ("第二天好多了", counted
+ * from the story's last day) how the next day went is a moment of it: the caller keeps those.
+ */
+function describesTheDay(clause: string): boolean {
+  return DAY_AS_SUBJECT.test(clause) || FEELING.test(clause);
+}
+const DAY_AS_SUBJECT = /^\W*(?:(?:but|and|so)\s+)?(?:yesterday|today|tonight|tomorrow|(?:last|this|next)\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)\s+(?:was|is|were|will be|has been)\b/i;
+const FEELING = /\b(?:feel|feels|felt|seem|seems|seemed)\b|感觉|觉得|好一点|好多了|累|忙疯|轻松|辛苦|紧张/i;
 
 // A past state counts as the past for a weekday: "The gauge was at 1.5 bar on Saturday" is the last Saturday.
 const PAST_STATE = /\b(?:was|were|had)\b/i;

@@ -41,6 +41,8 @@ const SENTENCE_END = /[.!?;]+(?=\s|$)|[。！？；]+|\n+/g;
 // A "sentence" that is only a list number ("1.", "a.") or an abbreviation is not one: keep going.
 const NOT_AN_END = /(?:^|\s)(?:\d{1,3}|[a-z]|e\.g|i\.e|etc|vs|mr|mrs|dr|no|approx|fig)\.$/i;
 
+const DAY_OF_MONTH_END = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\.$/i;
+
 // A sentence that opens with a condition ("If …", "如果…", "要是…").
 export const CONDITIONAL = /^\W*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|assuming|in case)\b|^\W*(?:但是|不过|而且)?(?:如果|假如|要是|万一|假设)/i;
 
@@ -52,7 +54,8 @@ export function splitSentences(text: string): string[] {
   for (let match = SENTENCE_END.exec(text); match !== null; match = SENTENCE_END.exec(text)) {
     const end = match.index + match[0].length;
     const piece = text.slice(start, end);
-    if (match[0][0] !== '\n' && NOT_AN_END.test(piece.trim())) continue;
+    // "June 19." is a date that ends a sentence, not a list number.
+    if (match[0][0] !== '\n' && NOT_AN_END.test(piece.trim()) && !DAY_OF_MONTH_END.test(piece)) continue;
     // "at 3 a.m. because…": a clock abbreviation ends a sentence only before a new one (a capital).
     if (/\b[ap]\.m\.$/i.test(piece) && /^\s+[a-z]/.test(text.slice(end))) continue;
     push(out, piece);
