@@ -332,6 +332,24 @@ describe('a wide folder whose names make families', () => {
     expect(small.overview).toContain('- **git-add.txt/**: Run the add step');
     expect(small.overview).not.toContain('**git-…**');
   });
+  it('lists a wide folder\'s titled documents before its untitled fragments when the list does not fit', async () => {
+    // git-doc's shape: a family of command pages, included option lists (no title, a "-x::" lead)
+    // that sort first, and the guides, which the fragments used to push past "… and N more".
+    const verbs = ['add', 'am', 'apply', 'bisect', 'blame', 'branch', 'checkout', 'clone', 'commit', 'diff', 'fetch', 'grep', 'log', 'merge', 'pull', 'push'];
+    const fragments = Array.from({ length: 60 }, (_, i) => child(`a${String(i).padStart(2, '0')}-options.txt`, `-${String.fromCharCode(97 + (i % 26))}:: --option-${i}:: Show the value of option ${i} for the command that includes this list of options.`, true));
+    const children = [
+      ...verbs.map((v) => child(`git-${v}.txt`, `git-${v}(1) — git-${v} - Run the ${v} step of the version control workflow.`, true)),
+      ...fragments,
+      child('gittutorial.txt', 'gittutorial(7) — A tutorial introduction to Git: importing a project, making changes and sharing them.', true),
+    ];
+    const { overview } = await summarize('git-doc', children);
+    expect(overview.length).toBeLessThanOrEqual(4000);
+    expect(overview).toMatch(/and \d+ more/);
+    expect(overview).toContain('- **gittutorial.txt/**: ');
+    const tutorial = overview.indexOf('**gittutorial.txt/**');
+    const fragment = overview.indexOf('**a00-options.txt/**');
+    if (fragment >= 0) expect(tutorial).toBeLessThan(fragment);
+  });
 });
 
 describe("a code package's L0 without a README: its package doc", () => {

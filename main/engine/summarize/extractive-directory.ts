@@ -212,6 +212,10 @@ function directoryOverview(
       files.lines.push(...named.map((f) => truncate(`- **${f.prefix}…** (${f.members.length})${labels.colon}${f.members.map((d) => nameStem(d.child.name).slice(f.prefix.length)).sort(compareNatural).join(labels.listSeparator)}`, room(f))));
       files.items = files.items.filter((d) => !members.has(d));
     }
+    // What is left is listed documents first (a title and a lead: "gittutorial(7) — A tutorial
+    // introduction to Git"), then fragments without a title (an included option list, "-b:: Show
+    // blank SHA-1 …"): a reader looks for the guides of a wide folder, not its includes.
+    if (files) files.items = [...files.items.filter(isTitledDocument), ...files.items.filter((d) => !isTitledDocument(d))];
   }
   let left = 0;
   const shown: { heading: string; lines: { text: string; subs: string[]; item?: Described }[] }[] = [];
@@ -254,6 +258,11 @@ function directoryOverview(
   }
   if (left > 0) rendered.push(`- ${labels.more(left)}`);
   return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
+}
+
+/** A child whose L0 is a title and a lead, as a whole document's is. */
+function isTitledDocument(d: Described): boolean {
+  return Boolean(d.title) && d.lead.length > 0;
 }
 
 /** A name without its document extension and folder slash: "git-add.txt/" → "git-add". */
