@@ -378,6 +378,11 @@ describe("a code package's L0 without a README: its package doc", () => {
     expect(only.abstract).toMatch(/^Package http provides HTTP client and server implementations\. Definitions: Client, RoundTripper, Handler, ResponseWriter, Server, ListenAndServe\.$/);
   });
 
+  it('a document that opens "Package …" is no package doc', async () => {
+    const { abstract } = await summarize('admin', [child('packages.txt', 'Package management on the stations is done with apt and a local mirror.'), child('users.txt', 'User accounts on the stations come from the central directory.')]);
+    expect(abstract).not.toMatch(/^Package management/);
+  });
+
   it("Python's __init__.py docstring; a README still comes first", async () => {
     const py = [child('__init__.py', 'Tide tables for the harbour stations, read from the port authority feed.'), child('feed.py', 'Python module: 2 functions. Defines: fetch, parse')];
     expect((await summarize('tides', py)).abstract).toMatch(/^Tide tables for the harbour stations, read from the port authority feed\./);

@@ -378,7 +378,8 @@ const TEST_FILE = /(?:_test\.go|_test\.py|^test_.*\.py|\.(?:test|spec)\.[cm]?[jt
 function isPackageDoc(d: Described): boolean {
   const lead = d.lead.trim();
   if (d.child.isDirectory || lead.length === 0) return false;
-  return GO_PACKAGE_DOC.test(lead) || (PACKAGE_DOC_NAME.test(d.child.name) && /[.!?。！？]$/.test(lead) && /\S+\s+\S+\s+\S+/.test(lead));
+  // (Go's form only in Go files: a page that opens "Package management is…" is no package's doc.)
+  return (/\.go$/.test(d.child.name) && GO_PACKAGE_DOC.test(lead)) || (PACKAGE_DOC_NAME.test(d.child.name) && /[.!?。！？]$/.test(lead) && /\S+\s+\S+\s+\S+/.test(lead));
 }
 
 /**
