@@ -170,11 +170,13 @@ function tools(engine: Engine): ToolSpec[] {
           original_tokens: r.original_tokens,
           compressed_tokens: r.compressed_tokens,
           intact_chains: r.intact_chains,
+          // Broken: cut (some of its blocks kept, not all) or left out whole for the budget.
           broken_chains: r.broken_chains,
+          cut_chains: r.chains.filter((c) => c.status === 'partial').map((c) => c.id),
         };
         const footer =
           `${numbers.blocks} blocks gathered, ${numbers.kept} kept, ${numbers.chain_summaries} chain summaries; ` +
-          `${numbers.original_tokens} -> ${numbers.compressed_tokens} tokens of blocks, ${numbers.tokens} with references and legend (budget ${numbers.budget}); chains intact ${r.intact_chains.length}, broken ${r.broken_chains.length}`;
+          `${numbers.original_tokens} -> ${numbers.compressed_tokens} tokens of blocks, ${numbers.tokens} with references and legend (budget ${numbers.budget}); chains intact ${r.intact_chains.length}, cut ${numbers.cut_chains.length}, left out ${r.broken_chains.length - numbers.cut_chains.length}`;
         return {
           content: [{ type: 'text', text: pack.markdown }, { type: 'text', text: footer }],
           structuredContent: { markdown: pack.markdown, legend: pack.legend, ...numbers },

@@ -123,7 +123,7 @@ async function answers(store: VectorStore): Promise<string[][]> {
   const out: string[][] = [];
   for (const i of [0, 17, 61, 119]) {
     out.push((await store.textSearch({ query: `note${i}`, k: 3 })).map((hit) => hit.record.id));
-    out.push((await store.vectorSearch({ vector: row(i, 'v1').vector, k: 3 })).map((hit) => hit.record.id));
+    out.push((await store.vectorSearch({ vector: row(i, 'v1').vector!, k: 3 })).map((hit) => hit.record.id));
   }
   return out;
 }
@@ -228,7 +228,7 @@ describe('LanceDB store: replaced versions', () => {
 
     // Its version's files are gone: reading the rows it finds fails, and it reads the latest instead.
     expect((await stale.textSearch({ query: 'note5', k: 1 }))[0]?.record.text).toBe(row(5, 'v2').text);
-    expect((await stale.vectorSearch({ vector: row(7, 'v2').vector, k: 1 }))[0]?.record.text).toBe(row(7, 'v2').text);
+    expect((await stale.vectorSearch({ vector: row(7, 'v2').vector!, k: 1 }))[0]?.record.text).toBe(row(7, 'v2').text);
     expect((await stale.get([row(9, 'v2').id]))[0]?.text).toBe(row(9, 'v2').text);
   }, 60_000);
 });

@@ -3,7 +3,7 @@
  * keep mv and rm in step, filters, full-text freshness, and the round trip of every field.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -57,6 +57,12 @@ function rec(uri: string, level: 0 | 1 | 2, text: string, extra: Partial<VectorR
     provenance: { source: `/src/${uri.slice('ctx://'.length)}` },
     ...extra,
   };
+}
+
+async function dirBytes(dir: string): Promise<number> {
+  let bytes = 0;
+  for (const name of await readdir(dir)) bytes += (await stat(join(dir, name))).size;
+  return bytes;
 }
 
 async function uris(filter?: Parameters<VectorStore['count']>[0]): Promise<string[]> {
@@ -363,13 +369,58 @@ describe('LanceDB store: opening', () => {
     await store.upsert([rec('ctx://resources/a.md', 2, 'half precision antennas')]);
     const db = await lancedb.connect(join(tmp, 'index'));
     const table = await db.openTable('context');
-    expect((await table.schema()).fields.find((f) => f.name === 'vector')?.type.toString()).toBe(`FixedSizeList[${DIMS}]<Float16>`);
+    expect((await table.schema()).fields.find((f) => f.name === 'vector')?.type.toString()).toBe(`List<FixedSizeList[${DIMS}]<Float16>>`);
     table.close();
     db.close();
     const [first] = await store.get(['ctx://resources/a.md#2']);
     await store.upsert([{ ...rec('ctx://resources/a.md', 2, 'half precision antennas'), vector: first!.vector! }]);
     const [second] = await store.get(['ctx://resources/a.md#2']);
     expect(Array.from(second!.vector!)).toEqual(Array.from(first!.vector!));
+  });
+
+  it('holds records without a vector: full text finds them, vector search never does, and they store no vector', async () => {
+    expect(store.vectorsOptional).toBe(true);
+    const texts = Array.from({ length: 30 }, (_, i) => `note ${i} about ${i % 2 ? 'storm fronts' : 'antenna cables'} and item${i}`);
+    // Even rows come without a vector.
+    await store.upsert(texts.map((text, i) => rec(`ctx://resources/notes/n${i}.md`, 2, text, i % 2 === 0 ? { vector: null } : {})));
+    expect(await store.count()).toBe(30);
+    expect((await store.textSearch({ query: 'item4', k: 3 }))[0]?.record.uri).toBe('ctx://resources/notes/n4.md');
+    const hits = await store.vectorSearch({ vector: embedText('antenna cables item4', DIMS), k: 30 });
+    expect(hits.map((hit) => hit.record.uri).sort()).toEqual(texts.map((_, i) => `ctx://resources/notes/n${i}.md`).filter((_, i) => i % 2 === 1).sort());
+    expect((await store.vectorSearch({ vector: embedText('note 5', DIMS), k: 1, exact: true, filter: { parentUris: ['ctx://resources/notes/'] } }))[0]?.record.uri).toBe('ctx://resources/notes/n5.md');
+    const [without, withVector] = await store.get(['ctx://resources/notes/n4.md#2', 'ctx://resources/notes/n5.md#2']).then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
+    expect(without?.vector).toBeUndefined();
+    expect(Array.from(withVector!.vector!)).toEqual(Array.from(roundToFloat16(embedText(texts[5]!, DIMS))));
+    // What a row without a vector costs: the same rows, all with vectors, take DIMS × 2 bytes more each.
+    const sizes: number[] = [];
+    for (const [name, vectorless] of [['all', false], ['half', true]] as const) {
+      const db = await lancedb.connect(join(tmp, name));
+      const schema = tableSchema(DIMS);
+      const table = await db.createEmptyTable('context', schema);
+      await table.add(toArrowTable(schema, texts.map((text, i) => rec(`ctx://resources/notes/n${i}.md`, 2, text, vectorless && i % 2 === 0 ? { vector: null } : {})), DIMS));
+      const field = (await table.schema()).fields.find((f) => f.name === 'vector');
+      expect(field?.type.toString()).toBe(`List<FixedSizeList[${DIMS}]<Float16>>`);
+      table.close();
+      db.close();
+      sizes.push(await dirBytes(join(tmp, name, 'context.lance', 'data')));
+    }
+    expect((sizes[0] as number) - (sizes[1] as number)).toBeGreaterThanOrEqual(15 * DIMS * 2 * 0.9);
+  });
+
+  it('keeps a table made with one fixed-size vector per row as it is, and refuses a record without a vector there', async () => {
+    await store.close();
+    const uri = join(tmp, 'fixed-index');
+    const db = await lancedb.connect(uri);
+    const fixed = tableSchema(DIMS, 'float16');
+    const old = await db.createEmptyTable('context', fixed);
+    await old.add(toArrowTable(fixed, [rec('ctx://resources/a.md', 2, 'antenna cables')], DIMS));
+    old.close();
+    db.close();
+    store = await openLanceStore({ uri, dimensions: DIMS });
+    expect(store.vectorsOptional).toBe(false);
+    await expect(store.upsert([rec('ctx://resources/b.md', 2, 'storm fronts', { vector: null })])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await store.upsert([rec('ctx://resources/b.md', 2, 'storm fronts')]);
+    expect((await store.vectorSearch({ vector: embedText('storm fronts', DIMS), k: 1 }))[0]?.record.uri).toBe('ctx://resources/b.md');
   });
 
   it('converts a table of 32-bit vectors (made before 16-bit ones) on open, keeping its rows and what search finds', async () => {
@@ -395,7 +446,7 @@ describe('LanceDB store: opening', () => {
     const hits = await store.vectorSearch({ vector: query, k: 3 });
     expect(hits[0]?.record.uri).toBe('ctx://resources/notes/n4.md');
     const [row] = await store.get(['ctx://resources/notes/n7.md#2']);
-    expect(Array.from(row!.vector!)).toEqual(Array.from(roundToFloat16(records[7]!.vector)));
+    expect(Array.from(row!.vector!)).toEqual(Array.from(roundToFloat16(records[7]!.vector!)));
     // Writes after the conversion go in as 16-bit vectors too, and the ANN index is trained again over them.
     await store.upsert([rec('ctx://resources/notes/new.md', 2, 'written after the conversion')]);
     expect(await store.count()).toBe(41);

@@ -151,6 +151,7 @@ describe('cairn mcp (read-only)', () => {
       compressed_tokens: number;
       intact_chains: string[];
       broken_chains: string[];
+      cut_chains: string[];
       kept: number;
     };
     expect(numbers.budget).toBe(600);
@@ -160,12 +161,14 @@ describe('cairn mcp (read-only)', () => {
     expect(numbers.legend.length).toBeGreaterThan(0);
     for (const entry of numbers.legend) expect(numbers.markdown).toContain(`${entry.ref} `);
     expect(numbers.markdown.slice(0, numbers.markdown.indexOf('\nSources:'))).not.toContain('ctx://');
-    expect(numbers.broken_chains).toEqual([]);
+    // No chain is cut: each is kept (whole, shortened, summarized or referenced) or left out whole for the budget.
+    expect(numbers.cut_chains).toEqual([]);
+    for (const id of numbers.broken_chains) expect(numbers.intact_chains).not.toContain(id);
     expect(numbers.intact_chains.length).toBeGreaterThan(0);
     expect(numbers.kept).toBeGreaterThan(0);
     expect(result.content[0]).toMatchObject({ type: 'text', text: numbers.markdown });
     expect(numbers.markdown).toContain('Query: why were the pods OOM-killed after the deploy');
-    expect(result.text).toMatch(/chains intact \d+, broken 0/);
+    expect(result.text).toMatch(/chains intact \d+, cut 0, left out \d+/);
   });
 
   it('refuses remember and forget, saying why', async () => {

@@ -79,7 +79,7 @@ async function freshCopyBytes(): Promise<number> {
   const { records } = await readIndex();
   const uri = join(tmp, `fresh-${Date.now()}`);
   const store = await openLanceStore({ uri, dimensions: DIMS, idleOptimizeMs: 0, cleanupOnClose: true });
-  await store.upsert(records.map((r) => ({ ...r, vector: r.vector! })));
+  await store.upsert(records.map((r) => ({ ...r, vector: r.vector ?? null })));
   await store.optimize();
   await store.close();
   return folderBytes(uri);

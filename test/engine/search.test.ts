@@ -285,6 +285,42 @@ describe('index upkeep', () => {
     expect((await again.search({ text: 'VLAN 40', k: 1, mode: 'vector' }))[0]?.uri).toBe('ctx://resources/ops/network/vlans.md');
   });
 
+  it("gives a resource file's L0 and L1 no vector (its L2 has one), keeps them for directories and sessions, and full text still finds them", async () => {
+    let embedded: string[] = [];
+    const local = createLocalEmbedder({ dimensions: DIMS });
+    const counting: EmbeddingModel = {
+      ...local,
+      modelId: local.modelId,
+      async embed(options) {
+        embedded.push(...options.texts);
+        return local.embed(options);
+      },
+    };
+    const counted = createSearchIndex({ embedder: counting, store });
+    const file = 'ctx://resources/docs/sniffing.md';
+    const session = 'ctx://session/s2/chat.json';
+    const records = [
+      input(file, 0, 'Content sniffing: how a parser is chosen without an extension'),
+      input(file, 1, '# Content sniffing\n- magic bytes decide the parser when a file has no extension'),
+      input(file, 2, 'A file without an extension is sniffed: its first bytes (magic numbers) choose the parser.'),
+      input('ctx://resources/docs/sniff/', 0, 'Sniffing rules for files without extensions'),
+      input(session, 1, 'Ana: which parser reads a file without an extension?', { context_type: 'session', category: 'message', provenance: { message_ids: ['s2:1'] } }),
+    ];
+    await counted.upsert(records);
+    expect(embedded).toEqual([records[2]!.text, records[3]!.text, records[4]!.text]);
+    const stored = new Map((await store.get(records.map((r) => r.id))).map((r) => [r.id, r]));
+    expect([`${file}#0`, `${file}#1`, `${file}#2`, 'ctx://resources/docs/sniff/#0', `${session}#1`].map((id) => stored.get(id)?.vector !== undefined)).toEqual([false, false, true, true, true]);
+    expect(stored.get(`${file}#0`)?.embed_model).toBe(local.modelId);
+    const levelZero = await counted.search({ text: 'content sniffing parser', k: 5, mode: 'hybrid', filter: { levels: [0] } });
+    expect(uris(levelZero)).toContain(file);
+    expect(uris(await counted.search({ text: 'magic bytes', k: 3, mode: 'vector' }))).toContain(file);
+    // Written again unchanged: nothing is embedded, the L0/L1 stay without a vector.
+    embedded = [];
+    await counted.upsert(records);
+    expect(embedded).toEqual([]);
+    expect((await store.get([`${file}#1`]))[0]?.vector).toBeUndefined();
+  });
+
   it('re-embeds every record when the embedding model changes, and searches only current vectors meanwhile', async () => {
     // Another model with the same dimensions: same features, different hashing seed in effect (a permuted vector).
     const local = createLocalEmbedder({ dimensions: DIMS });

@@ -203,6 +203,17 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
+/**
+ * Whether a record gets a vector of its own, where the store can hold records without one. A
+ * resource file's L0 and L1 do not: they are drawn from its L2, whose vector reads the same words
+ * (one hit per node, its best level), and on Debian's git docs their vectors were 57 % of the
+ * rows' and a quarter of the index (bench/RESULTS.md, issue 20, session 12). They are still found
+ * by full text. Directories (no L2 of their own), sessions and memories keep a vector on every level.
+ */
+export function hasOwnVector(record: Pick<VectorRecord, 'uri' | 'level' | 'context_type'>): boolean {
+  return record.level === 2 || record.context_type !== 'resource' || record.uri.endsWith('/');
+}
+
 function isDirectoryRecord(record: StoredRecord): boolean {
   return record.uri.endsWith('/') && record.level !== 2;
 }
@@ -328,21 +339,22 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const byId = new Map<string, IndexInput>();
     for (const record of records) byId.set(record.id, record);
     const inputs = [...byId.values()];
+    const embeds = (record: Pick<VectorRecord, 'uri' | 'level' | 'context_type'>) => !store.vectorsOptional || hasOwnVector(record);
     const reusable = new Map<string, Float32Array>();
     if (reuseVectors) {
-      for (const stored of await store.get(inputs.map((r) => r.id))) {
+      for (const stored of await store.get(inputs.filter(embeds).map((r) => r.id))) {
         const input = byId.get(stored.id);
         if (stored.vector && stored.embed_model === modelId && input && input.text === stored.text && input.content_hash === stored.content_hash) {
           reusable.set(stored.id, stored.vector);
         }
       }
     }
-    const toEmbed = inputs.filter((record) => !reusable.has(record.id));
+    const toEmbed = inputs.filter((record) => embeds(record) && !reusable.has(record.id));
     const vectors = await embedTexts(toEmbed.map((record) => (record.embed_context ? `${record.text}\n${record.embed_context}` : record.text)));
     const fresh = new Map(toEmbed.map((record, i) => [record.id, vectors[i] as Float32Array]));
     const rows: VectorRecord[] = inputs.map(({ embed_context: _context, ...input }) => ({
       ...input,
-      vector: (reusable.get(input.id) ?? fresh.get(input.id)) as Float32Array,
+      vector: reusable.get(input.id) ?? fresh.get(input.id) ?? null,
       embed_model: modelId,
     }));
     await store.upsert(rows);
@@ -586,11 +598,13 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
         throw new CairnError('INDEX_FAILED', `Re-embedding made no progress on ${stale.length} records`, { details: { ids: stale.slice(0, 5).map((r) => r.id) } });
       }
       previous = new Set(stale.map((record) => record.id));
+      const embeds = (record: StoredRecord) => !store.vectorsOptional || hasOwnVector(record);
       const vectors = await embedTexts(
-        stale.map((record) => record.text),
+        stale.filter(embeds).map((record) => record.text),
         reembed.signal,
       );
-      await store.upsert(stale.map((record, i) => ({ ...record, vector: vectors[i] as Float32Array, embed_model: modelId })));
+      let next = 0;
+      await store.upsert(stale.map((record) => ({ ...record, vector: embeds(record) ? (vectors[next++] as Float32Array) : null, embed_model: modelId })));
       reembedded += stale.length;
       reembed.onProgress?.(reembedded);
     }

@@ -29,8 +29,12 @@ export interface VectorRecord {
   context_type: ContextType;
   category: string;
   text: string;
-  vector: Float32Array;
-  /** The `modelId` of the embedder that made `vector`. */
+  /**
+   * Null: the record is found by full text only (a store that holds such records says so with
+   * `vectorsOptional`; see `hasOwnVector` in index/search-index.ts for which records they are).
+   */
+  vector: Float32Array | null;
+  /** The `modelId` of the embedder that made `vector` (or would have made it). */
   embed_model: string;
   tokens: number;
   content_hash: string;
@@ -97,6 +101,8 @@ export interface FindQuery {
 export interface VectorStore {
   /** The vector length every record must have. */
   readonly dimensions: number;
+  /** Whether records may come without a vector (`vector: null`); a store that cannot hold them refuses them. */
+  readonly vectorsOptional?: boolean;
   /** Inserts new ids and replaces existing ones, atomically per call. */
   upsert(records: VectorRecord[]): Promise<void>;
   /**

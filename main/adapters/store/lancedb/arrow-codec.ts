@@ -16,10 +16,10 @@ import {
   Struct,
   Table as ArrowTable,
   Utf8,
+  DataType,
   makeData,
   vectorFromArray,
   type Data,
-  type DataType,
 } from 'apache-arrow';
 import { CairnError } from '../../../../shared/errors.js';
 import type { ContextType, Provenance } from '../../../../shared/types/node.js';
@@ -54,19 +54,35 @@ export const RECORD_COLUMNS = [
 ];
 
 /**
- * How a vector's components are stored. New tables hold 16-bit floats (half the bytes; see
- * float16.ts); a table made before holds 32-bit floats until it is converted on open (table.ts),
- * and is read and written as it is meanwhile.
+ * How the vector column is laid out. New tables hold a list of at most one 16-bit vector per row
+ * (`float16-list`, LanceDB's multivector type): a record without a vector stores nothing for it,
+ * where a fixed-size column stores every row's components, null or not (bench/RESULTS.md, issue
+ * 20, session 12), and cosine search over one query vector gives the same distances. Tables made
+ * before hold one fixed-size vector per row, 16-bit (`float16`, see float16.ts) or 32-bit
+ * (`float32`, converted to 16-bit on open: table.ts); they are read and written as they are, and
+ * every record they hold has a vector.
  */
-export type VectorElement = 'float16' | 'float32';
+export type VectorLayout = 'float16-list' | 'float16' | 'float32';
 
-/** The element type of a vector column's type (a FixedSizeList of floats). */
-export function vectorElementOf(type: DataType | undefined): VectorElement {
+/** The layout of a vector column's type. */
+export function vectorLayoutOf(type: DataType | undefined): VectorLayout {
+  if (type && DataType.isList(type)) return 'float16-list';
   const item = (type as FixedSizeList | undefined)?.children?.[0]?.type as { precision?: Precision } | undefined;
   return item?.precision === Precision.HALF ? 'float16' : 'float32';
 }
 
-export function tableSchema(dimensions: number, element: VectorElement = 'float16'): Schema {
+/** The vector length of a vector column's type, whichever its layout; undefined when it is no vector column. */
+export function vectorDimensionsOf(type: DataType | undefined): number | undefined {
+  const list = vectorLayoutOf(type) === 'float16-list' ? ((type as List).children[0]?.type as FixedSizeList | undefined) : (type as FixedSizeList | undefined);
+  return list?.listSize || undefined;
+}
+
+function vectorType(dimensions: number, layout: VectorLayout): DataType {
+  const vector = new FixedSizeList(dimensions, new Field('item', layout === 'float32' ? new Float32() : new Float16(), true));
+  return layout === 'float16-list' ? new List(new Field('item', vector, true)) : vector;
+}
+
+export function tableSchema(dimensions: number, layout: VectorLayout = 'float16-list'): Schema {
   const utf8 = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
   const int32 = (name: string, nullable = false) => new Field(name, new Int32(), nullable);
   return new Schema(
@@ -81,7 +97,7 @@ export function tableSchema(dimensions: number, element: VectorElement = 'float1
       utf8('category'),
       utf8('text'),
       utf8(FTS_COLUMN),
-      new Field(VECTOR_COLUMN, new FixedSizeList(dimensions, new Field('item', element === 'float16' ? new Float16() : new Float32(), true)), false),
+      new Field(VECTOR_COLUMN, vectorType(dimensions, layout), false),
       utf8('embed_model'),
       int32('tokens'),
       utf8('content_hash'),
@@ -133,18 +149,31 @@ function int32Data(values: (number | null)[]): Data {
  * with Float32Array vectors costs about 6× more (its row conversion walks every float).
  */
 export function toArrowTable(schema: Schema, records: VectorRecord[], dimensions: number): ArrowTable {
-  const rows = records.map((record) => toRow(record, dimensions));
+  const vectorField = schema.fields.find((field) => field.name === VECTOR_COLUMN)?.type as DataType;
+  const layout = vectorLayoutOf(vectorField);
+  const rows = records.map((record) => toRow(record, dimensions, layout === 'float16-list'));
   const n = rows.length;
-  const vectorType = schema.fields.find((field) => field.name === VECTOR_COLUMN)?.type as DataType;
+  const withVector = records.filter((record) => record.vector !== null) as (VectorRecord & { vector: Float32Array })[];
   let vectorItems: Data;
-  if (vectorElementOf(vectorType) === 'float16') {
-    const flat = new Uint16Array(n * dimensions);
-    records.forEach((record, i) => encodeFloat16(record.vector, flat, i * dimensions));
-    vectorItems = makeData({ type: new Float16(), length: n * dimensions, data: flat });
-  } else {
+  if (layout === 'float32') {
     const flat = new Float32Array(n * dimensions);
-    records.forEach((record, i) => flat.set(record.vector, i * dimensions));
+    withVector.forEach((record, i) => flat.set(record.vector, i * dimensions));
     vectorItems = makeData({ type: new Float32(), length: n * dimensions, data: flat });
+  } else {
+    const flat = new Uint16Array(withVector.length * dimensions);
+    withVector.forEach((record, i) => encodeFloat16(record.vector, flat, i * dimensions));
+    vectorItems = makeData({ type: new Float16(), length: withVector.length * dimensions, data: flat });
+  }
+  let vector: Data;
+  if (layout === 'float16-list') {
+    // One vector or none per row: offsets step by one where a record has a vector.
+    const list = vectorField as List<FixedSizeList>;
+    const offsets = new Int32Array(n + 1);
+    records.forEach((record, i) => (offsets[i + 1] = (offsets[i] as number) + (record.vector === null ? 0 : 1)));
+    const vectors = makeData({ type: list.children[0]?.type as FixedSizeList, length: withVector.length, nullCount: 0, child: vectorItems });
+    vector = makeData({ type: list, length: n, nullCount: 0, valueOffsets: offsets, child: vectors });
+  } else {
+    vector = makeData({ type: vectorField as FixedSizeList, length: n, nullCount: 0, child: vectorItems });
   }
   const columns: Record<string, Data> = {
     id: utf8Data(rows.map((r) => r.id)),
@@ -156,7 +185,7 @@ export function toArrowTable(schema: Schema, records: VectorRecord[], dimensions
     category: utf8Data(rows.map((r) => r.category)),
     text: utf8Data(rows.map((r) => r.text)),
     fts: utf8Data(rows.map((r) => r.fts)),
-    vector: makeData({ type: vectorType as FixedSizeList, length: n, nullCount: 0, child: vectorItems }),
+    vector,
     embed_model: utf8Data(rows.map((r) => r.embed_model)),
     tokens: int32Data(rows.map((r) => r.tokens)),
     content_hash: utf8Data(rows.map((r) => r.content_hash)),
@@ -179,18 +208,21 @@ export function toArrowTable(schema: Schema, records: VectorRecord[], dimensions
   return new ArrowTable(new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: n, nullCount: 0, children })));
 }
 
-function toRow(record: VectorRecord, dimensions: number): Row {
+function toRow(record: VectorRecord, dimensions: number, vectorsOptional: boolean): Row {
   if (typeof record.id !== 'string' || record.id === '') throw new CairnError('INVALID_INPUT', 'An index record needs an id', { details: { uri: record.uri } });
   if (record.level !== 0 && record.level !== 1 && record.level !== 2) {
     throw new CairnError('INVALID_INPUT', `Record ${record.id} has level ${String(record.level)}; expected 0, 1 or 2`, { details: { id: record.id } });
   }
-  if (!(record.vector instanceof Float32Array) || record.vector.length !== dimensions) {
+  if (record.vector === null && !vectorsOptional) {
+    throw new CairnError('INVALID_INPUT', `Record ${record.id} has no vector, and this index table (made before vector-less records) needs one`, { details: { id: record.id } });
+  }
+  if (record.vector !== null && (!(record.vector instanceof Float32Array) || record.vector.length !== dimensions)) {
     throw new CairnError('INVALID_INPUT', `Record ${record.id} has a vector of ${record.vector?.length ?? 'no'} dimensions; the index holds ${dimensions}`, {
       details: { id: record.id, dimensions, got: record.vector?.length },
     });
   }
-  for (let i = 0; i < record.vector.length; i += 1) {
-    if (!Number.isFinite(record.vector[i])) throw new CairnError('INVALID_INPUT', `Record ${record.id} has a non-finite vector component at ${i}`, { details: { id: record.id } });
+  for (let i = 0; i < (record.vector?.length ?? 0); i += 1) {
+    if (!Number.isFinite((record.vector as Float32Array)[i])) throw new CairnError('INVALID_INPUT', `Record ${record.id} has a non-finite vector component at ${i}`, { details: { id: record.id } });
   }
   // parseCtxUri rejects URIs that could not have come from ContextFS; the scope column comes from it.
   const scope = parseCtxUri(record.uri).scope;
@@ -236,6 +268,7 @@ export function recordsFromArrow(data: ArrowTable, withVector: boolean, extra?: 
   const at = (col: Column, i: number): unknown => (col ? col.get(i) : null);
   const cols = Object.fromEntries(RECORD_COLUMNS.map((name) => [name, column(name)])) as Record<string, Column>;
   const vectors = withVector ? column(VECTOR_COLUMN) : null;
+  const listVectors = vectors !== null && vectorLayoutOf(data.schema.fields.find((field) => field.name === VECTOR_COLUMN)?.type) === 'float16-list';
   const scores = extra ? column(extra) : null;
   const out: { record: StoredRecord; extra: number }[] = [];
   for (let i = 0; i < data.numRows; i += 1) {
@@ -265,7 +298,9 @@ export function recordsFromArrow(data: ArrowTable, withVector: boolean, extra?: 
       updated_at: String(at(cols.updated_at ?? null, i)),
       provenance,
     };
-    const vector = at(vectors, i) as ArrowVectorLike | null;
+    let vector = at(vectors, i) as (ArrowVectorLike & { length?: number; get?(index: number): unknown }) | null;
+    // A list column holds one vector or none (see VectorLayout).
+    if (vector && listVectors) vector = vector.length ? (vector.get?.(0) as ArrowVectorLike) : null;
     if (vector) {
       const items = vector.toArray();
       // A half-precision column hands out the bits; a 32-bit one is copied, since the Arrow view

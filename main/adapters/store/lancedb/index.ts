@@ -36,6 +36,9 @@
  * - Vectors are stored as 16-bit floats (float16.ts): half the bytes of the column and of an
  *   IVF_FLAT index, and a flat search reads half as much (about 3× faster than over 32-bit ones
  *   at 100k × 512). A table of 32-bit vectors made before is converted when it is opened (table.ts).
+ *   New tables hold them as a list of at most one vector per row (LanceDB's multivector type), so
+ *   a record without a vector (a resource file's L0 and L1, see `hasOwnVector`) costs no vector
+ *   bytes; tables made with one fixed-size vector per row keep it, and every record they hold has one.
  * - Vector search uses cosine distance, exact (flat) below `annMinRows` (60k by default: a flat
  *   search over 60k 16-bit vectors costs about what one over 20k 32-bit ones did, the default
  *   before; it grows linearly). The ANN index has a cost on disk beyond its copy of the vectors:

@@ -70,9 +70,9 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
     throw new CairnError('INVALID_INPUT', `Index dimensions must be a positive integer, got ${dimensions}`, { details: { dimensions } });
   }
   const where = { uri: options.uri, table: tableName };
-  const { lancedb, db, table, vectorElement } = await openTable(options, tableName, tableSchema(dimensions), logger);
-  // Writes hand the table the vector components it holds (16-bit, or 32-bit in a table not yet converted).
-  const schema = tableSchema(dimensions, vectorElement);
+  const { lancedb, db, table, vectorLayout } = await openTable(options, tableName, tableSchema(dimensions), logger);
+  // Writes hand the table the vectors as it holds them (arrow-codec.ts, VectorLayout).
+  const schema = tableSchema(dimensions, vectorLayout);
   const upkeep = createUpkeep({ lancedb, table, settings: upkeepSettings(options), logger, where, localDir: localTableDir(options.uri, tableName) });
   const { nprobes, refineFactor } = annTuning(options);
   let closed = false;
@@ -141,6 +141,7 @@ export async function openLanceStore(options: LanceStoreOptions): Promise<Vector
 
   const store: VectorStore = {
     dimensions,
+    vectorsOptional: vectorLayout === 'float16-list',
 
     async upsert(records) {
       ensureOpen('upsert');

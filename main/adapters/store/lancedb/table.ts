@@ -7,7 +7,7 @@ import type * as LanceDB from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float16, type Schema } from 'apache-arrow';
 import { CairnError, errorMessage } from '../../../../shared/errors.js';
 import type { Logger } from '../../../engine/ports/logger.js';
-import { VECTOR_COLUMN, vectorElementOf, type VectorElement } from './arrow-codec.js';
+import { VECTOR_COLUMN, vectorDimensionsOf, vectorLayoutOf, type VectorLayout } from './arrow-codec.js';
 import type { LanceStoreOptions } from './options.js';
 
 /** LanceDB's native module is large (about 180 MB): it loads when the first store opens, not when this file does. */
@@ -24,8 +24,8 @@ export interface OpenedTable {
   lancedb: typeof LanceDB;
   db: LanceDB.Connection;
   table: LanceDB.Table;
-  /** How the table stores vector components (see arrow-codec.ts): what writes must hand it. */
-  vectorElement: VectorElement;
+  /** How the table stores vectors (see arrow-codec.ts): what writes must hand it. */
+  vectorLayout: VectorLayout;
 }
 
 /** Connects and opens (or creates) the table; any failure is one INDEX_FAILED saying where. */
@@ -56,7 +56,7 @@ export async function openTable(options: LanceStoreOptions, tableName: string, s
       table = await openOrCreateTable(db, tableName, schema);
     }
     await ensurePrimaryKey(table);
-    return { lancedb, db, table, vectorElement: await toHalfPrecision(table, dimensions, logger, where) };
+    return { lancedb, db, table, vectorLayout: await toHalfPrecision(table, dimensions, logger, where) };
   } catch (error) {
     if (CairnError.is(error)) throw error;
     throw new CairnError('INDEX_FAILED', `Could not open the index at ${options.uri}: ${errorMessage(error)}`, { cause: error, details: where });
@@ -82,9 +82,9 @@ async function openOrCreateTable(db: LanceDB.Connection, name: string, schema: S
  * open converts. When the cast fails (another process converting it at the same moment, a
  * read-only store) the table is used as it is: the codec reads and writes either kind.
  */
-async function toHalfPrecision(table: LanceDB.Table, dimensions: number, logger: Logger, where: Record<string, unknown>): Promise<VectorElement> {
-  const element = async () => vectorElementOf((await table.schema()).fields.find((f) => f.name === VECTOR_COLUMN)?.type);
-  if ((await element()) === 'float16') return 'float16';
+async function toHalfPrecision(table: LanceDB.Table, dimensions: number, logger: Logger, where: Record<string, unknown>): Promise<VectorLayout> {
+  const element = async () => vectorLayoutOf((await table.schema()).fields.find((f) => f.name === VECTOR_COLUMN)?.type);
+  if ((await element()) !== 'float32') return element();
   const started = Date.now();
   try {
     for (const index of await table.listIndices()) if (index.columns.includes(VECTOR_COLUMN)) await table.dropIndex(index.name);
@@ -99,9 +99,9 @@ async function toHalfPrecision(table: LanceDB.Table, dimensions: number, logger:
 
 async function vectorDimensions(table: LanceDB.Table): Promise<number> {
   const field = (await table.schema()).fields.find((f) => f.name === VECTOR_COLUMN);
-  const type = field?.type as { listSize?: number } | undefined;
-  if (!type?.listSize) throw new CairnError('INDEX_FAILED', 'The index table has no fixed-size vector column; was it made by another program?');
-  return type.listSize;
+  const dimensions = vectorDimensionsOf(field?.type);
+  if (!dimensions) throw new CairnError('INDEX_FAILED', 'The index table has no vector column; was it made by another program?');
+  return dimensions;
 }
 
 /** `id` as the table's (unenforced) primary key, so two writers inserting one new id conflict (see index.ts). */
