@@ -136,8 +136,9 @@ describe('Search and the rebuilt DAG in a browser', () => {
     await page.keyboard.press('Alt+4');
     await page.getByTestId('search-hit').first().waitFor();
     await page.getByTestId('search-level').selectOption('all');
-    await page.locator('[data-testid="search-hit"][data-level="0"]').first().waitFor();
-    const dirHit = page.locator('[data-testid="search-hit"][data-level="0"]').first();
+    // A folder's summary (L0 or L1; a file's own L0/L1 merge under its document).
+    const dirHit = page.locator('[data-testid="search-hit"][data-open-uri$="/"]:not([data-level="2"])').first();
+    await dirHit.waitFor();
     const dirUri = (await dirHit.getAttribute('data-open-uri'))!;
     await dirHit.click();
     await page.locator(`[data-testid="node-details"][data-uri="${dirUri}"]`).waitFor();
