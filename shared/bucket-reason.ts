@@ -11,7 +11,7 @@
  * // "rules: DECISION_CONTEXT by let's go with (1.00)"
  */
 import { z } from 'zod';
-import { fillPlaceholders } from './format.js';
+import { sayFrom, type Say } from './format.js';
 import { LlmCause, describeCause, englishCause, type SayCause } from './llm-cause.js';
 import type { Locale } from './locale.js';
 
@@ -50,7 +50,7 @@ export const BUCKET_WHY_MESSAGES = {
 } as const satisfies Record<Locale, Record<string, string>>;
 
 export type BucketWhyKey = keyof (typeof BUCKET_WHY_MESSAGES)['en'];
-export type SayBucketWhy = (key: BucketWhyKey, params?: Record<string, string | number>) => string;
+export type SayBucketWhy = Say<BucketWhyKey>;
 
 /** How a view names buckets and roles (its labels); the CLI keeps the codes. */
 export interface BucketWhyNames {
@@ -61,7 +61,7 @@ export interface BucketWhyNames {
 const CODES: BucketWhyNames = { bucket: (b) => b, role: (r) => r };
 
 /** The CLI's wording: English, buckets by their codes. */
-export const englishBucketWhy: SayBucketWhy = (key, params) => fillPlaceholders(BUCKET_WHY_MESSAGES.en[key], params);
+export const englishBucketWhy: SayBucketWhy = sayFrom(BUCKET_WHY_MESSAGES.en);
 
 /** A bucket's reason in the words `say` gives (`sayCause` for an LLM fallback's cause). */
 export function describeBucketWhy(why: BucketWhy, say: SayBucketWhy, sayCause: SayCause = englishCause, names: BucketWhyNames = CODES): string {

@@ -62,3 +62,11 @@ export function fillPlaceholders(text: string, params?: Record<string, string | 
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
+
+/** Puts a message of a table into words by its key, its `{name}` placeholders filled: how a cause is said in a language. */
+export type Say<K extends string> = (key: K, params?: Record<string, string | number>) => string;
+
+/** The `Say` over one language's texts (the CLI's and the history file's: the English table). */
+export function sayFrom<K extends string>(texts: Readonly<Record<K, string>>): Say<K> {
+  return (key, params) => fillPlaceholders(texts[key], params);
+}

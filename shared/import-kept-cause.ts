@@ -10,7 +10,7 @@
  * // "this workspace's version is newer (2026-12-02T10:00:00Z > 2026-12-01T09:00:00Z)"
  */
 import { z } from 'zod';
-import { fillPlaceholders } from './format.js';
+import { sayFrom, type Say } from './format.js';
 import type { Locale } from './locale.js';
 
 export const KeptCause = z.object({
@@ -41,10 +41,10 @@ export const KEPT_MESSAGES = {
 } as const satisfies Record<Locale, Record<string, string>>;
 
 export type KeptMessageKey = keyof (typeof KEPT_MESSAGES)['en'];
-export type SayKept = (key: KeptMessageKey, params?: Record<string, string | number>) => string;
+export type SayKept = Say<KeptMessageKey>;
 
 /** The CLI's wording: English. */
-export const englishKept: SayKept = (key, params) => fillPlaceholders(KEPT_MESSAGES.en[key], params);
+export const englishKept: SayKept = sayFrom(KEPT_MESSAGES.en);
 
 const KEYS: Record<KeptCause['code'], KeptMessageKey> = {
   newer_here: 'kept.newerHere',

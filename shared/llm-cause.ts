@@ -12,7 +12,7 @@
  * describeCause({ code: 'http_status', status: 500, message: 'injected fault' }, englishCause); // "HTTP 500 'injected fault'"
  */
 import { z } from 'zod';
-import { fillPlaceholders } from './format.js';
+import { sayFrom, type Say } from './format.js';
 import type { Locale } from './locale.js';
 
 export const CAUSE_CODES = ['http_status', 'timeout', 'invalid_json', 'schema', 'refused', 'malformed', 'circuit_open', 'budget', 'network', 'unusable', 'other'] as const;
@@ -129,10 +129,10 @@ export const CAUSE_MESSAGES = {
 } as const satisfies Record<Locale, Record<string, string>>;
 
 export type CauseMessageKey = keyof (typeof CAUSE_MESSAGES)['en'];
-export type SayCause = (key: CauseMessageKey, params?: Record<string, string | number>) => string;
+export type SayCause = Say<CauseMessageKey>;
 
 /** The CLI's (and the logs') wording: English. */
-export const englishCause: SayCause = (key, params) => fillPlaceholders(CAUSE_MESSAGES.en[key], params);
+export const englishCause: SayCause = sayFrom(CAUSE_MESSAGES.en);
 
 /** A cause in the words `say` gives (a string stored before causes were structured: as it is). */
 export function describeCause(cause: StoredCause, say: SayCause): string {

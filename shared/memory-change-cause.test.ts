@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CHANGE_MESSAGES, because, describeChange, englishChange, type SayChange } from './memory-change-cause';
-import { fillPlaceholders } from './format';
+import { sayFrom } from './format';
 
-const chinese: SayChange = (key, params) => fillPlaceholders(CHANGE_MESSAGES.zh[key], params);
+const chinese: SayChange = sayFrom(CHANGE_MESSAGES.zh);
 const pool = { id: 'mem_0123456789abcdef', title: 'Pool size is 20' };
 
 describe('a memory change said from its cause', () => {

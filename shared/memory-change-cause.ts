@@ -13,7 +13,7 @@
  * describeChange({ code: 'new', memory: { id: 'mem_1', title: 'Pool size' }, score: 0.08 }, englishChange) // "new fact (closest memory: "Pool size", 0.08)"
  */
 import { z } from 'zod';
-import { fillPlaceholders } from './format.js';
+import { sayFrom, type Say } from './format.js';
 import type { Locale } from './locale.js';
 
 export const CHANGE_CODES = [
@@ -107,10 +107,10 @@ export const CHANGE_MESSAGES = {
 } as const satisfies Record<Locale, Record<string, string>>;
 
 export type ChangeMessageKey = keyof (typeof CHANGE_MESSAGES)['en'];
-export type SayChange = (key: ChangeMessageKey, params?: Record<string, string | number>) => string;
+export type SayChange = Say<ChangeMessageKey>;
 
 /** The CLI's and the history file's wording: English. */
-export const englishChange: SayChange = (key, params) => fillPlaceholders(CHANGE_MESSAGES.en[key], params);
+export const englishChange: SayChange = sayFrom(CHANGE_MESSAGES.en);
 
 /** A change's cause in the words `say` gives. */
 export function describeChange(cause: ChangeCause, say: SayChange): string {
