@@ -18,7 +18,7 @@ import { rankHits, WEAK_BELOW, type RankInput } from '../../main/engine/index/ra
 import type { EmbeddingModel } from '../../main/engine/ports/embedding-model.js';
 import { buildContextPack, relevantHits, type MessageRef, type PackSources } from '../../main/engine/compress/context-pack.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
-import { isOutcomeQuestion } from '../../main/engine/compress/outcomes.js';
+import { answerKindsOf } from '../../main/engine/compress/answer-kinds.js';
 import type { ExtractedChain } from '../../shared/types/memory.js';
 import type { CompressionResult } from '../../shared/types/compress.js';
 
@@ -170,7 +170,8 @@ export async function runPackEval(options: PackEvalOptions): Promise<PackEvalRep
   for (const key of ['en', 'zh', 'doc', 'conv']) groups[key] = group(rows.filter((r) => r.q.lang === key || r.q.source === key));
   // Tune on questions with an odd number (en-doc-01), report on even ones, as the recall-dev set splits.
   for (const split of ['tune', 'test']) groups[split] = group(rows.filter((r) => (Number(/(\d+)$/.exec(r.q.id)?.[1]) % 2 === 1 ? 'tune' : 'test') === split));
-  groups['decision/outcome questions'] = group(rows.filter((r) => isOutcomeQuestion(r.q.question)));
+  groups['decision/outcome questions'] = group(rows.filter((r) => answerKindsOf(r.q.question).includes('outcome')));
+  groups['why questions'] = group(rows.filter((r) => answerKindsOf(r.q.question).includes('cause')));
   for (const type of [...new Set(rows.map((r) => r.q.type))].sort()) groups[`type:${type}`] = group(rows.filter((r) => r.q.type === type));
   return { budget: options.budget, overall: group(rows), groups, lostInPack: rows.filter((r) => r.inHits && !r.answered).map((r) => r.q.id) };
 }
@@ -271,7 +272,7 @@ export async function runConversationPackEval(options: ConversationPackOptions):
   const floors = options.floors ?? [PACK_FLOOR];
   const reserves = options.reserves ?? [RESERVED_HITS];
   const settings = floors.flatMap((floor) => reserves.map((reservedHits) => ({ floor, reservedHits, key: reserves.length > 1 ? `${floor}/r${reservedHits}` : String(floor) })));
-  const rows: Array<{ split: string; kind: string; setting: string; budget: number; all: boolean; any: boolean; inHits: boolean; tokens: number }> = [];
+  const rows: Array<{ split: string; kind: string; question: string; setting: string; budget: number; all: boolean; any: boolean; inHits: boolean; tokens: number }> = [];
   const files = readdirSync(options.fixtures).filter((f) => /^rc\d+.*\.json$/.test(f) && !f.endsWith('.questions.json')).sort();
   for (const file of files) {
     const id = file.replace(/\.json$/, '');
@@ -293,7 +294,7 @@ export async function runConversationPackEval(options: ConversationPackOptions):
           for (const budget of options.budgets) {
             const pack = await packRanked(fs, ranked, { query: q.question, budget }, { floor, reservedHits });
             const hits = q.evidence.map((e) => messageInPack(text.get(e) as string, pack.markdown));
-            rows.push({ split, kind: q.kind, setting: key, budget, all: hits.every(Boolean), any: hits.some(Boolean), inHits, tokens: pack.tokens });
+            rows.push({ split, kind: q.kind, question: q.question, setting: key, budget, all: hits.every(Boolean), any: hits.some(Boolean), inHits, tokens: pack.tokens });
           }
         }
       }
@@ -314,6 +315,8 @@ export async function runConversationPackEval(options: ConversationPackOptions):
       for (const split of ['tune', 'test']) {
         groups[split] = summarize(rs.filter((r) => r.split === split));
         for (const kind of [...new Set(rs.map((r) => r.kind))].sort()) groups[`${split}:${kind}`] = summarize(rs.filter((r) => r.split === split && r.kind === kind));
+        // The questions the pack ranks answers up for (answer-kinds.ts), whatever their kind.
+        for (const asks of ['outcome', 'cause'] as const) groups[`${split}:asks-${asks}`] = summarize(rs.filter((r) => r.split === split && answerKindsOf(r.question).includes(asks)));
       }
       perBudget[String(budget)] = groups;
     }

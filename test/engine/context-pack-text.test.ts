@@ -3,7 +3,7 @@
  * into a temporary workspace, a conversation imported and analyzed, a real LanceDB index. The
  * pack's text opens every block with a short reference and names each source once in its legend,
  * cuts blocks only between sentences, holds only results above the pack floor (and the messages next to a message hit), ranks the
- * decision up for a "what did we decide" question, and fits the budget, legend included.
+ * decision up for a "what did we decide" question and the cause for a "why" question, and fits the budget, legend included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -61,6 +61,25 @@ const conversation = {
   ],
 };
 
+// A "why" question: the messages that state the failure repeat its words; the one that says why does not.
+const nightly = {
+  id: 'nightly-build',
+  title: 'The nightly build',
+  sessions: [
+    {
+      id: 's1',
+      started_at: '2024-04-02T09:00:00Z',
+      messages: [
+        { id: 's1:1', role: 'user', speaker: 'Lena', text: 'The nightly build failed again at 3am, the third night in a row the nightly build failed.', timestamp: '2024-04-02T09:00:00Z' },
+        { id: 's1:2', role: 'user', speaker: 'Sam', text: 'Did the nightly build fail on the test step or on the packaging step?', timestamp: '2024-04-02T09:01:00Z' },
+        { id: 's1:3', role: 'user', speaker: 'Lena', text: 'It failed on packaging, and the nightly build log only says "exit 137".', timestamp: '2024-04-02T09:02:00Z' },
+        { id: 's1:4', role: 'user', speaker: 'Sam', text: 'Exit 137 means the process was killed. It was killed because the runner has 2 GB of memory and the new asset bundler needs almost 3.', timestamp: '2024-04-02T09:04:00Z' },
+        { id: 's1:5', role: 'user', speaker: 'Lena', text: 'I moved it to the large runner this morning.', timestamp: '2024-04-02T09:06:00Z' },
+      ],
+    },
+  ],
+};
+
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'cairn-pack-text-'));
   const docs = join(tmp, 'docs');
@@ -75,6 +94,9 @@ beforeAll(async () => {
   await engine.call('summarize:run', {});
   await engine.call('sessions:import', { path: join(tmp, 'booking-db.json') });
   await engine.call('sessions:analyze', { id: 'booking-db' });
+  await writeFile(join(tmp, 'nightly-build.json'), JSON.stringify(nightly));
+  await engine.call('sessions:import', { path: join(tmp, 'nightly-build.json') });
+  await engine.call('sessions:analyze', { id: 'nightly-build' });
 }, 120_000);
 afterAll(async () => {
   await engine?.dispose();
@@ -168,5 +190,23 @@ describe('context pack text', () => {
     // A question that does not ask for a decision leaves the ranking to relevance.
     const plain = await engine.call('context:pack', { query: 'booking database MongoDB transactions', budget: 200 });
     expect(plain.blocks.every((b) => b.priority !== 'CRITICAL')).toBe(true);
+  });
+
+  it('ranks the message that says why up for a "why" question, never a document that says "so"', async () => {
+    const question = 'Why did the nightly build fail?';
+    const search = await engine.call('search:query', { query: question, mode: 'hybrid', topK: 40 });
+    const order = search.ranked.map((r) => r.hits[0]?.provenance.message_ids[0]);
+    // The cause shares one word with the question ("build" is not even in it): it ranks under the messages that repeat it.
+    expect(order.indexOf('s1:4')).toBeGreaterThan(order.indexOf('s1:1'));
+    const pack = await engine.call('context:pack', { query: question, budget: 300 });
+    const cause = pack.blocks.find((b) => b.provenance?.uri?.includes('nightly-build') && b.provenance.message_ids?.includes('s1:4'));
+    expect(cause?.priority).toBe('CRITICAL');
+    expect(pack.result.kept.map((b) => b.id)).toContain(cause!.id);
+    expect(pack.markdown).toContain('It was killed because the runner has 2 GB of memory');
+    // The backups page says ", so a missing backup raises an alert": a document's "so" is not the answer to a why.
+    const docs = await engine.call('context:pack', { query: 'why does a missing backup raise an alert', budget: 1500 });
+    const page = docs.blocks.find((b) => b.provenance?.uri?.includes('backups'));
+    expect(page).toBeDefined();
+    expect(page?.priority).not.toBe('CRITICAL');
   });
 });

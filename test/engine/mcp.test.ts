@@ -168,6 +168,8 @@ describe('cairn mcp (read-only)', () => {
     expect(numbers.kept).toBeGreaterThan(0);
     expect(result.content[0]).toMatchObject({ type: 'text', text: numbers.markdown });
     expect(numbers.markdown).toContain('Query: why were the pods OOM-killed after the deploy');
+    // A "why" question gets the message that says why, though it shares no word with the question.
+    expect(numbers.markdown).toContain("There's the leak. Every request adds an entry keyed by `req.id`, and nothing deletes it.");
     expect(result.text).toMatch(/chains intact \d+, cut 0, left out \d+/);
   });
 

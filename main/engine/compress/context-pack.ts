@@ -9,7 +9,8 @@
  * (pack-render.ts); a block is cut only between sentences; only hits above the pack's
  * relevance floor become blocks (`relevantHits`), with the messages next to a message hit
  * (`addNeighbours`); for a "what did we decide / what was the fix" question, blocks
- * that state a decision or an outcome are CRITICAL, packed first (outcomes.ts).
+ * that state a decision or an outcome are CRITICAL, packed first, and for a "why" question the
+ * blocks that state a cause (answer-kinds.ts).
  *
  * Blocks: one per node (the best-scoring level of it wins, and L2 content is preferred to an
  * abstract of the same node when both hit). Priority follows rank and kind: memories and the
@@ -24,7 +25,7 @@ import { compressBlocks } from './compress.js';
 import { reserveIndices } from './reserve.js';
 import { sentenceEnds } from './shorten.js';
 import { renderPack, type PackRef } from './pack-render.js';
-import { isOutcomeQuestion, OUTCOME_ROLES, statesOutcome } from './outcomes.js';
+import { ANSWER_ROLES, answerKindsOf, statesAnswer, type AnswerKind } from './answer-kinds.js';
 import { compareNatural } from '../../../shared/natural-sort.js';
 
 /** What the pack needs of a search hit (the contract's SearchHit has these). */
@@ -182,17 +183,18 @@ export async function buildContextPack(hits: readonly PackHit[], sources: PackSo
 
   // The hits in rank order, before chain steps join the list.
   const hitIds = blocks.map((b) => b.id);
-  const outcomes = await attachChains(blocks, sources);
+  const kinds = answerKindsOf(options.query);
+  const answers = await attachChains(blocks, sources, kinds);
   // After the chains: a neighbour joins no chain, so a chain's unit (kept whole or summarized
   // together) is what the hits make it, and a message a chain step holds does not come twice.
   const ordered = await addNeighbours(chainStepsAfterTheirHits(blocks), sources, seen);
   // Each hit alone: reserving the messages next to it too crowded out the chains that answer
   // multi-hop questions (bench/RESULTS.md, session 8); they join after, in the strategy's order.
   let groups = hitIds.slice(0, options.reservedHits ?? RESERVED_HITS).map((id) => [id]);
-  if (isOutcomeQuestion(options.query)) {
+  if (kinds.length > 0) {
     // CRITICAL: ahead of every other block, however much more of the question's wording the
-    // discussion around the decision repeats (it usually does).
-    for (const block of ordered) if (outcomes.has(block.id) || statesOutcome(block.content)) block.priority = 'CRITICAL';
+    // discussion around the decision or the cause repeats (it usually does).
+    for (const block of ordered) if (answers.has(block.id) || kinds.some((kind) => statesAnswer(kind, block.content, (block.provenance?.message_ids?.length ?? 0) > 0))) block.priority = 'CRITICAL';
     const critical = new Set(ordered.filter((b) => b.priority === 'CRITICAL').map((b) => b.id));
     groups = [...groups.filter((g) => critical.has(g[0] as string)), ...groups.filter((g) => !critical.has(g[0] as string))];
   }
@@ -382,14 +384,14 @@ function freshness(updatedAt: string | undefined, now: Date): number {
 /**
  * Message blocks that belong to a chain get the chain's id and type; the chain's other messages
  * join the pack as blocks of their own (named by their conversation folder and message ids), so
- * the compressor sees the chain whole. Returns the ids of blocks that are a chain's goal step
- * (its solution, effect, conclusion or result): they state an outcome.
+ * the compressor sees the chain whole. Returns the ids of blocks that are the chain step that
+ * answers one of these kinds of question (its outcome, or its cause).
  */
-async function attachChains(blocks: ContextBlock[], sources: PackSources): Promise<Set<string>> {
-  const outcomes = new Set<string>();
-  if (!sources.chainsFor) return outcomes;
+async function attachChains(blocks: ContextBlock[], sources: PackSources, kinds: readonly AnswerKind[]): Promise<Set<string>> {
+  const answers = new Set<string>();
+  if (!sources.chainsFor) return answers;
   const refs = blocks.flatMap((b) => (b.provenance?.uri && b.provenance.message_ids?.length ? [{ uri: b.provenance.uri, message_ids: b.provenance.message_ids }] : []));
-  if (refs.length === 0) return outcomes;
+  if (refs.length === 0) return answers;
   const chains = await sources.chainsFor(refs);
   const byMessage = new Map<string, ContextBlock>();
   for (const block of blocks) for (const id of block.provenance?.message_ids ?? []) byMessage.set(id, block);
@@ -421,10 +423,10 @@ async function attachChains(blocks: ContextBlock[], sources: PackSources): Promi
       }
       if (!block.chain_links.includes(chain.chain_id)) block.chain_links.push(chain.chain_id);
       if (!block.chain_types.includes(type)) block.chain_types.push(type);
-      if (OUTCOME_ROLES.has(node.role)) outcomes.add(block.id);
+      if (kinds.some((kind) => ANSWER_ROLES[kind].has(node.role))) answers.add(block.id);
     }
   }
-  return outcomes;
+  return answers;
 }
 
 /** The conversation folder of a session node, `ctx://session/{id}/`. */
