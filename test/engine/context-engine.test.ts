@@ -40,10 +40,14 @@ describe('context:pack', () => {
       // Every message hit is its own block and brings its chains: some may be left out whole at a
       // small budget, none is ever cut (kept in part).
       expect(pack.result.chains.filter((c) => c.status === 'partial')).toEqual([]);
-      // The answer ("we deployed v2.14 ... the first OOM kill") and its chain (its timeline) are in,
-      // every step (at 300 tokens a step may be shortened to its leading sentences, never left out).
-      const answer = pack.result.chains.find((c) => c.block_ids.includes('ctx://session/en-memory-leak/s1.md#m:s1:3'));
-      expect(['whole', 'shortened']).toContain(answer?.status);
+      // The answer to a "why" is the message that says why ("There's the leak… Because each entry
+      // holds the whole `req` object…"), whole, though it shares no word with the question.
+      const cause = pack.result.kept.find((b) => b.id === 'ctx://session/en-memory-leak/s1.md#m:s1:11');
+      expect(cause?.shortened).toBe(false);
+      // The timeline ("we deployed v2.14 ... the first OOM kill") and its chain come with it when
+      // there is room, every step (shortened to leading sentences at most); at 300 tokens it is left out whole.
+      const timeline = pack.result.chains.find((c) => c.block_ids.includes('ctx://session/en-memory-leak/s1.md#m:s1:3'));
+      expect(budget === 300 ? ['whole', 'shortened', 'dropped'] : ['whole', 'shortened']).toContain(timeline?.status);
       // The conversation was found, and at least one chain came with it, whole.
       const chained = pack.blocks.filter((b) => b.chain_links.length > 0);
       expect(chained.length).toBeGreaterThan(1);

@@ -9,14 +9,14 @@
  * states one by construction.
  */
 import { CUES } from '../memory/buckets/cues.js';
-import { CAUSE_BACKWARD, CAUSE_FORWARD, SOLUTION } from '../memory/chains/extract-causal.js';
+import { CAUSE_BACKWARD, SOLUTION } from '../memory/chains/extract-causal.js';
 
 export type AnswerKind = 'outcome' | 'cause';
 
 /** Chain roles that answer each kind: where a chain arrives (its decision or outcome), or where it starts from (its cause, its premise). */
 export const ANSWER_ROLES: Readonly<Record<AnswerKind, ReadonlySet<string>>> = {
   outcome: new Set(['solution', 'effect', 'conclusion', 'result']),
-  cause: new Set(['cause', 'premise']),
+  cause: new Set(['cause']),
 };
 
 /** Asking for a decision, a choice, a fix or an outcome, in English or Chinese. */
@@ -41,7 +41,7 @@ const DECISION_CUES: readonly RegExp[] = CUES.DECISION_CONTEXT.filter((cue) => c
  * pack (the retrieval set's why questions, 78 → 61 %; bench/RESULTS.md).
  */
 export function statesAnswer(kind: AnswerKind, text: string, inConversation: boolean): boolean {
-  if (kind === 'cause') return inConversation && (CAUSE_BACKWARD.test(text) || CAUSE_FORWARD.test(text));
+  if (kind === 'cause') return inConversation && CAUSE_BACKWARD.test(text);
   const lower = text.toLowerCase();
   return SOLUTION.test(text) || DECISION_CUES.some((cue) => cue.test(lower));
 }
