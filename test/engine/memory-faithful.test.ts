@@ -8,13 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation, SessionAnalysis } from '../../shared/types/memory.js';
-import { analyzeOffline, isCutTitle, loadMemoryDevSet, reliability, spanIn, type Analyzed } from '../../bench/lib/memory-eval.js';
+import { analyzeOffline, fitCommitGates, isCutTitle, loadMemoryDevSet, reliability, spanIn, type Analyzed } from '../../bench/lib/memory-eval.js';
 import { classifyText } from '../../main/engine/memory/buckets/rules.js';
 import { runTrackARules } from '../../main/engine/memory/buckets/track-a.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
 import { isProblem } from '../../main/engine/memory/chains/extract-causal.js';
 import { splitSentences } from '../../main/engine/memory/chains/text-units.js';
-import { calibrate, calibrateMemory, fitIsotonic } from '../../main/engine/memory/fusion/calibration.js';
+import { calibrate, calibrateMemory, commitGate, fitIsotonic, type MemoryKind } from '../../main/engine/memory/fusion/calibration.js';
 import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, labelled, preferenceStrength, proposeMemoryCandidates, titleFrom } from '../../main/engine/memory/processor/candidates.js';
 import { segmentCjkWords } from '../../main/lib/text-analysis.js';
 
@@ -630,6 +630,27 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(preferenceStrength('我打算给妈妈买一条真丝围巾，她一直很喜欢。')).toBe(0);
     expect(preferenceStrength('我爸喜欢拍照')).toBe(0.7);
     expect(preferenceStrength('我觉得她会喜欢，但我更喜欢红色的。')).toBe(0.7);
+  });
+
+  it("commits a debugging session's causal memory by itself under the per-kind gates, and no memory of an unmeasured kind", async () => {
+    const run = await analyzeOffline(join(import.meta.dirname, '../fixtures/chains/en-memory-leak.json'));
+    const committed = run.proposed.filter((p) => p.autoCommit);
+    expect(committed.some((p) => p.kind === 'semantic/CAUSAL' && p.candidate.title.startsWith('Why:') && p.candidate.content.includes('holds the whole `req` object'))).toBe(true);
+    for (const p of committed) expect(p.candidate.confidence).toBeGreaterThanOrEqual(commitGate(p.kind) as number);
+    expect(commitGate('semantic/CAUSAL-episode')).toBeUndefined();
+    expect(commitGate('semantic/LOGIC')).toBeUndefined();
+  });
+
+  it('fits the gates best first while the pooled precision reaches the goal', () => {
+    const point = (kind: MemoryKind, confidence: number, correct: boolean) => ({ kind, confidence, correct, score: confidence, category: kind.split('/')[0] as string, committed: false });
+    const points = [
+      ...Array.from({ length: 9 }, (_, i) => point('semantic/decision', 0.9, i < 8)),
+      ...Array.from({ length: 10 }, (_, i) => point('semantic/CAUSAL', 0.74, i < 9)),
+      ...Array.from({ length: 10 }, (_, i) => point('semantic/LOGIC', 0.65, i < 4)),
+      point('event', 0.45, true),
+    ];
+    const tables = { 'semantic/decision': [], 'semantic/CAUSAL': [], 'semantic/LOGIC': [], event: [] };
+    expect(fitCommitGates(points, tables)).toEqual({ 'semantic/decision': 0.9, 'semantic/CAUSAL': 0.74 });
   });
 
   it('calibrates a memory by the rule that made it, else by its category', () => {
