@@ -467,6 +467,11 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(chains).toEqual([["cause: because every extra index slows down writes.", "solution: Drop it once you've confirmed no query uses it"]]);
   });
 
+  it('cuts "A，结果B" and "A, and as a result B" into cause and effect', () => {
+    expect(steps([['assistant', '那次是备份脚本把备份文件放在了根分区，结果半夜磁盘满了，数据库直接挂了。']], 'CAUSAL')).toEqual([['cause: 那次是备份脚本把备份文件放在了根分区', 'effect: 结果半夜磁盘满了，数据库直接挂了。']]);
+    expect(steps([['assistant', 'The batch job overran its window, and as a result the cutover started late.']], 'CAUSAL')).toEqual([['cause: The batch job overran its window', 'effect: and as a result the cutover started late.']]);
+  });
+
   it('takes the answer to "怎么修？" for the solution, and a question for none', () => {
     const lines: [role: 'user' | 'assistant', text: string][] = [
       ['user', '这两天有不少用户反映付完款订单还是显示“待支付”。'],

@@ -52,7 +52,8 @@ export const CAUSE_BACKWARD = /\b(?:(?:probably|likely|possibly|perhaps|maybe|pa
 // Forward markers: what precedes is the cause, what follows its effect.
 // ", so" and "，所以" inside a sentence join a cause to its effect; at a sentence start they conclude (LOGIC).
 // "so that", "so we can" and "以便/为了" state a purpose (what someone wants), not a cause.
-const CAUSE_FORWARD = /\b(?:led to|leads to|lead to|resulted in|results in|caused|causes)\b|[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)|导致|造成|引起|害得/i;
+// "A，结果B" / "A, and as a result B" tell what A brought about (a clause of its own, like "so").
+const CAUSE_FORWARD = /\b(?:led to|leads to|lead to|resulted in|results in|caused|causes)\b|[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以|结果(?!是)|(?:and )?as a result\b)|导致|造成|引起|害得/i;
 const EFFECT_MARKER = /(?:,|，)?\s*(?:\b(?:so(?!\s+that)|therefore|as a result|which is why|that's why|hence)\b|所以|因此|于是|结果|就)/i;
 const EFFECT_LEAD = new RegExp(`^${EFFECT_MARKER.source}`, 'i');
 // A sentence that reports where things stand ("Error rate is back to 0.1%", "no errors since",
