@@ -467,6 +467,23 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(chains).toEqual([["cause: because every extra index slows down writes.", "solution: Drop it once you've confirmed no query uses it"]]);
   });
 
+  it('takes a report of how the fix went a few messages after it as its effect', () => {
+    const chains = steps(
+      [
+        ['user', 'Password reset emails are arriving up to an hour late.'],
+        ['assistant', 'Because the new retry policy retries a failed send five times with only 30 seconds between tries.'],
+        ['assistant', 'Reuse one connection per consumer instead of opening one per message.'],
+        ['user', "Let's do it. I'll turn on the pooled transport now."],
+        ['user', 'Pooled transport is live on both consumers.'],
+        ['assistant', 'Good. Watch the queue depth for ten minutes before you change anything else.'],
+        ['user', 'The queue went from 48,000 to 3,000 in twelve minutes and the 421 errors are gone.'],
+      ],
+      'CAUSAL',
+    );
+    expect(chains).toHaveLength(1);
+    expect(chains[0]).toContain('effect: The queue went from 48,000 to 3,000 in twelve minutes and the 421 errors are gone.');
+  });
+
   it('cuts "A，结果B" and "A, and as a result B" into cause and effect', () => {
     expect(steps([['assistant', '那次是备份脚本把备份文件放在了根分区，结果半夜磁盘满了，数据库直接挂了。']], 'CAUSAL')).toEqual([['cause: 那次是备份脚本把备份文件放在了根分区', 'effect: 结果半夜磁盘满了，数据库直接挂了。']]);
     expect(steps([['assistant', 'The batch job overran its window, and as a result the cutover started late.']], 'CAUSAL')).toEqual([['cause: The batch job overran its window', 'effect: and as a result the cutover started late.']]);

@@ -20,8 +20,12 @@ import { CONDITIONAL, type Unit } from './text-units.js';
 const WINDOW_MESSAGES = 4;
 /** How far back a problem the user stated may be: the user's complaint is what a fix answers; further back is another topic. */
 const USER_PROBLEM_WINDOW = 6;
-/** How many messages after the solution a report of its effect may come. */
-const REPORT_WINDOW = 3;
+/**
+ * How many messages after the solution a report of its effect may come: the person applies the
+ * fix, says so, waits and then reports ("Pooled transport is live." … "The queue went from 48,000
+ * to 3,000 and the 421 errors are gone."), as far back as a complaint may be (USER_PROBLEM_WINDOW).
+ */
+const REPORT_WINDOW = USER_PROBLEM_WINDOW;
 
 /** A clause of result after a comma: ", so …", "，所以…" (not "so that", a purpose). */
 export const RESULT_CLAUSE = /[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)/i;

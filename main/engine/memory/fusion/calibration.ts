@@ -48,7 +48,7 @@ export interface Calibration {
 // the chain tables, so the fit is run until it prints what it was run on.
 export const CALIBRATION: Calibration = {
   chain: {
-    CAUSAL: [[0.8, 0.81, 19], [0.925, 0.9, 8]],
+    CAUSAL: [[0.8, 0.81, 19], [0.93, 0.9, 8]],
     LOGIC: [[0.8, 0.9, 38], [0.875, 0.833, 4]],
     OPERATION: [[0.7, 0.667, 4], [0.95, 0.9, 8]],
     NARRATIVE: [[0.925, 0.857, 12], [0.95, 0.833, 4]],
