@@ -467,6 +467,13 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(chains).toEqual([["cause: because every extra index slows down writes.", "solution: Drop it once you've confirmed no query uses it"]]);
   });
 
+  it('leaves the introduction before a colon out of the clause a "because" explains, not a clock\'s colon', () => {
+    expect(steps([['assistant', '那就对上了：回调失败是因为证书链缺了中间证书。']], 'CAUSAL')).toEqual([['problem: 回调失败', 'cause: 是因为证书链缺了中间证书。']]);
+    expect(steps([['user', 'We froze writes at 18:05, five minutes late because a batch job was still running.']], 'CAUSAL')).toEqual([
+      ['problem: We froze writes at 18:05, five minutes late', 'cause: because a batch job was still running.'],
+    ]);
+  });
+
   it('takes a report of how the fix went a few messages after it as its effect', () => {
     const chains = steps(
       [

@@ -175,7 +175,11 @@ function splitAnchor(unit: Unit): Anchor | undefined {
     // ("Latency is back to normal because the pool is bigger" reports an outcome).
     // An effect is listed after its cause, as the chain reads.
     const cause: Step = { role: 'cause', text: after, unit, marker };
-    return { unit, steps: isProblem(before) ? [{ role: 'problem', text: before, unit, marker }, cause] : [cause, { role: 'effect', text: before, unit, marker }] };
+    // "那就对上了：回调失败是因为…": what precedes a colon introduces; the clause is what follows it.
+    // (A colon of a clock or a port, "18:05", "localhost:3000", introduces nothing.)
+    const colon = [...before.matchAll(/：|:(?=\s)/g)].pop()?.index ?? -1;
+    const explained = colon >= 0 && before.length - colon > 2 ? before.slice(colon + 1).trim() : before;
+    return { unit, steps: isProblem(explained) ? [{ role: 'problem', text: explained, unit, marker }, cause] : [cause, { role: 'effect', text: explained, unit, marker }] };
   }
   const forward = CAUSE_FORWARD.exec(text);
   if (forward && forward.index >= 4) {
