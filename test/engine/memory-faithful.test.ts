@@ -12,7 +12,7 @@ import { analyzeOffline, fitCommitGates, isCutTitle, loadMemoryDevSet, reliabili
 import { classifyText } from '../../main/engine/memory/buckets/rules.js';
 import { runTrackARules } from '../../main/engine/memory/buckets/track-a.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
-import { isProblem } from '../../main/engine/memory/chains/extract-causal.js';
+import { isProblem, SOLUTION } from '../../main/engine/memory/chains/extract-causal.js';
 import { splitSentences } from '../../main/engine/memory/chains/text-units.js';
 import { calibrate, calibrateMemory, commitGate, fitIsotonic, type MemoryKind } from '../../main/engine/memory/fusion/calibration.js';
 import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, labelled, preferenceStrength, proposeMemoryCandidates, titleFrom } from '../../main/engine/memory/processor/candidates.js';
@@ -472,6 +472,18 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(steps([['user', 'We froze writes at 18:05, five minutes late because a batch job was still running.']], 'CAUSAL')).toEqual([
       ['problem: We froze writes at 18:05, five minutes late', 'cause: because a batch job was still running.'],
     ]);
+  });
+
+  it('takes "the switch to…" (a noun) for no fix', () => {
+    const chains = steps(
+      [
+        ['user', 'We froze writes at 18:05, five minutes late because a batch job was still running.'],
+        ['user', 'The switch to the new cluster went out at 19:40, and by 20:30 the invoice checks had passed.'],
+      ],
+      'CAUSAL',
+    );
+    expect(chains).toEqual([['problem: We froze writes at 18:05, five minutes late', 'cause: because a batch job was still running.']]);
+    expect(SOLUTION.test('We switched to the new cluster at 19:40.')).toBe(true);
   });
 
   it('takes a report of how the fix went a few messages after it as its effect', () => {

@@ -64,7 +64,7 @@ const EFFECT_LEAD = new RegExp(`^${EFFECT_MARKER.source}`, 'i');
 // "恢复正常") names a problem word without stating a problem.
 const STATUS_REPORT = /\b(?:is|are|was|were|'s|has|have)\s+(?:now\s+|finally\s+)?(?:back|steady|stable|flat|fine|normal|ok|okay)\b|\bback to (?:normal|\d)|\b(?:down|dropped|fell) to \d|\b(?:no|zero|0)\s+(?:more\s+|new\s+)?(?:errors?|failures?|timeouts?|crash(?:es)?|issues?|problems?)\b|\bwithout (?:any )?(?:errors?|failures?|issues?)\b|恢复正常|回到|降到|没有(?:再)?(?:报错|错误|超时|问题)|一切正常/i;
 const PROBLEM = /\b(?:errors?|exceptions?|fail(?:s|ed|ing|ure)?|crash(?:es|ed|ing)?|leak(?:s|ing)?|bugs?|broken|(?:doesn't|does not|isn't|is not) work(?:ing)?|problems?|issues?|slow(?:er)?|stuck|hang(?:s|ing)?|time[ds]? ?out|timing out|blocked|OOM|out of memory|running out|late|delay(?:ed)?|locked|wrong|sick|fever|reject(?:s|ed|ing|ions?)?)\b|问题|报错|错误|失败|崩溃|泄漏|泄露|卡住|卡顿|很慢|变慢|太慢|糊|不对|异常|延误|晚点|错过|没赶上|挂了|超时|发烧|生病|拒收|被拒/i;
-export const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好|下次/i;
+export const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|(?<!\b(?:the|a|this|that) )switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好|下次/i;
 // The outcome of a fix, reported afterwards ("works now", "好多了").
 const EFFECT_REPORT = /\b(?:works now|it worked|that worked|went away|disappeared|(?:is|are) gone|stayed flat|no longer)\b|好多了|好了|解决了|成功了|没有再|不再/i;
 
