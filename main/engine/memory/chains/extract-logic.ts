@@ -3,7 +3,10 @@
  * marker ("if", "since", "given that", "如果", "既然", "假如"); an "if A, then B" sentence is two
  * steps. Following sentences with an inference marker ("which means", "hence", "thus",
  * "因此", "可见", "所以说", "说明") within a couple of messages continue it; the last step is
- * the conclusion. "since" followed by a time ("since Monday") is not a premise.
+ * the conclusion. "since" followed by a time ("since Monday", "since the migration") is not a
+ * premise, nor is a condition whose consequent is a plan or an offer ("If A, we'll…"). Without a
+ * premise marker: an argument inside one sentence ("A, so B must…", "A，说明B") and a reply that
+ * concludes from the message it answers ("Then the limit was the bottleneck").
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
@@ -126,7 +129,7 @@ function isSinceTime(text: string): boolean {
 
 /**
  * The first sentence of a reply that opens on the other speaker's message ("Then…", "In that
- * case…", "So…", "那…"): premise the last statement of that message, conclusion the sentence.
+ * case…", "So…"): premise the last statement of that message, conclusion the sentence.
  * Undefined for a question, a guess, an instruction, a sentence that gives a cause (CAUSAL's),
  * and when the message before asks, advises (the reply accepts advice: a decision) or is the same speaker's.
  */
