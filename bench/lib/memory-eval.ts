@@ -25,8 +25,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyText } from '../../main/engine/memory/buckets/rules.js';
-import { fitIsotonic, type Calibration } from '../../main/engine/memory/fusion/calibration.js';
-import { proposeMemoryCandidates, type ProposedMemory } from '../../main/engine/memory/processor/candidates.js';
+import { fitIsotonic, type Calibration, type MemoryKind } from '../../main/engine/memory/fusion/calibration.js';
+import { AUTO_COMMIT_CONFIDENCE, proposeMemoryCandidates, type ProposedMemory } from '../../main/engine/memory/processor/candidates.js';
 import { DualTrackProcessor } from '../../main/engine/memory/processor/dual-track-processor.js';
 import { importConversations } from '../../main/engine/memory/sessions/import.js';
 import type { ChainType, Conversation, SessionAnalysis } from '../../shared/types/memory.js';
@@ -163,7 +163,7 @@ export interface Scored {
   chainRecall: Record<string, { labels: number; found: number }>;
   steps: { predicted: number; matched: number; labels: number; found: number; roleAgree: number };
   buckets: (Point & { bucket: string; label: string })[];
-  memories: (Point & { category: string; kind: string; committed: boolean })[];
+  memories: (Point & { category: string; kind: MemoryKind; committed: boolean })[];
   memoryRecall: { labels: number; found: number; foundCommitted: number };
   alteredSteps: { chain: string; message_id: string; text: string }[];
   cutTitles: string[];
@@ -375,7 +375,39 @@ export function fitCalibration(tune: Scored[]): Calibration {
     const points = memoryPoints.filter((p) => p.kind === kind);
     if (kind.includes('/') && points.length >= MIN_FIT_POINTS) memory[kind as keyof Calibration['memory']] = fit(points);
   }
-  return { chain, bucket: fit(tune.flatMap((s) => s.buckets)), memory };
+  return { chain, bucket: fit(tune.flatMap((s) => s.buckets)), memory, commit: fitCommitGates(memoryPoints, memory) };
+}
+
+/** Issue 17's goal for the precision of what a commit stores without review. */
+export const COMMITTED_PRECISION_GOAL = 0.85;
+
+/**
+ * Per-kind auto-commit gates: the memories of measured kinds (a table of their own) at or above
+ * AUTO_COMMIT_CONFIDENCE, grouped by kind and calibrated confidence, are taken best first while their pooled precision stays at or
+ * above COMMITTED_PRECISION_GOAL; a kind's gate is the lowest confidence taken. Fitted on points
+ * calibrated with the tables in place (run --fit until it prints what it was run on).
+ */
+export function fitCommitGates(points: Scored['memories'], tables: Calibration['memory']): Calibration['commit'] {
+  const groups = new Map<string, { kind: MemoryKind; confidence: number; n: number; correct: number }>();
+  for (const p of points) {
+    // Below the floor nothing commits, whatever its kind.
+    if (!tables[p.kind] || p.confidence < AUTO_COMMIT_CONFIDENCE) continue;
+    const key = `${p.kind} ${p.confidence}`;
+    const group = groups.get(key) ?? { kind: p.kind, confidence: p.confidence, n: 0, correct: 0 };
+    group.n += 1;
+    if (p.correct) group.correct += 1;
+    groups.set(key, group);
+  }
+  const gates: Calibration['commit'] = {};
+  let n = 0;
+  let correct = 0;
+  for (const group of [...groups.values()].sort((a, b) => b.confidence - a.confidence || b.n - a.n)) {
+    if ((correct + group.correct) / (n + group.n) < COMMITTED_PRECISION_GOAL) break;
+    n += group.n;
+    correct += group.correct;
+    gates[group.kind] = Math.min(gates[group.kind] ?? 1, group.confidence);
+  }
+  return gates;
 }
 
 /** The fitted tables as the TypeScript literal that fusion/calibration.ts holds. */
@@ -385,5 +417,8 @@ export function formatCalibration(calibration: Calibration): string {
     `{\n${Object.entries(r)
       .map(([k, t]) => `    ${/^\w+$/.test(k) ? k : `'${k}'`}: ${table(t ?? [])},`)
       .join('\n')}\n  }`;
-  return `export const CALIBRATION: Calibration = {\n  chain: ${record(calibration.chain)},\n  bucket: ${table(calibration.bucket)},\n  memory: ${record(calibration.memory)},\n};`;
+  const gates = `{\n${Object.entries(calibration.commit)
+    .map(([k, g]) => `    ${/^\w+$/.test(k) ? k : `'${k}'`}: ${g},`)
+    .join('\n')}\n  }`;
+  return `export const CALIBRATION: Calibration = {\n  chain: ${record(calibration.chain)},\n  bucket: ${table(calibration.bucket)},\n  memory: ${record(calibration.memory)},\n  commit: ${gates},\n};`;
 }

@@ -8,12 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation, SessionAnalysis } from '../../shared/types/memory.js';
-import { analyzeOffline, isCutTitle, loadMemoryDevSet, reliability, spanIn, type Analyzed } from '../../bench/lib/memory-eval.js';
+import { analyzeOffline, fitCommitGates, isCutTitle, loadMemoryDevSet, reliability, spanIn, type Analyzed } from '../../bench/lib/memory-eval.js';
 import { classifyText } from '../../main/engine/memory/buckets/rules.js';
 import { runTrackARules } from '../../main/engine/memory/buckets/track-a.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
+import { isProblem, SOLUTION } from '../../main/engine/memory/chains/extract-causal.js';
 import { splitSentences } from '../../main/engine/memory/chains/text-units.js';
-import { calibrate, calibrateMemory, fitIsotonic } from '../../main/engine/memory/fusion/calibration.js';
+import { calibrate, calibrateMemory, commitGate, fitIsotonic, type MemoryKind } from '../../main/engine/memory/fusion/calibration.js';
 import { AUTO_COMMIT_CONFIDENCE, deriveMemoryCandidates, MIN_CHAIN_CONFIDENCE, labelled, preferenceStrength, proposeMemoryCandidates, titleFrom } from '../../main/engine/memory/processor/candidates.js';
 import { segmentCjkWords } from '../../main/lib/text-analysis.js';
 
@@ -31,9 +32,9 @@ async function devRuns(): Promise<typeof runs> {
 }
 
 describe('the dev conversations', () => {
-  it('are twenty (fourteen tune, six test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
+  it('are twenty-two (sixteen tune, six test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
     const set = loadMemoryDevSet(DEV_SET);
-    expect(set).toHaveLength(20);
+    expect(set).toHaveLength(22);
     // The test half: the three conversations written first and the session 9 additions to it
     // (README.md); the other later ones went to the tune half.
     expect(set.filter((c) => c.labels.split === 'test').map((c) => c.labels.conversation_id).sort()).toEqual(['en-ops-cert-renewal', 'en-personal-lisbon-wedding', 'en-plan-invoicing-launch', 'zh-debug-cron-env', 'zh-personal-license-father', 'zh-plan-office-move']);
@@ -400,6 +401,133 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect((chains[0] as string[]).some((s) => s.startsWith('solution:'))).toBe(false);
   });
 
+  it('reads a reply that opens on "Then…"/"So…" as the conclusion of the message it answers, when it judges', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'The queue went from 48,000 to 3,000 in twelve minutes and the 421 errors are gone.'],
+      ['assistant', 'Then the connection limit was the bottleneck, not the number of consumers.'],
+    ];
+    expect(steps(lines, 'LOGIC')).toEqual([
+      ['premise: The queue went from 48,000 to 3,000 in twelve minutes and the 421 errors are gone.', 'conclusion: Then the connection limit was the bottleneck, not the number of consumers.'],
+    ]);
+    // A list, a suggestion, a guess, the same speaker going on, or a Chinese decision: no conclusion.
+    const none: [role: 'user' | 'assistant', text: string][][] = [
+      [['user', 'Finance closes the month on June 30.'], ['assistant', 'Then there are two options: the evening of June 19, or June 27.']],
+      [['user', 'My knee does not like long days on the bike.'], ['assistant', 'Then you could rent an e-bike and keep the stages short.']],
+      [['user', 'The log is full of 421 lines.'], ['assistant', 'Then maybe the relay is throttling you.']],
+      [['assistant', 'The relay allows 20 connections per client.'], ['assistant', 'Then the limit is the bottleneck.']],
+      [['assistant', '但是挂载目录需要停服务，只能在周末做。'], ['user', '那就安排在周六凌晨，流量最低的时候。']],
+    ];
+    for (const pair of none) expect(steps(pair, 'LOGIC'), pair[1]?.[1]).toEqual([]);
+  });
+
+  it('takes a conditional plan or offer for no argument: "If A, we\'ll…", "如果…我们就…", "如果需要…我可以…"', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', "If the backlog comes back during the sale, we'll add the third consumer then."],
+      ['user', '如果下周一之前上不了线，我们就先在前端把按钮禁用三秒。'],
+      ['assistant', '可以。如果需要的话，我可以帮你写幂等校验的单元测试。'],
+    ];
+    expect(steps(lines, 'LOGIC')).toEqual([]);
+    // A condition and what follows from it stays an argument.
+    expect(steps([['assistant', 'If every retry waits 30 seconds, five retries keep a refused message in flight for two and a half minutes.']], 'LOGIC')).toHaveLength(1);
+  });
+
+  it('takes "since" before a noun phrase for a time, not a premise', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [['user', 'Their admin fixed it this morning and the twelve went through, the first clean day since the relay migration.']];
+    expect(steps(lines, 'LOGIC')).toEqual([]);
+    expect(steps([['assistant', "Route it to the on-call channel, since email is what's delayed when it fires."]], 'LOGIC')).toEqual([]);
+  });
+
+  it('reads "A, so B" as LOGIC when B judges (enough, safe), and "A，说明B" as an inference; not as a cause', () => {
+    const en = "Three consumers with five connections each make 15, under the relay's limit of 20, so a third consumer is safe; a fourth would go over.";
+    expect(steps([['assistant', en]], 'LOGIC')).toEqual([["premise: Three consumers with five connections each make 15, under the relay's limit of 20", 'conclusion: so a third consumer is safe;']]);
+    const zh: [role: 'user' | 'assistant', text: string][] = [
+      ['assistant', '现在回调高峰是每秒三十个，翻三倍是九十个，单台服务器压测能到每秒两百，所以一台也够，不过建议保留两台做冗余。'],
+      ['assistant', '日志里没有回调记录，说明请求根本没到我们的服务器，问题不在业务代码。'],
+    ];
+    expect(steps(zh, 'LOGIC')).toEqual([
+      ['premise: 现在回调高峰是每秒三十个，翻三倍是九十个，单台服务器压测能到每秒两百', 'conclusion: 所以一台也够，不过建议保留两台做冗余。'],
+      ['premise: 日志里没有回调记录', 'conclusion: 说明请求根本没到我们的服务器，问题不在业务代码。'],
+    ]);
+    expect(steps(zh, 'CAUSAL')).toEqual([]);
+  });
+
+  it('takes no problem from a purpose clause and no cause from an instruction and its purpose', () => {
+    expect(isProblem('Also add a dead-letter queue so that a message refused five times stops blocking the ones behind it.')).toBe(false);
+    expect(isProblem('为了避免以后再出现失败，可以在证书部署脚本里加一步检查证书链。')).toBe(false);
+    expect(isProblem('Their mail server rejects us with "550 sender not authorized".')).toBe(true);
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'The nightly batch keeps failing on one address.'],
+      ['assistant', "Add a retry with backoff and a dead-letter queue, so one refused send doesn't fail the whole batch."],
+    ];
+    expect(steps(lines, 'CAUSAL')).toEqual([]);
+  });
+
+  it('gives an instruction and its reason as solution and cause, not as an effect', () => {
+    const chains = steps([['assistant', "Drop it once you've confirmed no query uses it, because every extra index slows down writes."]], 'CAUSAL');
+    expect(chains).toEqual([["cause: because every extra index slows down writes.", "solution: Drop it once you've confirmed no query uses it"]]);
+  });
+
+  it('leaves the introduction before a colon out of the clause a "because" explains, not a clock\'s colon', () => {
+    expect(steps([['assistant', '那就对上了：回调失败是因为证书链缺了中间证书。']], 'CAUSAL')).toEqual([['problem: 回调失败', 'cause: 是因为证书链缺了中间证书。']]);
+    expect(steps([['user', 'We froze writes at 18:05, five minutes late because a batch job was still running.']], 'CAUSAL')).toEqual([
+      ['problem: We froze writes at 18:05, five minutes late', 'cause: because a batch job was still running.'],
+    ]);
+  });
+
+  it('takes "the switch to…" (a noun) for no fix', () => {
+    const chains = steps(
+      [
+        ['user', 'We froze writes at 18:05, five minutes late because a batch job was still running.'],
+        ['user', 'The switch to the new cluster went out at 19:40, and by 20:30 the invoice checks had passed.'],
+      ],
+      'CAUSAL',
+    );
+    expect(chains).toEqual([['problem: We froze writes at 18:05, five minutes late', 'cause: because a batch job was still running.']]);
+    expect(SOLUTION.test('We switched to the new cluster at 19:40.')).toBe(true);
+  });
+
+  it('takes a report of how the fix went a few messages after it as its effect', () => {
+    const chains = steps(
+      [
+        ['user', 'Password reset emails are arriving up to an hour late.'],
+        ['assistant', 'Because the new retry policy retries a failed send five times with only 30 seconds between tries.'],
+        ['assistant', 'Reuse one connection per consumer instead of opening one per message.'],
+        ['user', "Let's do it. I'll turn on the pooled transport now."],
+        ['user', 'Pooled transport is live on both consumers.'],
+        ['assistant', 'Good. Watch the queue depth for ten minutes before you change anything else.'],
+        ['user', 'The queue went from 48,000 to 3,000 in twelve minutes and the 421 errors are gone.'],
+      ],
+      'CAUSAL',
+    );
+    expect(chains).toHaveLength(1);
+    expect(chains[0]).toContain('effect: The queue went from 48,000 to 3,000 in twelve minutes and the 421 errors are gone.');
+  });
+
+  it('cuts "A，结果B" and "A, and as a result B" into cause and effect', () => {
+    expect(steps([['assistant', '那次是备份脚本把备份文件放在了根分区，结果半夜磁盘满了，数据库直接挂了。']], 'CAUSAL')).toEqual([['cause: 那次是备份脚本把备份文件放在了根分区', 'effect: 结果半夜磁盘满了，数据库直接挂了。']]);
+    expect(steps([['assistant', 'The batch job overran its window, and as a result the cutover started late.']], 'CAUSAL')).toEqual([['cause: The batch job overran its window', 'effect: and as a result the cutover started late.']]);
+  });
+
+  it('takes the answer to "怎么修？" for the solution, and a question for none', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', '这两天有不少用户反映付完款订单还是显示“待支付”。'],
+      ['assistant', '那就对上了：回调失败是因为证书链缺了中间证书，所以回调一直没发过来。'],
+      ['user', '怎么修？'],
+      ['assistant', '把中间证书和站点证书合并成一个 fullchain.pem，然后 reload。'],
+      ['user', '改好了，刚才测试的三笔订单回调都秒到了。'],
+    ];
+    const chains = steps(lines, 'CAUSAL');
+    expect(chains).toHaveLength(1);
+    expect(chains[0]).toContain('solution: 把中间证书和站点证书合并成一个 fullchain.pem，然后 reload。');
+    expect(chains[0]).toContain('effect: 改好了，刚才测试的三笔订单回调都秒到了。');
+    const asked: [role: 'user' | 'assistant', text: string][] = [
+      ['user', '同步任务每天凌晨都失败。'],
+      ['assistant', '失败是因为 cron 不读登录环境，所以找不到数据库地址。'],
+      ['user', '那应该怎么改比较好？'],
+    ];
+    expect((steps(asked, 'CAUSAL')[0] ?? []).some((s) => s.startsWith('solution:'))).toBe(false);
+  });
+
   it('takes neither "Then there is…" nor "next();" in code for a step of a procedure', () => {
     const chains = steps(
       [
@@ -543,6 +671,27 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(preferenceStrength('我打算给妈妈买一条真丝围巾，她一直很喜欢。')).toBe(0);
     expect(preferenceStrength('我爸喜欢拍照')).toBe(0.7);
     expect(preferenceStrength('我觉得她会喜欢，但我更喜欢红色的。')).toBe(0.7);
+  });
+
+  it("commits a debugging session's causal memory by itself under the per-kind gates, and no memory of an unmeasured kind", async () => {
+    const run = await analyzeOffline(join(import.meta.dirname, '../fixtures/chains/en-memory-leak.json'));
+    const committed = run.proposed.filter((p) => p.autoCommit);
+    expect(committed.some((p) => p.kind === 'semantic/CAUSAL' && p.candidate.title.startsWith('Why:') && p.candidate.content.includes('holds the whole `req` object'))).toBe(true);
+    for (const p of committed) expect(p.candidate.confidence).toBeGreaterThanOrEqual(commitGate(p.kind) as number);
+    expect(commitGate('semantic/CAUSAL-episode')).toBeUndefined();
+    expect(commitGate('semantic/LOGIC')).toBeUndefined();
+  });
+
+  it('fits the gates best first while the pooled precision reaches the goal', () => {
+    const point = (kind: MemoryKind, confidence: number, correct: boolean) => ({ kind, confidence, correct, score: confidence, category: kind.split('/')[0] as string, committed: false });
+    const points = [
+      ...Array.from({ length: 9 }, (_, i) => point('semantic/decision', 0.9, i < 8)),
+      ...Array.from({ length: 10 }, (_, i) => point('semantic/CAUSAL', 0.74, i < 9)),
+      ...Array.from({ length: 10 }, (_, i) => point('semantic/LOGIC', 0.65, i < 4)),
+      point('event', 0.45, true),
+    ];
+    const tables = { 'semantic/decision': [], 'semantic/CAUSAL': [], 'semantic/LOGIC': [], event: [] };
+    expect(fitCommitGates(points, tables)).toEqual({ 'semantic/decision': 0.9, 'semantic/CAUSAL': 0.74 });
   });
 
   it('calibrates a memory by the rule that made it, else by its category', () => {

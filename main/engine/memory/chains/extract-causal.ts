@@ -20,8 +20,12 @@ import { CONDITIONAL, type Unit } from './text-units.js';
 const WINDOW_MESSAGES = 4;
 /** How far back a problem the user stated may be: the user's complaint is what a fix answers; further back is another topic. */
 const USER_PROBLEM_WINDOW = 6;
-/** How many messages after the solution a report of its effect may come. */
-const REPORT_WINDOW = 3;
+/**
+ * How many messages after the solution a report of its effect may come: the person applies the
+ * fix, says so, waits and then reports ("Pooled transport is live." … "The queue went from 48,000
+ * to 3,000 and the 421 errors are gone."), as far back as a complaint may be (USER_PROBLEM_WINDOW).
+ */
+const REPORT_WINDOW = USER_PROBLEM_WINDOW;
 
 /** A clause of result after a comma: ", so …", "，所以…" (not "so that", a purpose). */
 export const RESULT_CLAUSE = /[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)/i;
@@ -37,6 +41,10 @@ export function isMechanism(sentence: string): boolean {
 // "you'd make it", "应该会", "肯定"); "I should", "we will", "我应该" decide what to do instead. A result clause with one ("…, so the column must be what
 // slowed it down") concludes an argument (LOGIC's), it does not report an effect.
 export const EPISTEMIC = /\b(?:must|can't|cannot|has to|ought to|is bound to)\b|(?<!\b(?:i|we|you)\s)\b(?:should|will|would)\b|\b(?:you|we|it|that|they)'d\b|(?<![我你]|[我你]们)应该|肯定|一定|必然|想必/i;
+// A conclusion that judges rather than reports: enough, safe, worth it, better, not expensive
+// ("…, so a third consumer is safe", "…，所以一台也够", "…，所以第三家其实不算贵"). It is drawn from
+// what comes before (LOGIC's), not brought about by it.
+export const JUDGEMENT = /\b(?:is|are|was|were|'s|be|'re)\s+(?:still\s+|also\s+|not\s+|then\s+)?(?:safe|enough|fine|worth|cheaper|better|the better|a good|good enough|unlikely|too (?:much|many|few|little|late|early|long|short|expensive))\b|\bworth it\b|\b(?:no|not) (?:need|necessary)\b|够|值得|不算|没必要|不必|划算|来得及|来不及|可以排除/i;
 // A judgement on evidence ("That matches X, because…", "这说明…"): "because" gives the reason for
 // the judgement, not the cause of an event.
 const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|fits|confirms|shows|suggests|means|makes sense)\b|^\W*(?:这|那)(?:就)?(?:说明|解释了|符合|印证了)/i;
@@ -48,16 +56,17 @@ export const CAUSE_BACKWARD = /\b(?:(?:probably|likely|possibly|perhaps|maybe|pa
 // Forward markers: what precedes is the cause, what follows its effect.
 // ", so" and "，所以" inside a sentence join a cause to its effect; at a sentence start they conclude (LOGIC).
 // "so that", "so we can" and "以便/为了" state a purpose (what someone wants), not a cause.
-export const CAUSE_FORWARD = /\b(?:led to|leads to|lead to|resulted in|results in|caused|causes)\b|[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以)|导致|造成|引起|害得/i;
+// "A，结果B" / "A, and as a result B" tell what A brought about (a clause of its own, like "so").
+const CAUSE_FORWARD = /\b(?:led to|leads to|lead to|resulted in|results in|caused|causes)\b|[,，]\s*(?:so\b(?!\s+(?:that|we can|you can|i can|it can))|所以|结果(?!是)|(?:and )?as a result\b)|导致|造成|引起|害得/i;
 const EFFECT_MARKER = /(?:,|，)?\s*(?:\b(?:so(?!\s+that)|therefore|as a result|which is why|that's why|hence)\b|所以|因此|于是|结果|就)/i;
 const EFFECT_LEAD = new RegExp(`^${EFFECT_MARKER.source}`, 'i');
 // A sentence that reports where things stand ("Error rate is back to 0.1%", "no errors since",
 // "恢复正常") names a problem word without stating a problem.
 const STATUS_REPORT = /\b(?:is|are|was|were|'s|has|have)\s+(?:now\s+|finally\s+)?(?:back|steady|stable|flat|fine|normal|ok|okay)\b|\bback to (?:normal|\d)|\b(?:down|dropped|fell) to \d|\b(?:no|zero|0)\s+(?:more\s+|new\s+)?(?:errors?|failures?|timeouts?|crash(?:es)?|issues?|problems?)\b|\bwithout (?:any )?(?:errors?|failures?|issues?)\b|恢复正常|回到|降到|没有(?:再)?(?:报错|错误|超时|问题)|一切正常/i;
-const PROBLEM = /\b(?:errors?|exceptions?|fail(?:s|ed|ing|ure)?|crash(?:es|ed|ing)?|leak(?:s|ing)?|bugs?|broken|(?:doesn't|does not|isn't|is not) work(?:ing)?|problems?|issues?|slow(?:er)?|stuck|hang(?:s|ing)?|time[ds]? ?out|timing out|blocked|OOM|out of memory|running out|late|delay(?:ed)?|locked|wrong|sick|fever)\b|问题|报错|错误|失败|崩溃|泄漏|泄露|卡住|卡顿|很慢|变慢|太慢|糊|不对|异常|延误|晚点|错过|没赶上|挂了|超时|发烧|生病/i;
-export const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好|下次/i;
+const PROBLEM = /\b(?:errors?|exceptions?|fail(?:s|ed|ing|ure)?|crash(?:es|ed|ing)?|leak(?:s|ing)?|bugs?|broken|(?:doesn't|does not|isn't|is not) work(?:ing)?|problems?|issues?|slow(?:er)?|stuck|hang(?:s|ing)?|time[ds]? ?out|timing out|blocked|OOM|out of memory|running out|late|delay(?:ed)?|locked|wrong|sick|fever|reject(?:s|ed|ing|ions?)?)\b|问题|报错|错误|失败|崩溃|泄漏|泄露|卡住|卡顿|很慢|变慢|太慢|糊|不对|异常|延误|晚点|错过|没赶上|挂了|超时|发烧|生病|拒收|被拒/i;
+export const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|(?<!\b(?:the|a|this|that) )switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好|下次/i;
 // The outcome of a fix, reported afterwards ("works now", "好多了").
-const EFFECT_REPORT = /\b(?:works now|it worked|that worked|went away|disappeared|is gone|stayed flat|no longer)\b|好多了|好了|解决了|成功了|没有再|不再/i;
+const EFFECT_REPORT = /\b(?:works now|it worked|that worked|went away|disappeared|(?:is|are) gone|stayed flat|no longer)\b|好多了|好了|解决了|成功了|没有再|不再/i;
 
 interface Anchor {
   unit: Unit;
@@ -80,6 +89,9 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text)) continue;
     const anchor = splitAnchor(units[i] as Unit);
     if (!anchor || (conditional && anchor.steps.length < 2)) continue;
+    // "Drop it once you're sure, because every extra index slows down writes": the clause the
+    // reason explains is what to do (a solution), not an effect that happened.
+    for (const step of anchor.steps) if (step.role !== 'cause' && isInstruction(step.text)) step.role = 'solution';
     const ownProblem = anchor.steps[0]?.role === 'problem';
     // A sentence that links its cause to the effect it names explains itself: only the user's own
     // complaint joins it as its problem, not a guess another speaker made on the way.
@@ -90,8 +102,12 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
     // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
     if (anchor.weak && !conditional && !isProblem(anchor.unit.text)) continue;
-    // "A, so B must be…" infers B from A: LOGIC's chain, not a cause and its effect.
-    if (anchor.weak && !conditional && EPISTEMIC.test(anchor.steps[anchor.steps.length - 1]?.text ?? '')) continue;
+    // "A, so B must be…" infers B from A, "A, so B is enough" judges B by A: LOGIC's chain, not a cause and its effect.
+    const result = anchor.steps[anchor.steps.length - 1]?.text ?? '';
+    if (anchor.weak && !conditional && (EPISTEMIC.test(result) || JUDGEMENT.test(result))) continue;
+    // "Generate the number in the same transaction, so a failed send never burns a number": an
+    // instruction and what it is for (a purpose), not a cause and its effect.
+    if (anchor.weak && isInstruction(anchor.steps[0]?.text ?? '')) continue;
     // A solution answers a problem: an explanation of something that is no trouble ("a lower
     // setting saves more, because…") takes no fix from the messages after it.
     const solutionIndex = ownProblem || problem ? findSolution(units, i) : undefined;
@@ -159,7 +175,11 @@ function splitAnchor(unit: Unit): Anchor | undefined {
     // ("Latency is back to normal because the pool is bigger" reports an outcome).
     // An effect is listed after its cause, as the chain reads.
     const cause: Step = { role: 'cause', text: after, unit, marker };
-    return { unit, steps: isProblem(before) ? [{ role: 'problem', text: before, unit, marker }, cause] : [cause, { role: 'effect', text: before, unit, marker }] };
+    // "那就对上了：回调失败是因为…": what precedes a colon introduces; the clause is what follows it.
+    // (A colon of a clock or a port, "18:05", "localhost:3000", introduces nothing.)
+    const colon = [...before.matchAll(/：|:(?=\s)/g)].pop()?.index ?? -1;
+    const explained = colon >= 0 && before.length - colon > 2 ? before.slice(colon + 1).trim() : before;
+    return { unit, steps: isProblem(explained) ? [{ role: 'problem', text: explained, unit, marker }, cause] : [cause, { role: 'effect', text: explained, unit, marker }] };
   }
   const forward = CAUSE_FORWARD.exec(text);
   if (forward && forward.index >= 4) {
@@ -177,11 +197,21 @@ function splitAnchor(unit: Unit): Anchor | undefined {
   return undefined;
 }
 
+/** What to do, not what happened: an imperative, "let's…", or a Chinese reminder ("记得…", "别忘了…"). */
+function isInstruction(text: string): boolean {
+  const clause = text.replace(/^\W*(?:then|also|so|and)\b[\s,]*|^\W*(?:那就|那|然后|另外|还有)[，,\s]*/i, '');
+  return IMPERATIVE.test(clause) || /^\W*let'?s\b/i.test(clause) || /^[^，,。]{0,8}(?:记得|别忘了|一定要|务必)/u.test(clause);
+}
+
+// What a clause is for ("so that a slow render never blocks the API", "为了避免重复扣款"):
+// trouble it names is what someone wants to avoid, not trouble that happened.
+const PURPOSE = /\bso that\b.*$|\bso (?:we|you|it|they|nothing) (?:can|can't|won't|never|don't)\b.*$|\bin case\b.*$|为了[^，,。]*|以免.*$|以防.*$|免得.*$/giu;
+
 /** A statement of trouble: a problem word, not in a question and not in a status report. */
 export function isProblem(text: string): boolean {
   // An instruction ("Put the reproduction steps in it, they explain the bug") names trouble without stating it.
   // "takes 11 minutes instead of timing out", "no longer fails": the trouble word names what stopped.
-  const stated = text.replace(/\b(?:instead of|rather than|no longer)\s+\S+(?:\s+\S+){0,2}/gi, '');
+  const stated = text.replace(/\b(?:instead of|rather than|no longer)\s+\S+(?:\s+\S+){0,2}/gi, '').replace(PURPOSE, '');
   return PROBLEM.test(stated) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text) && !IMPERATIVE.test(text);
 }
 
@@ -214,6 +244,9 @@ function findReport(units: Unit[], from: number): Unit | undefined {
   return undefined;
 }
 
+// A question that asks for the fix ("What's the fix?", "怎么修？"): the other speaker's answer is the solution.
+const FIX_QUESTION = /\b(?:what(?:'s| is) the fix|how (?:do|can|should) (?:i|we|you) fix|what should (?:i|we) (?:change|do))\b|怎么(?:修|改|解决|办|处理)/i;
+
 function findSolution(units: Unit[], from: number): number | undefined {
   const anchor = units[from] as Unit;
   for (let j = from + 1; j < units.length; j += 1) {
@@ -221,7 +254,14 @@ function findSolution(units: Unit[], from: number): number | undefined {
     if (unit.position - anchor.position > WINDOW_MESSAGES) break;
     // The next cause starts a new explanation; its solution is its own.
     if (CAUSE_BACKWARD.test(unit.text)) break;
-    if (SOLUTION.test(unit.text)) return j;
+    if (FIX_QUESTION.test(unit.text) && QUESTION.test(unit.text)) {
+      const answer = units.findIndex((u, k) => k > j && u.position > unit.position && u.speaker !== unit.speaker);
+      const reply = units[answer];
+      if (reply && reply.position === unit.position + 1 && !QUESTION.test(reply.text)) return answer;
+      continue;
+    }
+    // "那应该怎么改比较好？" asks for the fix; the answer gives it.
+    if (SOLUTION.test(unit.text) && !QUESTION.test(unit.text)) return j;
   }
   return undefined;
 }

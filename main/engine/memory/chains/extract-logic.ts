@@ -3,11 +3,14 @@
  * marker ("if", "since", "given that", "如果", "既然", "假如"); an "if A, then B" sentence is two
  * steps. Following sentences with an inference marker ("which means", "hence", "thus",
  * "因此", "可见", "所以说", "说明") within a couple of messages continue it; the last step is
- * the conclusion. "since" followed by a time ("since Monday") is not a premise.
+ * the conclusion. "since" followed by a time ("since Monday", "since the migration") is not a
+ * premise, nor is a condition whose consequent is a plan or an offer ("If A, we'll…"). Without a
+ * premise marker: an argument inside one sentence ("A, so B must…", "A，说明B") and a reply that
+ * concludes from the message it answers ("Then the limit was the bottleneck").
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
-import { CAUSE_BACKWARD, EPISTEMIC, isMechanism } from './extract-causal.js';
+import { CAUSE_BACKWARD, EPISTEMIC, isMechanism, JUDGEMENT } from './extract-causal.js';
 import { IMPERATIVE } from './extract-operation.js';
 import { CONDITIONAL, type Unit } from './text-units.js';
 
@@ -22,9 +25,21 @@ const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|
 // Markers that close an argument: nothing after them continues the chain.
 const CONCLUSION = /^\W*(?:hence|thus|therefore|consequently|this shows|which shows|it follows)\b|^\W*(?:可见|所以说|因此|说明|由此可见)/i;
 // Inside one sentence with no premise marker, where a conclusion drawn from the clause before it
-// starts: after a comma, "so" (when the clause infers: see EPISTEMIC), "which means", "那" (not
-// "那个/那里…"), "看来", "可见", "所以说"; after a clause, "说明"/"意味着" ("少了十二行说明…").
-const INNER_CONCLUSION = /[,，]\s*(?:so\b|which means|that means|那(?![个些里边天时种样么])|看来|可见|所以说)|(?<=[\p{Script=Han}\p{N}])(?:说明|意味着)/iu;
+// starts: after a comma, "so"/"所以" (when the clause infers or judges: see EPISTEMIC, JUDGEMENT),
+// "which means", "那" (not "那个/那里…"), "看来", "可见", "所以说", "说明"; after a clause,
+// "说明"/"意味着" ("少了十二行说明…", "日志里没有回调记录，说明…").
+const INNER_CONCLUSION = /[,，]\s*(?:so\b|which means|that means|那(?![个些里边天时种样么])|看来|可见|所以说|所以|说明|意味着)|(?<=[\p{Script=Han}\p{N}])(?:说明|意味着)/iu;
+// A reply that opens on what the other speaker just said ("Then the limit was the bottleneck",
+// "In that case the HTML route is the better fit", "So the total is 15,700"): its conclusion,
+// drawn from that message. Not "then at 22:15…" (what happened next). A Chinese reply opening
+// with 那 is nearly always a decision or a suggestion ("那就定周五", "那可以试试…"; none of
+// fifteen on the tune half concludes), so it is left out.
+const REPLY_CONCLUSION = /^\W*(?:then\b(?!\s+(?:at|on|around|after|before|the next)\b)|in that case\b|so\b(?!\s+(?:that|what|how|why|when|far)\b))/i;
+// A guess ("Maybe…", "那很可能是…", "会不会…") is no conclusion.
+const HEDGE = /\b(?:maybe|perhaps|probably|possibly|might|could be)\b|可能|也许|大概|或许|会不会|说不定|估计|猜/i;
+// A first-person plan or offer ("we'll add a consumer", "I can write it", "我们就先…", "我可以帮你…"):
+// what someone will do if the condition holds, not what follows from it.
+const PLAN = /^\W*(?:(?:then\s+)?(?:we|i)(?:'ll| will| can| could| would)\b)|^\W*(?:那)?(?:我们|我|咱们)(?:就|可以|会|来|先|再)/i;
 // Inside an "if" sentence, where the consequent starts.
 const CONSEQUENT = /(?:,|，)\s*(?:then\b|那么|那就|就|那)?|\bthen\b/i;
 
@@ -41,6 +56,13 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
       const inner = splitInference(unit);
       if (inner) {
         const chain = chainFromSteps('LOGIC', inner, { complete: true }, createdAt);
+        if (chain) chains.push(chain);
+        used.add(unit);
+        continue;
+      }
+      const reply = replyConclusion(units, i);
+      if (reply) {
+        const chain = chainFromSteps('LOGIC', reply, { complete: true }, createdAt);
         if (chain) chains.push(chain);
         used.add(unit);
         continue;
@@ -91,7 +113,46 @@ function isQuestion(text: string): boolean {
 
 /** A premise marker that introduces reasoning: not an offer ("if you want"), a time ("since Monday") or a question. */
 function isPremise(text: string): boolean {
-  return !NOT_PREMISE.test(text) && !isQuestion(text);
+  return !NOT_PREMISE.test(text) && !isQuestion(text) && !isSinceTime(text);
+}
+
+// Words that make the words after "since" a clause (a reason) rather than a noun phrase (a time).
+const CLAUSE_WORD = /^(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must|may|might|it|they|we|you|i|he|she|there)$|'s$|'re$|n't$|ed$/i;
+
+/** "since my knee injury", "since Tuesday's release", "the first time since the migration": a time, not a premise. */
+function isSinceTime(text: string): boolean {
+  const since = /\bsince\s+([^,;:.!?]+)[,;:.!?]?\s*$/i.exec(text);
+  if (!since || /\bsince\b/i.test(text.slice(0, since.index))) return false;
+  const words = (since[1] as string).trim().split(/\s+/);
+  return words.length <= 4 && !words.some((w) => CLAUSE_WORD.test(w));
+}
+
+/**
+ * The first sentence of a reply that opens on the other speaker's message ("Then…", "In that
+ * case…", "So…"): premise the last statement of that message, conclusion the sentence.
+ * Undefined for a question, a guess, an instruction, a sentence that gives a cause (CAUSAL's),
+ * and when the message before asks, advises (the reply accepts advice: a decision) or is the same speaker's.
+ */
+function replyConclusion(units: Unit[], i: number): Step[] | undefined {
+  const unit = units[i] as Unit;
+  const opener = REPLY_CONCLUSION.exec(unit.text);
+  if (!opener || unit.sentence !== 0) return undefined;
+  const rest = unit.text.slice(opener[0].length).replace(/^[\s,，:：]+/, '');
+  if (rest.length < 4 || isQuestion(unit.text) || HEDGE.test(unit.text) || CAUSE_BACKWARD.test(unit.text) || CONDITIONAL.test(rest) || IMPERATIVE.test(rest) || /^let'?s\b/i.test(rest)) return undefined;
+  // "Then there are two options", "Then a plan for June 19: …": what comes next is listed, not
+  // concluded; "Then you could rent an e-bike" suggests. A conclusion judges the situation: a
+  // copula ("Then the limit was the bottleneck"), a modal of belief or a judgement ("unlikely").
+  if (/^there (?:is|are|were|was)\b|[:：]/i.test(rest) || /\bcould\b/i.test(rest)) return undefined;
+  if (!/\b(?:is|are|was|were)\b|'s\b|'re\b/i.test(rest) && !EPISTEMIC.test(rest) && !JUDGEMENT.test(rest)) return undefined;
+  let j = i - 1;
+  while (j >= 0 && (units[j] as Unit).position === unit.position) j -= 1;
+  const premise = units[j];
+  if (!premise || premise.position !== unit.position - 1 || premise.speaker === unit.speaker) return undefined;
+  if (isQuestion(premise.text) || isAdvice(premise.text) || /建议|\b(?:i'd|you should|we should)\b/i.test(premise.text)) return undefined;
+  return [
+    { role: 'premise', text: premise.text, unit: premise },
+    { role: 'conclusion', text: unit.text, unit, marker: opener[0].trim() },
+  ];
 }
 
 /**
@@ -111,9 +172,10 @@ function splitInference(unit: Unit): Step[] | undefined {
   if (premiseText.length < 2 || body.length < 2 || isAdvice(body)) return undefined;
   // "X, probably because Y, so Z" explains a cause: CAUSAL's sentence.
   if (CAUSE_BACKWARD.test(premiseText)) return undefined;
-  // "so"/"那" join many clauses that are not arguments ("it rained, so we stayed in"): they
-  // conclude only when what follows is inferred (a modal of belief or necessity).
-  if (/^(?:so|那)$/i.test(marker) && !EPISTEMIC.test(body)) return undefined;
+  // "so"/"所以"/"那" join many clauses that are not arguments ("it rained, so we stayed in"):
+  // they conclude only when what follows is inferred (a modal of belief or necessity) or judged
+  // ("so a third consumer is safe", "所以一台也够").
+  if (/^(?:so|所以|那)$/i.test(marker) && !EPISTEMIC.test(body) && !JUDGEMENT.test(body)) return undefined;
   return [
     { role: 'premise', text: premiseText, unit, marker },
     { role: 'conclusion', text: conclusion, unit, marker },
@@ -129,8 +191,9 @@ function splitConditional(unit: Unit, marker: string): Step[] {
   if (!cut || cut.index < 2) return [{ role: 'premise', text, unit, marker }];
   const premiseText = text.slice(0, start + marker.length + cut.index).trim();
   const tail = rest.slice(cut.index + cut[0].length).trim();
-  // "Since X, look at it first" / "If it fails, restart it" gives advice, not an inference: no chain.
-  if (isAdvice(tail)) return [{ role: 'premise', text, unit, marker }];
+  // "Since X, look at it first" / "If it fails, restart it" gives advice, "If it comes back, we'll
+  // add a consumer" / "如果需要的话，我可以帮你…" a plan or an offer: not an inference, no chain.
+  if (isAdvice(tail) || PLAN.test(tail)) return [{ role: 'premise', text, unit, marker }];
   const steps: Step[] = [{ role: 'premise', text: premiseText, unit, marker }];
   // Further markers inside the consequent ("which means", "hence", "因此", "可见") are further steps.
   const pieces = tail.split(/(?:,|，)\s*(?=which means|that means|so\b|hence|thus|therefore|因此|可见|所以|那么|意味着|说明)/i);

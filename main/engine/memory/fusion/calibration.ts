@@ -34,33 +34,48 @@ export interface Calibration {
   chain: Partial<Record<ChainType, CalibrationTable>>;
   bucket: CalibrationTable;
   memory: Partial<Record<MemoryKind | 'all', CalibrationTable>>;
+  /**
+   * Per-kind auto-commit gates: the lowest calibrated confidence at which a memory of the kind is
+   * committed without review. Fitted with the memory tables: the kinds and steps, best first, whose
+   * pooled tune precision still reaches the committed-memory goal. A kind without a gate (not
+   * measured, or below the goal) is always proposed for review.
+   */
+  commit: Partial<Record<MemoryKind, number>>;
 }
 
-// Fitted by `node scripts/eval-memory.mjs --fit` on the tune half (the twelve conversations whose
-// labels say "split": "tune", test/fixtures/memory-dev/README.md), session 11. Memory scores follow
+// Fitted by `node scripts/eval-memory.mjs --fit` on the tune half (the sixteen conversations whose
+// labels say "split": "tune", test/fixtures/memory-dev/README.md), session 13. Memory scores follow
 // the chain tables, so the fit is run until it prints what it was run on.
 export const CALIBRATION: Calibration = {
   chain: {
-    CAUSAL: [[0.8, 0.842, 17], [0.925, 0.8, 3]],
-    LOGIC: [[0.8, 0.923, 24], [0.875, 0.8, 3]],
-    OPERATION: [[0.7, 0.6, 3], [0.95, 0.9, 8]],
-    NARRATIVE: [[0.95, 0.941, 15]],
+    CAUSAL: [[0.8, 0.818, 20], [0.93, 0.889, 7]],
+    LOGIC: [[0.8, 0.9, 38], [0.875, 0.833, 4]],
+    OPERATION: [[0.7, 0.667, 4], [0.95, 0.9, 8]],
+    NARRATIVE: [[0.925, 0.857, 12], [0.95, 0.833, 4]],
     TIME: [[0.7, 0.6, 3], [0.95, 0.85, 18]],
   },
-  bucket: [[0.551, 0.607, 316], [0.699, 0.771, 116], [0.817, 0.848, 44], [0.889, 0.929, 12]],
+  bucket: [[0.699, 0.648, 510], [0.817, 0.849, 51], [0.889, 0.933, 13]],
   memory: {
-    all: [[0.923, 0.559, 168], [0.941, 0.882, 15]],
-    semantic: [[0.923, 0.589, 71]],
-    narrative: [[0.51, 0.2, 3], [0.85, 0.368, 17], [0.941, 0.882, 15]],
+    all: [[0.85, 0.571, 145], [0.9, 0.657, 65]],
+    semantic: [[0.9, 0.622, 96]],
+    narrative: [[0.51, 0.2, 3], [0.85, 0.435, 21], [0.857, 0.857, 12]],
     preference: [[0.55, 0.571, 5], [0.7, 0.923, 11]],
-    procedural: [[0.6, 0.6, 3], [0.9, 0.9, 8]],
+    procedural: [[0.667, 0.5, 4], [0.9, 0.9, 8]],
     event: [[0.85, 0.431, 49]],
-    'semantic/CAUSAL': [[0.842, 0.65, 18]],
-    'semantic/LOGIC': [[0.923, 0.31, 27]],
-    'narrative/NARRATIVE': [[0.941, 0.882, 15]],
-    'semantic/decision-topic': [[0.567, 0.778, 7], [0.568, 0.667, 1]],
+    'semantic/LOGIC': [[0.9, 0.455, 42]],
+    'narrative/NARRATIVE': [[0.833, 0.667, 4], [0.857, 0.857, 12]],
+    'semantic/decision-topic': [[0.567, 0.8, 8], [0.568, 0.667, 1]],
+    'semantic/CAUSAL': [[0.889, 0.739, 21]],
+    'semantic/decision': [[0.6, 0.9, 18]],
     'narrative/TIME': [[0.51, 0.2, 3], [0.85, 0.368, 17]],
-    'semantic/decision': [[0.6, 0.889, 16]],
+  },
+  commit: {
+    preference: 0.923,
+    'semantic/decision': 0.9,
+    procedural: 0.9,
+    'narrative/NARRATIVE': 0.667,
+    'semantic/decision-topic': 0.667,
+    'semantic/CAUSAL': 0.739,
   },
 };
 
@@ -86,6 +101,11 @@ export function calibrateChain(type: ChainType, score: number): number {
 
 export function calibrateBucket(score: number): number {
   return calibrate(CALIBRATION.bucket, score);
+}
+
+/** The confidence from which a memory of this kind is committed without review; undefined: never. */
+export function commitGate(kind: MemoryKind): number | undefined {
+  return CALIBRATION.commit[kind];
 }
 
 /** A memory's table: its kind's, else its category's, else the one for all memories. */

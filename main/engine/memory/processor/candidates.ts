@@ -25,7 +25,7 @@ import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, Topic
 import { flatText, shorten } from '../chains/build-chain.js';
 import { isPastEvent } from '../chains/extract-narrative.js';
 import { isoMillis } from '../chains/time-expressions.js';
-import { calibrateMemory, type MemoryKind } from '../fusion/calibration.js';
+import { calibrateMemory, commitGate, type MemoryKind } from '../fusion/calibration.js';
 import type { MemoryCandidate } from '../long-term/types.js';
 
 export const MIN_CONFIDENCE = 0.3;
@@ -53,7 +53,10 @@ const ENTITY_ZH = /我(?:的|家的?)(猫|狗|女儿|儿子|老婆|老公|妈妈
 
 /** A chain below this (calibrated) confidence is shown in the analysis but never committed automatically. */
 export const MIN_CHAIN_CONFIDENCE = 0.5;
-/** A candidate below this (calibrated) confidence is proposed for review, not committed automatically. */
+/**
+ * A candidate below this (calibrated) confidence is proposed for review, not committed
+ * automatically, whatever its kind's gate (fusion/calibration.ts `commit`, fitted on the tune half).
+ */
 export const AUTO_COMMIT_CONFIDENCE = 0.6;
 
 const DECISION = [
@@ -82,7 +85,7 @@ export function deriveMemoryCandidates(analysis: SessionAnalysis): MemoryCandida
 /**
  * Every candidate of the analysis, each with a calibrated confidence (its category's measured
  * precision at its rule score) and whether it may be committed automatically: not when it
- * comes only from chains below MIN_CHAIN_CONFIDENCE, nor below AUTO_COMMIT_CONFIDENCE.
+ * comes only from chains below MIN_CHAIN_CONFIDENCE, nor below its kind's gate or AUTO_COMMIT_CONFIDENCE.
  */
 export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemory[] {
   if (analysis.trigger.action !== 'COORDINATED_EXTRACTION') return [];
@@ -160,7 +163,8 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
     const score = candidate.confidence;
     const kind = kinds.get(candidate) ?? candidate.category;
     const confidence = round(calibrateMemory(kind, score));
-    return { candidate: { ...candidate, confidence }, score, kind, autoCommit: confidence >= AUTO_COMMIT_CONFIDENCE && !weak.has(candidate) };
+    const gate = commitGate(kind);
+    return { candidate: { ...candidate, confidence }, score, kind, autoCommit: gate !== undefined && confidence >= Math.max(gate, AUTO_COMMIT_CONFIDENCE) && !weak.has(candidate) };
   });
 }
 
@@ -171,8 +175,12 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
  * has its own calibration kind ("semantic/CAUSAL-episode").
  */
 function isEpisode(chain: ExtractedChain): boolean {
-  return chain.chain_type === 'CAUSAL' && chain.nodes.every((n) => n.role === 'cause' || n.role === 'effect') && chain.nodes.some((n) => isPastEvent(n.text));
+  return chain.chain_type === 'CAUSAL' && chain.nodes.every((n) => n.role === 'cause' || n.role === 'effect') && chain.nodes.some((n) => isPastEvent(n.text) || ONE_OFF_TIME.test(n.text));
 }
+
+// A time that places what a cause explains once in the past ("Once, on Tuesday, because…",
+// "上个月隔壁组就是因为…", "去年的拓展训练…"): the explanation of an occasion, not of how things work.
+const ONE_OFF_TIME = /\b(?:once|last (?:week|month|year|time)|the other day|(?:a|two|three|few) (?:days|weeks|months|years) ago)\b|上个?月|上周|上次|去年|前年|那次|当时/i;
 
 /** 0.7 for a strong preference cue, 0.55 for a weak one, 0 for none (or when it is someone else's). */
 export function preferenceStrength(text: string): number {
