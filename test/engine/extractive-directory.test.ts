@@ -4,7 +4,7 @@
  * family of titles with its range, or from the subject its children share), never the count
  * template, and an overview that lists each child with its own L0, without doubled bullets.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { ContextFS } from '../../main/engine/tree/context-fs.js';
 import { noopIndex } from '../../main/engine/ports/context-index.js';
 import { memoryLogger } from '../../main/engine/ports/logger.js';
 import type { NodeMeta } from '../../shared/types/node.js';
-import { extractiveSummarizer } from '../../main/engine/summarize/extractive-summarizer.js';
+import { extractiveFileSummary, extractiveSummarizer } from '../../main/engine/summarize/extractive-summarizer.js';
 import { summarizeDirectory } from '../../main/engine/summarize/extractive-directory.js';
 import type { ChildSummary } from '../../main/engine/summarize/types.js';
 
@@ -349,6 +349,73 @@ describe('a wide folder whose names make families', () => {
     const tutorial = overview.indexOf('**gittutorial.txt/**');
     const fragment = overview.indexOf('**a00-options.txt/**');
     if (fragment >= 0) expect(tutorial).toBeLessThan(fragment);
+  });
+});
+
+describe("a wide folder's documents on one line of titles", () => {
+  // The NAME lines of Debian's git-doc pages, written as git writes its AsciiDoc manual pages.
+  const COMMANDS: [string, string][] = [
+    ['add', 'Add file contents to the index'], ['am', 'Apply a series of patches from a mailbox'], ['apply', 'Apply a patch to files and/or to the index'],
+    ['bisect', 'Use binary search to find the commit that introduced a bug'], ['blame', 'Show what revision and author last modified each line of a file'],
+    ['branch', 'List, create, or delete branches'], ['checkout', 'Switch branches or restore working tree files'], ['cherry-pick', 'Apply the changes introduced by some existing commits'],
+    ['clone', 'Clone a repository into a new directory'], ['commit', 'Record changes to the repository'], ['diff', 'Show changes between commits, commit and working tree, etc'],
+    ['fetch', 'Download objects and refs from another repository'], ['grep', 'Print lines matching a pattern'], ['log', 'Show commit logs'],
+    ['merge', 'Join two or more development histories together'], ['pull', 'Fetch from and integrate with another repository or a local branch'],
+    ['push', 'Update remote refs along with associated objects'], ['rebase', 'Reapply commits on top of another base tip'], ['reset', 'Reset current HEAD to the specified state'],
+    ['revert', 'Revert some existing commits'], ['stash', 'Stash the changes in a dirty working directory away'], ['status', 'Show the working tree status'],
+    ['switch', 'Switch branches'], ['tag', 'Create, list, delete or verify a tag object signed with GPG'],
+  ];
+  const GUIDES: [string, string][] = [
+    ['gitattributes', 'Defining attributes per path'], ['gitcli', 'Git command-line interface and conventions'], ['gitcore-tutorial', 'A Git core tutorial for developers'],
+    ['gitcredentials', 'Providing usernames and passwords to Git'], ['giteveryday', 'A useful minimum set of commands for Everyday Git'], ['gitfaq', 'Frequently asked questions about using Git'],
+    ['gitignore', 'Specifies intentionally untracked files to ignore'], ['gitmodules', 'Defining submodule properties'],
+    ['gitrevisions', 'Specifying revisions and ranges for Git'], ['gitsubmodules', 'Mounting one repository inside another'], ['gittutorial', 'A tutorial introduction to Git'],
+    ['gitworkflows', 'An overview of recommended workflows with Git'],
+  ];
+  const page = (name: string, section: number, description: string) => `${name}(${section})\n${'='.repeat(name.length + 3)}\n\nNAME\n----\n${name} - ${description}\n`;
+  // Included option lists: no title of their own.
+  const fragment = (i: number) => `-${String.fromCharCode(97 + (i % 26))}::\n\tShow the value of option ${i} for the command that includes this list of options.\n`;
+
+  async function folderOf(files: Record<string, string>): Promise<ChildSummary[]> {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-titles-'));
+    try {
+      for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+      const out: ChildSummary[] = [];
+      for (const name of Object.keys(files)) {
+        const { abstract, overview } = extractiveFileSummary(await readFile(join(dir, name), 'utf8'), name, 'text');
+        out.push({ ...child(name, abstract), overview });
+      }
+      return out;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("names every guide by its title on one line, once, even past the room of lines with leads (git-doc's shape)", async () => {
+    const files: Record<string, string> = {};
+    for (const [verb, description] of COMMANDS) files[`git-${verb}.txt`] = page(`git-${verb}`, 1, description);
+    for (const [name, description] of GUIDES) files[`${name}.txt`] = page(name, 7, description);
+    for (let i = 0; i < 40; i += 1) files[`opt${String(i).padStart(2, '0')}-options.txt`] = fragment(i);
+    const { overview } = await summarize('git-doc', await folderOf(files));
+    expect(overview.length).toBeLessThanOrEqual(4000);
+    const line = overview.split('\n').find((l) => l.startsWith('- **Documents** (12): ')) as string;
+    expect(line).toBeDefined();
+    // In name order, by their titles, not by their manual page names: the last one too.
+    expect(line).toBe(`- **Documents** (12): ${GUIDES.map(([, d]) => d).join('; ')}`);
+    // Named once: no line of its own with a lead as well.
+    expect(overview).not.toContain('**gittutorial.txt**');
+    expect(overview).toContain('- **git-…** (24): add, am, apply');
+  });
+
+  it('leaves pages titled by their names alone (CMake policies) on lines with their names', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 70; i += 1) {
+      const id = `CMP${String(i).padStart(4, '0')}`;
+      files[`${id}.txt`] = `${id}\n${'='.repeat(id.length)}\n\nThe policy number ${i} sets whether the build keeps the behavior of CMake releases before it.\n`;
+    }
+    const { overview } = await summarize('policy', await folderOf(files));
+    expect(overview).not.toContain('**Documents**');
+    expect(overview).toContain('- **CMP0000.txt**: ');
   });
 });
 

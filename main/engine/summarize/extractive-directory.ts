@@ -50,12 +50,19 @@ const SHORT_LINE_CHARS = 60;
 const MAX_NESTED_LINE_CHARS = 110;
 /** A name family (children named git-*, CMAKE_*) listed as one line of names, from this many members. */
 const NAME_FAMILY_MIN = 8;
-/** A name family's line ("- **git-…** (160): add, am, …"), and its room when shown under its folder in the parent's L1: names are short, and each names a page. */
-const NAME_FAMILY_LINE = /^- \*\*[^*\n]+…\*\* \(\d+\)/;
+/**
+ * A name family's line ("- **git-…** (160): add, am, …") or a line of titles ("- **Documents**
+ * (54): …"), and its room when shown under its folder in the parent's L1: each entry names a page.
+ */
+const NAMES_LINE = /^- \*\*[^*\n]+\*\* \(\d+\)/;
 const MAX_NESTED_FAMILY_CHARS = 220;
 /** The share of what is left of the L1 that the name families' lines may take, and each line's least room. */
 const NAME_FAMILY_SHARE = 0.5;
 const NAME_FAMILY_MIN_CHARS = 200;
+/** The share of what is left after the name families that a wide folder's line of its documents' titles may take. */
+const TITLES_SHARE = 0.9;
+/** A document's title on that line is cut here. */
+const MAX_TITLE_CHARS = 60;
 /** The share of a folder's L1 kept to open its sub-folders when its own list does not fit. */
 const NESTED_SHARE = 0.3;
 /** A child's lead standing for it in the folder's L0 is cut here, so the L0 names several. */
@@ -216,6 +223,16 @@ function directoryOverview(
     // introduction to Git"), then fragments without a title (an included option list, "-b:: Show
     // blank SHA-1 …"): a reader looks for the guides of a wide folder, not its includes.
     if (files) files.items = [...files.items.filter(isTitledDocument), ...files.items.filter((d) => !isTitledDocument(d))];
+    // Those documents by their titles on one line, as a family line names its members: 40 titles
+    // fit where 8 lines with leads do, so the guides among hundreds of pages are named.
+    const titled = files ? files.items.filter((d) => documentTitle(d) !== undefined) : [];
+    if (files && titled.length >= NAME_FAMILY_MIN) {
+      const used = files.lines.reduce((n, l) => n + charLength(l) + 1, 0);
+      const room = Math.max(NAME_FAMILY_MIN_CHARS, Math.floor((budget - used) * TITLES_SHARE));
+      const { line, named } = titlesLine(titled, language, room);
+      files.lines.push(line);
+      files.items = files.items.filter((d) => !named.includes(d));
+    }
   }
   let left = 0;
   const shown: { heading: string; lines: { text: string; subs: string[]; item?: Described }[] }[] = [];
@@ -245,7 +262,7 @@ function directoryOverview(
       for (const n of nested) {
         const sub = n.subs[rank];
         if (sub === undefined) continue;
-        const text = `  ${truncate(sub, NAME_FAMILY_LINE.test(sub) ? MAX_NESTED_FAMILY_CHARS : MAX_NESTED_LINE_CHARS)}`;
+        const text = `  ${truncate(sub, NAMES_LINE.test(sub) ? MAX_NESTED_FAMILY_CHARS : MAX_NESTED_LINE_CHARS)}`;
         if (charLength(text) + 1 > budget) continue;
         n.line.subs.push(text);
         budget -= charLength(text) + 1;
@@ -258,6 +275,41 @@ function directoryOverview(
   }
   if (left > 0) rendered.push(`- ${labels.more(left)}`);
   return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
+}
+
+/** "- **Documents** (67): A tutorial introduction to Git; Git User Manual; …", as many as fit in `room`. */
+function titlesLine(titled: Described[], language: ContentLanguage, room: number): { line: string; named: Described[] } {
+  const labels = LABELS[language];
+  const separator = language === 'zh' || language === 'ja' ? '；' : '; ';
+  const opening = `- **${labels.documents}** (${titled.length})${labels.colon}`;
+  const named: Described[] = [];
+  const titles: string[] = [];
+  let length = charLength(opening) + 1;
+  for (const d of titled) {
+    const title = documentTitle(d) ?? '';
+    if (length + charLength(title) + charLength(separator) > room) break;
+    length += charLength(title) + charLength(separator);
+    titles.push(title);
+    named.push(d);
+  }
+  return { line: `${opening}${titles.join(separator)}${named.length < titled.length ? '…' : ''}`, named };
+}
+
+/**
+ * A document's title in words, for a line of titles: its own title ("Git User Manual"), or a
+ * manual page's name line ("gittutorial - A tutorial introduction to Git" under the title
+ * "gittutorial(7)"), without the parts a split document's lead goes on with. A page titled by its
+ * name alone (CMP0011, CMAKE_AR, BundleUtilities) has none: its name and lead say what it is.
+ */
+function documentTitle(d: Described): string | undefined {
+  if (!d.title || !d.lead) return undefined;
+  const own = !restatesName(d.title, d.child.name);
+  if (own && !/\s/.test(d.title.trim())) return undefined;
+  const manual = /^(\S+)\s+[-–—]\s+(?=\S)/.exec(d.lead);
+  if (!own && !(manual && restatesName(manual[1] as string, d.child.name))) return undefined;
+  const text = own ? d.title : d.lead.slice((manual as RegExpExecArray)[0].length);
+  const first = (text.split(/\s+(?:Then:|其余部分：)|(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。]$/, '').trim();
+  return first ? truncate(first.replace(/\s+/g, ' '), MAX_TITLE_CHARS) : undefined;
 }
 
 /** A child whose L0 is a title and a lead, as a whole document's is. */
