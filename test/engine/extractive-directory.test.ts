@@ -419,6 +419,26 @@ describe("a wide folder's documents on one line of titles", () => {
   });
 });
 
+describe("an index page whose lead only announces a list", () => {
+  it("still names the folder by its title (debmake-doc's en/ and zh-cn/), and is not listed again", async () => {
+    // The L0s of Debian's debmake-doc pages, as the offline ingest writes them.
+    const en = await summarize('en', [
+      child('index.en.html', 'Guide for Debian Maintainers — This guide was made using the following previous documents as its reference:'),
+      child('ch01.en.html', 'Chapter 1. Overview — The Debian packaging of the package-1.0.tar.gz, containing a simple C source, is described.', true),
+      child('ch02.en.html', 'Chapter 2. Prerequisites — Here are the prerequisites which you need to understand before you get involved.', true),
+      child('ch03.en.html', 'Chapter 3. Tool Setups — The build-essential package must be installed in the build environment.', true),
+    ]);
+    expect(en.abstract).toBe('Guide for Debian Maintainers: Chapter 1. Overview, Chapter 2. Prerequisites and Chapter 3. Tool Setups.');
+    const zh = await summarize('zh-cn', [
+      child('index.zh-cn.html', 'Debian 维护者指南 — 本指南在撰写过程中参考了以下几篇文档：'),
+      child('ch01.zh-cn.html', 'Chapter 1. 概览——对一个包含了简单的 C 源代码的软件包进行打包。', true),
+      child('pr01.zh-cn.html', '前言——如果您在某些方面算得上是有经验的 Debian 用户的话，您可能遇上过这样的情况：', true),
+    ]);
+    expect(zh.abstract).toMatch(/^Debian 维护者指南：/);
+    expect(zh.abstract).not.toMatch(/[:：]。$|维护者指南。$/);
+  });
+});
+
 describe("a code package's L0 without a README: its package doc", () => {
   const GO_CHILDREN = [
     child('cookiejar', 'Package cookiejar implements an in-memory RFC 6265-compliant http.CookieJar.', true),

@@ -143,11 +143,15 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
     return `${familyLine(family, language)}${end(language)}${also}`;
   }
   // The subject, then as many of the children's titles as fit: a reader sees what is inside.
+  // An index page whose lead says nothing of its own ("This guide was made using the following
+  // documents:") still names the folder by its title ("Guide for Debian Maintainers").
   const zh = language === 'zh' || language === 'ja';
-  const subject = zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents';
-  const names = content.map((d) => exampleName(d));
+  const index = introTitled(content);
+  const subject = index?.title ?? (zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents');
+  const listed = content.filter((d) => d !== index);
+  const names = listed.map((d) => exampleName(d));
   // Leads are clauses with commas of their own: they are set apart by semicolons.
-  const clauses = content.some((d) => exampleName(d) !== exampleTitle(d));
+  const clauses = listed.some((d) => exampleName(d) !== exampleTitle(d));
   const sentence = (n: number) => {
     const shown = names.slice(0, n);
     const more = names.length > n;
@@ -479,6 +483,15 @@ function pickIntro(content: Described[], language: ContentLanguage): Described |
   return docs.find((d) => d.child.name === 'doc.go') ?? docs[0];
 }
 
+/** The folder's README or index page, when its title is a title in words ("Guide for Debian Maintainers", not "index" or "README"). */
+function introTitled(content: Described[]): (Described & { title: string }) | undefined {
+  for (const pattern of INTRO_NAMES) {
+    const found = content.find((d) => pattern.test(d.child.name) && d.title && /\s/.test(d.title.trim()) && !restatesName(d.title, d.child.name));
+    if (found) return found as Described & { title: string };
+  }
+  return undefined;
+}
+
 function pickReadme(content: Described[], language: ContentLanguage): Described | undefined {
   for (const pattern of INTRO_NAMES) {
     // An introduction whose lead only announces a list ("... the following documents:") says less than the children's titles.
@@ -498,7 +511,7 @@ function pickReadme(content: Described[], language: ContentLanguage): Described 
 function exampleName(d: Described): string {
   const title = exampleTitle(d);
   // Its first sentence: a split document's lead goes on with "Then: its parts".
-  const lead = (d.lead.split(/(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。]$/, '').trim();
+  const lead = (d.lead.split(/(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。:：]$/, '').trim();
   if (d.title && !/\s/.test(d.title) && lead && !/\s/.test(title) && /\s/.test(lead)) return truncate(lead, MAX_EXAMPLE_CHARS);
   return title;
 }
