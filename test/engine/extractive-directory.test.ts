@@ -439,6 +439,39 @@ describe("an index page whose lead only announces a list", () => {
   });
 });
 
+describe('a folder of test data', () => {
+  it("is named for the package whose tests read it, by its cases, not by its inputs' words (Go's testdata/)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-testdata-'));
+    try {
+      // A test file's package doc and config snippets: what the summaries of such inputs say.
+      const files: Record<string, string> = {
+        'comments.input': 'package p\n\n// Package p is a test for the handling of comments.\nfunc f() {}\n',
+        'comments.golden': 'package p\n\n// Package p is a test for the handling of comments.\nfunc f() {}\n',
+        'declarations.input': 'package p\n\nvar a = A{Long: 1, LongLong: 1}\n',
+        'declarations.golden': 'package p\n\nvar a = A{Long: 1, LongLong: 1}\n',
+        'hosts.conf': '127.0.0.1 localhost\n::1 localhost ip6-localhost\n',
+      };
+      const children: ChildSummary[] = [];
+      for (const [name, text] of Object.entries(files)) {
+        await writeFile(join(dir, name), text);
+        children.push(child(name, extractiveFileSummary(await readFile(join(dir, name), 'utf8'), name, 'text').abstract));
+      }
+      const testdata = await summarizer.summarizeDirectory({ uri: 'ctx://resources/go/printer/testdata/', name: 'testdata', children });
+      expect(testdata.abstract).toBe('Test data for the tests of printer (.conf, .golden, .input files): comments, declarations, hosts.');
+      // A folder inside it says where it lies; a README still says what it is.
+      const nested = await summarizer.summarizeDirectory({ uri: 'ctx://resources/go/printer/testdata/fixedbugs/', name: 'fixedbugs', children: children.slice(0, 2) });
+      expect(nested.abstract).toBe('Test data for the tests of printer, fixedbugs (.golden, .input files): comments.');
+      const readme = await summarizer.summarizeDirectory({ uri: 'ctx://resources/go/doc/comment/testdata/', name: 'testdata', children: [...children, child('README', 'This directory contains test files (*.txt) for the comment parser.')] });
+      expect(readme.abstract).toBe('This directory contains test files (*.txt) for the comment parser.');
+      // Outside test data nothing changes.
+      const other = await summarizer.summarizeDirectory({ uri: 'ctx://resources/go/printer/cases/', name: 'cases', children });
+      expect(other.abstract).not.toMatch(/^Test data/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("a code package's L0 without a README: its package doc", () => {
   const GO_CHILDREN = [
     child('cookiejar', 'Package cookiejar implements an in-memory RFC 6265-compliant http.CookieJar.', true),

@@ -31,6 +31,8 @@ export interface DirectoryChild {
 
 export interface SummarizeDirectoryOptions {
   dirName: string;
+  /** The folder's path from the root, its own name last: a folder of test data is named for the package whose tests read it. */
+  path?: string[];
   language?: ContentLanguage;
   maxAbstractChars?: number;
   maxOverviewChars?: number;
@@ -92,7 +94,12 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
 
   const families = findFamilies(content);
   const topics = sharedTopics(content, language);
-  const abstract = truncate(directoryAbstract(sorted, content, families, topics, language, maxAbstract), maxAbstract);
+  // A folder of test inputs is what it is for, whatever its inputs say (a test file's package doc, a config snippet).
+  const testData = testDataOf(options.path ?? [options.dirName]);
+  const abstract = truncate(
+    testData && !pickReadme(content, language) ? testDataAbstract(sorted, testData, language, maxAbstract) : directoryAbstract(sorted, content, families, topics, language, maxAbstract),
+    maxAbstract,
+  );
   // An L0 made of the children's titles is not repeated above the list of those children.
   const synthesized = abstract.length > 0 && content.length > 1 && !sayingOfOwn(sorted, content, families, language);
   // Key terms over the children's L0s (each a paragraph of one document): the words a search for the folder would use.
@@ -101,6 +108,39 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
   const covers = subtreeCovers(content, language);
   const overview = fit(directoryOverview(options.dirName, synthesized ? '' : abstract, described, families, keyTerms, covers, language, maxOverview), maxOverview);
   return { abstract, overview, keyTerms, language };
+}
+
+/** A folder of test inputs and expected outputs: Go's testdata/ (the go tool ignores it), test_data/. */
+const TEST_DATA_NAME = /^(?:testdata|test[-_]data)$/i;
+
+/**
+ * When a folder is a folder of test data or lies in one: the package whose tests read it
+ * (`printer` for go/printer/testdata/), and the folder's path inside the test data.
+ */
+function testDataOf(path: string[]): { pkg?: string; inside: string[] } | undefined {
+  const names = path.map((p) => p.replace(/\/$/, ''));
+  const at = names.findIndex((n) => TEST_DATA_NAME.test(n));
+  // (A file there that the ingest split into parts, comments.golden/, is a document, not a folder of cases.)
+  if (at < 0 || names.slice(at + 1).some((n) => /\.[A-Za-z][\w-]*$/.test(n))) return undefined;
+  return { ...(at > 0 ? { pkg: names[at - 1] as string } : {}), inside: names.slice(at + 1) };
+}
+
+/**
+ * "Test data for the tests of printer (.golden, .input files): alignment, comments, …": what a
+ * reader is told of a package's testdata/ (and of the folders in it), the cases it holds by name
+ * (comments.input and comments.golden are one case), not the words of its inputs.
+ */
+function testDataAbstract(sorted: DirectoryChild[], of: { pkg?: string; inside: string[] }, language: ContentLanguage, max: number): string {
+  const zh = language === 'zh' || language === 'ja';
+  const name = (c: DirectoryChild) => c.name.replace(/\/$/, '');
+  // (A file the ingest split into parts is a folder named as the file: comments.golden/.)
+  const extension = (c: DirectoryChild) => /(\.[A-Za-z][\w-]*)$/.exec(name(c))?.[1] ?? '';
+  const cases = [...new Set(sorted.map((c) => name(c).slice(0, name(c).length - extension(c).length)))];
+  const kinds = [...new Set(sorted.map(extension).filter(Boolean))].sort(compareNatural);
+  const files = kinds.length > 0 && kinds.length <= 4 ? (zh ? `（${kinds.join('、')} 文件）` : ` (${kinds.join(', ')} files)`) : '';
+  const where = of.inside.length > 0 ? `${zh ? '' : ', '}${of.inside.join('/')}` : '';
+  const label = zh ? `${of.pkg ? `${of.pkg} 的` : ''}测试数据${where}${files}` : `Test data for the tests of ${of.pkg ?? 'this package'}${where}${files}`;
+  return fitList('', label, cases, language, max) || `${label}${end(language)}`;
 }
 
 /** Whether the folder's L0 is a text of its own (a split document's first part, its README, a family's range), not a list of titles. */
