@@ -439,6 +439,29 @@ describe("an index page whose lead only announces a list", () => {
   });
 });
 
+describe('an index that is a table of paths', () => {
+  it("is no introduction, even when its L0 is only the table's first row (bash-doc's examples/INDEX.txt)", async () => {
+    // bash's examples/INDEX.txt, a table (Path, Description, X-Ref) the ingest split into parts.
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-index-'));
+    try {
+      const rows = ['./obashdb\tDeprecated sample implementation of a bash debugger\t', '', './complete\tShell completion code\t', '', './functions\tExample functions\t', './functions/autoload\tAn almost ksh-compatible \'autoload\' (no lazy load).\tksh'];
+      const index = `Path\tDescription\tX-Ref\n${rows.join('\n')}\n`;
+      await writeFile(join(dir, 'INDEX.txt'), index);
+      const { abstract, overview } = extractiveFileSummary(await readFile(join(dir, 'INDEX.txt'), 'utf8'), 'INDEX.txt', 'text');
+      const examples = await summarize('examples', [
+        { ...child('INDEX.txt', abstract, true), overview },
+        { ...child('INDEX.html', abstract, true), overview },
+        child('complete', 'Completion function, complete and example: bash_completion, complete-examples and cdfunc - example completion function for cd.', true),
+        child('functions', 'Function: autoload.v2; autoload.v4; functions and aliases to provide the beginnings of a ksh environment for bash; and others.', true),
+      ]);
+      expect(examples.abstract).not.toMatch(/^Path Description/);
+      expect(examples.abstract).toMatch(/: complete, functions and INDEX\.$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a folder of test data', () => {
   it("is named for the package whose tests read it, by its cases, not by its inputs' words (Go's testdata/)", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cairn-testdata-'));

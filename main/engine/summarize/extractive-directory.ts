@@ -189,7 +189,8 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
   const index = introTitled(content);
   const subject = index?.title ?? (zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents');
   const listed = content.filter((d) => d !== index);
-  const names = listed.map((d) => exampleName(d));
+  // (An index's HTML and text copies, INDEX.html and INDEX.txt, are one name.)
+  const names = [...new Set(listed.map((d) => exampleName(d)))];
   // Leads are clauses with commas of their own: they are set apart by semicolons.
   const clauses = listed.some((d) => exampleName(d) !== exampleTitle(d));
   const sentence = (n: number) => {
@@ -535,10 +536,11 @@ function introTitled(content: Described[]): (Described & { title: string }) | un
 function pickReadme(content: Described[], language: ContentLanguage): Described | undefined {
   for (const pattern of INTRO_NAMES) {
     // An introduction whose lead only announces a list ("... the following documents:") says less than the children's titles.
-    // Nor does an index that is a table of paths ("./complete Shell completion code ./functions ...").
-    const found = content.find(
-      (d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3 && !/[:：]$/.test(d.child.abstract.trim()) && (d.child.abstract.match(/(?:^|\s)(?:\.\/[\w.-]+|[\w.-]+\/[\w./-]*)/g)?.length ?? 0) < 3,
-    );
+    // Nor does an index that is a table of paths ("./complete Shell completion code ./functions ..."),
+    // even when its L0 is only the table's first row ("Path Description X-Ref ./obashdb Deprecated…"):
+    // its L1, the rows of its parts, counts too.
+    const paths = (d: Described) => (d.child.abstract.match(/(?:^|\s)(?:\.\/[\w.-]+|[\w.-]+\/[\w./-]*)/g)?.length ?? 0) + (d.child.overview?.match(/(?:^|\s)\.\/[\w.-]+/g)?.length ?? 0);
+    const found = content.find((d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3 && !/[:：]$/.test(d.child.abstract.trim()) && paths(d) < 3);
     if (found) return found;
   }
   return undefined;
