@@ -4,7 +4,7 @@
  * family of titles with its range, or from the subject its children share), never the count
  * template, and an overview that lists each child with its own L0, without doubled bullets.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { ContextFS } from '../../main/engine/tree/context-fs.js';
 import { noopIndex } from '../../main/engine/ports/context-index.js';
 import { memoryLogger } from '../../main/engine/ports/logger.js';
 import type { NodeMeta } from '../../shared/types/node.js';
-import { extractiveSummarizer } from '../../main/engine/summarize/extractive-summarizer.js';
+import { extractiveFileSummary, extractiveSummarizer } from '../../main/engine/summarize/extractive-summarizer.js';
 import { summarizeDirectory } from '../../main/engine/summarize/extractive-directory.js';
 import type { ChildSummary } from '../../main/engine/summarize/types.js';
 
@@ -349,6 +349,149 @@ describe('a wide folder whose names make families', () => {
     const tutorial = overview.indexOf('**gittutorial.txt/**');
     const fragment = overview.indexOf('**a00-options.txt/**');
     if (fragment >= 0) expect(tutorial).toBeLessThan(fragment);
+  });
+});
+
+describe("a wide folder's documents on one line of titles", () => {
+  // The NAME lines of Debian's git-doc pages, written as git writes its AsciiDoc manual pages.
+  const COMMANDS: [string, string][] = [
+    ['add', 'Add file contents to the index'], ['am', 'Apply a series of patches from a mailbox'], ['apply', 'Apply a patch to files and/or to the index'],
+    ['bisect', 'Use binary search to find the commit that introduced a bug'], ['blame', 'Show what revision and author last modified each line of a file'],
+    ['branch', 'List, create, or delete branches'], ['checkout', 'Switch branches or restore working tree files'], ['cherry-pick', 'Apply the changes introduced by some existing commits'],
+    ['clone', 'Clone a repository into a new directory'], ['commit', 'Record changes to the repository'], ['diff', 'Show changes between commits, commit and working tree, etc'],
+    ['fetch', 'Download objects and refs from another repository'], ['grep', 'Print lines matching a pattern'], ['log', 'Show commit logs'],
+    ['merge', 'Join two or more development histories together'], ['pull', 'Fetch from and integrate with another repository or a local branch'],
+    ['push', 'Update remote refs along with associated objects'], ['rebase', 'Reapply commits on top of another base tip'], ['reset', 'Reset current HEAD to the specified state'],
+    ['revert', 'Revert some existing commits'], ['stash', 'Stash the changes in a dirty working directory away'], ['status', 'Show the working tree status'],
+    ['switch', 'Switch branches'], ['tag', 'Create, list, delete or verify a tag object signed with GPG'],
+  ];
+  const GUIDES: [string, string][] = [
+    ['gitattributes', 'Defining attributes per path'], ['gitcli', 'Git command-line interface and conventions'], ['gitcore-tutorial', 'A Git core tutorial for developers'],
+    ['gitcredentials', 'Providing usernames and passwords to Git'], ['giteveryday', 'A useful minimum set of commands for Everyday Git'], ['gitfaq', 'Frequently asked questions about using Git'],
+    ['gitignore', 'Specifies intentionally untracked files to ignore'], ['gitmodules', 'Defining submodule properties'],
+    ['gitrevisions', 'Specifying revisions and ranges for Git'], ['gitsubmodules', 'Mounting one repository inside another'], ['gittutorial', 'A tutorial introduction to Git'],
+    ['gitworkflows', 'An overview of recommended workflows with Git'],
+  ];
+  const page = (name: string, section: number, description: string) => `${name}(${section})\n${'='.repeat(name.length + 3)}\n\nNAME\n----\n${name} - ${description}\n`;
+  // Included option lists: no title of their own.
+  const fragment = (i: number) => `-${String.fromCharCode(97 + (i % 26))}::\n\tShow the value of option ${i} for the command that includes this list of options.\n`;
+
+  async function folderOf(files: Record<string, string>): Promise<ChildSummary[]> {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-titles-'));
+    try {
+      for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+      const out: ChildSummary[] = [];
+      for (const name of Object.keys(files)) {
+        const { abstract, overview } = extractiveFileSummary(await readFile(join(dir, name), 'utf8'), name, 'text');
+        out.push({ ...child(name, abstract), overview });
+      }
+      return out;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("names every guide by its title on one line, once, even past the room of lines with leads (git-doc's shape)", async () => {
+    const files: Record<string, string> = {};
+    for (const [verb, description] of COMMANDS) files[`git-${verb}.txt`] = page(`git-${verb}`, 1, description);
+    for (const [name, description] of GUIDES) files[`${name}.txt`] = page(name, 7, description);
+    for (let i = 0; i < 40; i += 1) files[`opt${String(i).padStart(2, '0')}-options.txt`] = fragment(i);
+    const { overview } = await summarize('git-doc', await folderOf(files));
+    expect(overview.length).toBeLessThanOrEqual(4000);
+    const line = overview.split('\n').find((l) => l.startsWith('- **Documents** (12): ')) as string;
+    expect(line).toBeDefined();
+    // In name order, by their titles, not by their manual page names: the last one too.
+    expect(line).toBe(`- **Documents** (12): ${GUIDES.map(([, d]) => d).join('; ')}`);
+    // Named once: no line of its own with a lead as well.
+    expect(overview).not.toContain('**gittutorial.txt**');
+    expect(overview).toContain('- **git-…** (24): add, am, apply');
+  });
+
+  it('leaves pages titled by their names alone (CMake policies) on lines with their names', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 70; i += 1) {
+      const id = `CMP${String(i).padStart(4, '0')}`;
+      files[`${id}.txt`] = `${id}\n${'='.repeat(id.length)}\n\nThe policy number ${i} sets whether the build keeps the behavior of CMake releases before it.\n`;
+    }
+    const { overview } = await summarize('policy', await folderOf(files));
+    expect(overview).not.toContain('**Documents**');
+    expect(overview).toContain('- **CMP0000.txt**: ');
+  });
+});
+
+describe("an index page whose lead only announces a list", () => {
+  it("still names the folder by its title (debmake-doc's en/ and zh-cn/), and is not listed again", async () => {
+    // The L0s of Debian's debmake-doc pages, as the offline ingest writes them.
+    const en = await summarize('en', [
+      child('index.en.html', 'Guide for Debian Maintainers — This guide was made using the following previous documents as its reference:'),
+      child('ch01.en.html', 'Chapter 1. Overview — The Debian packaging of the package-1.0.tar.gz, containing a simple C source, is described.', true),
+      child('ch02.en.html', 'Chapter 2. Prerequisites — Here are the prerequisites which you need to understand before you get involved.', true),
+      child('ch03.en.html', 'Chapter 3. Tool Setups — The build-essential package must be installed in the build environment.', true),
+    ]);
+    expect(en.abstract).toBe('Guide for Debian Maintainers: Chapter 1. Overview, Chapter 2. Prerequisites and Chapter 3. Tool Setups.');
+    const zh = await summarize('zh-cn', [
+      child('index.zh-cn.html', 'Debian 维护者指南 — 本指南在撰写过程中参考了以下几篇文档：'),
+      child('ch01.zh-cn.html', 'Chapter 1. 概览——对一个包含了简单的 C 源代码的软件包进行打包。', true),
+      child('pr01.zh-cn.html', '前言——如果您在某些方面算得上是有经验的 Debian 用户的话，您可能遇上过这样的情况：', true),
+    ]);
+    expect(zh.abstract).toMatch(/^Debian 维护者指南：/);
+    expect(zh.abstract).not.toMatch(/[:：]。$|维护者指南。$/);
+  });
+});
+
+describe('an index that is a table of paths', () => {
+  it("is no introduction, even when its L0 is only the table's first row (bash-doc's examples/INDEX.txt)", async () => {
+    // bash's examples/INDEX.txt, a table (Path, Description, X-Ref) the ingest split into parts.
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-index-'));
+    try {
+      const rows = ['./obashdb\tDeprecated sample implementation of a bash debugger\t', '', './complete\tShell completion code\t', '', './functions\tExample functions\t', './functions/autoload\tAn almost ksh-compatible \'autoload\' (no lazy load).\tksh'];
+      const index = `Path\tDescription\tX-Ref\n${rows.join('\n')}\n`;
+      await writeFile(join(dir, 'INDEX.txt'), index);
+      const { abstract, overview } = extractiveFileSummary(await readFile(join(dir, 'INDEX.txt'), 'utf8'), 'INDEX.txt', 'text');
+      const examples = await summarize('examples', [
+        { ...child('INDEX.txt', abstract, true), overview },
+        { ...child('INDEX.html', abstract, true), overview },
+        child('complete', 'Completion function, complete and example: bash_completion, complete-examples and cdfunc - example completion function for cd.', true),
+        child('functions', 'Function: autoload.v2; autoload.v4; functions and aliases to provide the beginnings of a ksh environment for bash; and others.', true),
+      ]);
+      expect(examples.abstract).not.toMatch(/^Path Description/);
+      expect(examples.abstract).toMatch(/: complete, functions and INDEX\.$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a folder of test data', () => {
+  it("is named for the package whose tests read it, by its cases, not by its inputs' words (Go's testdata/)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-testdata-'));
+    try {
+      // A test file's package doc and config snippets: what the summaries of such inputs say.
+      const files: Record<string, string> = {
+        'comments.input': 'package p\n\n// Package p is a test for the handling of comments.\nfunc f() {}\n',
+        'comments.golden': 'package p\n\n// Package p is a test for the handling of comments.\nfunc f() {}\n',
+        'declarations.input': 'package p\n\nvar a = A{Long: 1, LongLong: 1}\n',
+        'declarations.golden': 'package p\n\nvar a = A{Long: 1, LongLong: 1}\n',
+        'hosts.conf': '127.0.0.1 localhost\n::1 localhost ip6-localhost\n',
+      };
+      const children: ChildSummary[] = [];
+      for (const [name, text] of Object.entries(files)) {
+        await writeFile(join(dir, name), text);
+        children.push(child(name, extractiveFileSummary(await readFile(join(dir, name), 'utf8'), name, 'text').abstract));
+      }
+      const testdata = await summarizer.summarizeDirectory({ uri: 'ctx://resources/go/printer/testdata/', name: 'testdata', children });
+      expect(testdata.abstract).toBe('Test data for the tests of printer (.conf, .golden, .input files): comments, declarations, hosts.');
+      // A folder inside it says where it lies; a README still says what it is.
+      const nested = await summarizer.summarizeDirectory({ uri: 'ctx://resources/go/printer/testdata/fixedbugs/', name: 'fixedbugs', children: children.slice(0, 2) });
+      expect(nested.abstract).toBe('Test data for the tests of printer, fixedbugs (.golden, .input files): comments.');
+      const readme = await summarizer.summarizeDirectory({ uri: 'ctx://resources/go/doc/comment/testdata/', name: 'testdata', children: [...children, child('README', 'This directory contains test files (*.txt) for the comment parser.')] });
+      expect(readme.abstract).toBe('This directory contains test files (*.txt) for the comment parser.');
+      // Outside test data nothing changes.
+      const other = await summarizer.summarizeDirectory({ uri: 'ctx://resources/go/printer/cases/', name: 'cases', children });
+      expect(other.abstract).not.toMatch(/^Test data/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,6 +4,9 @@
  * sub-folder's L0 is shown whole in its parent; a folder that opens sub-folders lists its own
  * documents in short lines. Snippets are from Debian's git and cmake documentation.
  */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarizeText } from '../../main/engine/summarize/extractive.js';
 import { isUsageLine, withoutUsageLead } from '../../main/engine/summarize/extractive-text.js';
@@ -108,5 +111,39 @@ describe("a folder's subject from its documents' bodies", () => {
     const short = 'CMake Reference Documentation — CMake is a tool to manage building of source code.';
     const leaf = await summarizer.summarizeDirectory({ uri: 'ctx://resources/cmake-doc/', name: 'cmake-doc', children: [file('index.html', short), file('about.html', 'About — What CMake is.')] });
     expect(leaf.overview).toContain(`- **index.html**: ${short}`);
+  });
+});
+
+describe('an address is no key term', () => {
+  it("leaves an author's name and e-mail and a URL's host and path out of a script's key terms", async () => {
+    // A script header in the shape of bash's examples/scripts (spin.bash, xterm_title).
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-address-'));
+    try {
+      const script = [
+        '#! /bin/bash',
+        '#',
+        "# spin.bash -- provide a `spinning wheel' to show progress",
+        '#',
+        '# Jane Maintainer',
+        '# jane.maintainer@example.org',
+        '#',
+        '# Derived from http://www.example.net/pub/wheels/spinner.faq.html#how2_spin',
+        '',
+        'bs=$(echo -e "\\b")',
+        'while :; do for c in / - \\\\ \\|; do printf "%s%s" "$c" "$bs"; sleep 1; done; done',
+        '',
+      ].join('\n');
+      await writeFile(join(dir, 'spin.bash'), script);
+      const { keyTerms } = summarizeText(await readFile(join(dir, 'spin.bash'), 'utf8'), { title: 'spin.bash', format: 'code' });
+      const words = keyTerms.flatMap((t) => t.toLowerCase().split(/\s+/));
+      for (const word of ['jane', 'maintainer', 'example', 'org', 'net', 'pub', 'wheels', 'how2_spin']) expect(words).not.toContain(word);
+      expect(words).toContain('progress');
+      // In a sentence, only the address goes: "Send reports to bugs@example.org" keeps "reports".
+      const prose = summarizeText('Bug reports about the spinning wheel go to bugs@example.org and are answered within a week.', { title: 'BUGS', format: 'text' });
+      expect(prose.keyTerms.join(' ').toLowerCase()).not.toMatch(/example|\borg\b/);
+      expect(prose.keyTerms.join(' ').toLowerCase()).toMatch(/report|wheel/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

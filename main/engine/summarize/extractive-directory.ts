@@ -31,6 +31,8 @@ export interface DirectoryChild {
 
 export interface SummarizeDirectoryOptions {
   dirName: string;
+  /** The folder's path from the root, its own name last: a folder of test data is named for the package whose tests read it. */
+  path?: string[];
   language?: ContentLanguage;
   maxAbstractChars?: number;
   maxOverviewChars?: number;
@@ -50,12 +52,19 @@ const SHORT_LINE_CHARS = 60;
 const MAX_NESTED_LINE_CHARS = 110;
 /** A name family (children named git-*, CMAKE_*) listed as one line of names, from this many members. */
 const NAME_FAMILY_MIN = 8;
-/** A name family's line ("- **git-…** (160): add, am, …"), and its room when shown under its folder in the parent's L1: names are short, and each names a page. */
-const NAME_FAMILY_LINE = /^- \*\*[^*\n]+…\*\* \(\d+\)/;
+/**
+ * A name family's line ("- **git-…** (160): add, am, …") or a line of titles ("- **Documents**
+ * (54): …"), and its room when shown under its folder in the parent's L1: each entry names a page.
+ */
+const NAMES_LINE = /^- \*\*[^*\n]+\*\* \(\d+\)/;
 const MAX_NESTED_FAMILY_CHARS = 220;
 /** The share of what is left of the L1 that the name families' lines may take, and each line's least room. */
 const NAME_FAMILY_SHARE = 0.5;
 const NAME_FAMILY_MIN_CHARS = 200;
+/** The share of what is left after the name families that a wide folder's line of its documents' titles may take. */
+const TITLES_SHARE = 0.9;
+/** A document's title on that line is cut here. */
+const MAX_TITLE_CHARS = 60;
 /** The share of a folder's L1 kept to open its sub-folders when its own list does not fit. */
 const NESTED_SHARE = 0.3;
 /** A child's lead standing for it in the folder's L0 is cut here, so the L0 names several. */
@@ -85,7 +94,12 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
 
   const families = findFamilies(content);
   const topics = sharedTopics(content, language);
-  const abstract = truncate(directoryAbstract(sorted, content, families, topics, language, maxAbstract), maxAbstract);
+  // A folder of test inputs is what it is for, whatever its inputs say (a test file's package doc, a config snippet).
+  const testData = testDataOf(options.path ?? [options.dirName]);
+  const abstract = truncate(
+    testData && !pickReadme(content, language) ? testDataAbstract(sorted, testData, language, maxAbstract) : directoryAbstract(sorted, content, families, topics, language, maxAbstract),
+    maxAbstract,
+  );
   // An L0 made of the children's titles is not repeated above the list of those children.
   const synthesized = abstract.length > 0 && content.length > 1 && !sayingOfOwn(sorted, content, families, language);
   // Key terms over the children's L0s (each a paragraph of one document): the words a search for the folder would use.
@@ -94,6 +108,39 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
   const covers = subtreeCovers(content, language);
   const overview = fit(directoryOverview(options.dirName, synthesized ? '' : abstract, described, families, keyTerms, covers, language, maxOverview), maxOverview);
   return { abstract, overview, keyTerms, language };
+}
+
+/** A folder of test inputs and expected outputs: Go's testdata/ (the go tool ignores it), test_data/. */
+const TEST_DATA_NAME = /^(?:testdata|test[-_]data)$/i;
+
+/**
+ * When a folder is a folder of test data or lies in one: the package whose tests read it
+ * (`printer` for go/printer/testdata/), and the folder's path inside the test data.
+ */
+function testDataOf(path: string[]): { pkg?: string; inside: string[] } | undefined {
+  const names = path.map((p) => p.replace(/\/$/, ''));
+  const at = names.findIndex((n) => TEST_DATA_NAME.test(n));
+  // (A file there that the ingest split into parts, comments.golden/, is a document, not a folder of cases.)
+  if (at < 0 || names.slice(at + 1).some((n) => /\.[A-Za-z][\w-]*$/.test(n))) return undefined;
+  return { ...(at > 0 ? { pkg: names[at - 1] as string } : {}), inside: names.slice(at + 1) };
+}
+
+/**
+ * "Test data for the tests of printer (.golden, .input files): alignment, comments, …": what a
+ * reader is told of a package's testdata/ (and of the folders in it), the cases it holds by name
+ * (comments.input and comments.golden are one case), not the words of its inputs.
+ */
+function testDataAbstract(sorted: DirectoryChild[], of: { pkg?: string; inside: string[] }, language: ContentLanguage, max: number): string {
+  const zh = language === 'zh' || language === 'ja';
+  const name = (c: DirectoryChild) => c.name.replace(/\/$/, '');
+  // (A file the ingest split into parts is a folder named as the file: comments.golden/.)
+  const extension = (c: DirectoryChild) => /(\.[A-Za-z][\w-]*)$/.exec(name(c))?.[1] ?? '';
+  const cases = [...new Set(sorted.map((c) => name(c).slice(0, name(c).length - extension(c).length)))];
+  const kinds = [...new Set(sorted.map(extension).filter(Boolean))].sort(compareNatural);
+  const files = kinds.length > 0 && kinds.length <= 4 ? (zh ? `（${kinds.join('、')} 文件）` : ` (${kinds.join(', ')} files)`) : '';
+  const where = of.inside.length > 0 ? `${zh ? '' : ', '}${of.inside.join('/')}` : '';
+  const label = zh ? `${of.pkg ? `${of.pkg} 的` : ''}测试数据${where}${files}` : `Test data for the tests of ${of.pkg ?? 'this package'}${where}${files}`;
+  return fitList('', label, cases, language, max) || `${label}${end(language)}`;
 }
 
 /** Whether the folder's L0 is a text of its own (a split document's first part, its README, a family's range), not a list of titles. */
@@ -136,11 +183,16 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
     return `${familyLine(family, language)}${end(language)}${also}`;
   }
   // The subject, then as many of the children's titles as fit: a reader sees what is inside.
+  // An index page whose lead says nothing of its own ("This guide was made using the following
+  // documents:") still names the folder by its title ("Guide for Debian Maintainers").
   const zh = language === 'zh' || language === 'ja';
-  const subject = zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents';
-  const names = content.map((d) => exampleName(d));
+  const index = introTitled(content);
+  const subject = index?.title ?? (zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents');
+  const listed = content.filter((d) => d !== index);
+  // (An index's HTML and text copies, INDEX.html and INDEX.txt, are one name.)
+  const names = [...new Set(listed.map((d) => exampleName(d)))];
   // Leads are clauses with commas of their own: they are set apart by semicolons.
-  const clauses = content.some((d) => exampleName(d) !== exampleTitle(d));
+  const clauses = listed.some((d) => exampleName(d) !== exampleTitle(d));
   const sentence = (n: number) => {
     const shown = names.slice(0, n);
     const more = names.length > n;
@@ -216,6 +268,16 @@ function directoryOverview(
     // introduction to Git"), then fragments without a title (an included option list, "-b:: Show
     // blank SHA-1 …"): a reader looks for the guides of a wide folder, not its includes.
     if (files) files.items = [...files.items.filter(isTitledDocument), ...files.items.filter((d) => !isTitledDocument(d))];
+    // Those documents by their titles on one line, as a family line names its members: 40 titles
+    // fit where 8 lines with leads do, so the guides among hundreds of pages are named.
+    const titled = files ? files.items.filter((d) => documentTitle(d) !== undefined) : [];
+    if (files && titled.length >= NAME_FAMILY_MIN) {
+      const used = files.lines.reduce((n, l) => n + charLength(l) + 1, 0);
+      const room = Math.max(NAME_FAMILY_MIN_CHARS, Math.floor((budget - used) * TITLES_SHARE));
+      const { line, named } = titlesLine(titled, language, room);
+      files.lines.push(line);
+      files.items = files.items.filter((d) => !named.includes(d));
+    }
   }
   let left = 0;
   const shown: { heading: string; lines: { text: string; subs: string[]; item?: Described }[] }[] = [];
@@ -245,7 +307,7 @@ function directoryOverview(
       for (const n of nested) {
         const sub = n.subs[rank];
         if (sub === undefined) continue;
-        const text = `  ${truncate(sub, NAME_FAMILY_LINE.test(sub) ? MAX_NESTED_FAMILY_CHARS : MAX_NESTED_LINE_CHARS)}`;
+        const text = `  ${truncate(sub, NAMES_LINE.test(sub) ? MAX_NESTED_FAMILY_CHARS : MAX_NESTED_LINE_CHARS)}`;
         if (charLength(text) + 1 > budget) continue;
         n.line.subs.push(text);
         budget -= charLength(text) + 1;
@@ -258,6 +320,41 @@ function directoryOverview(
   }
   if (left > 0) rendered.push(`- ${labels.more(left)}`);
   return `${[...head, ...rendered, ...(keyLine ? [keyLine] : [])].join('\n\n')}\n`;
+}
+
+/** "- **Documents** (67): A tutorial introduction to Git; Git User Manual; …", as many as fit in `room`. */
+function titlesLine(titled: Described[], language: ContentLanguage, room: number): { line: string; named: Described[] } {
+  const labels = LABELS[language];
+  const separator = language === 'zh' || language === 'ja' ? '；' : '; ';
+  const opening = `- **${labels.documents}** (${titled.length})${labels.colon}`;
+  const named: Described[] = [];
+  const titles: string[] = [];
+  let length = charLength(opening) + 1;
+  for (const d of titled) {
+    const title = documentTitle(d) ?? '';
+    if (length + charLength(title) + charLength(separator) > room) break;
+    length += charLength(title) + charLength(separator);
+    titles.push(title);
+    named.push(d);
+  }
+  return { line: `${opening}${titles.join(separator)}${named.length < titled.length ? '…' : ''}`, named };
+}
+
+/**
+ * A document's title in words, for a line of titles: its own title ("Git User Manual"), or a
+ * manual page's name line ("gittutorial - A tutorial introduction to Git" under the title
+ * "gittutorial(7)"), without the parts a split document's lead goes on with. A page titled by its
+ * name alone (CMP0011, CMAKE_AR, BundleUtilities) has none: its name and lead say what it is.
+ */
+function documentTitle(d: Described): string | undefined {
+  if (!d.title || !d.lead) return undefined;
+  const own = !restatesName(d.title, d.child.name);
+  if (own && !/\s/.test(d.title.trim())) return undefined;
+  const manual = /^(\S+)\s+[-–—]\s+(?=\S)/.exec(d.lead);
+  if (!own && !(manual && restatesName(manual[1] as string, d.child.name))) return undefined;
+  const text = own ? d.title : d.lead.slice((manual as RegExpExecArray)[0].length);
+  const first = (text.split(/\s+(?:Then:|其余部分：)|(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。]$/, '').trim();
+  return first ? truncate(first.replace(/\s+/g, ' '), MAX_TITLE_CHARS) : undefined;
 }
 
 /** A child whose L0 is a title and a lead, as a whole document's is. */
@@ -427,13 +524,23 @@ function pickIntro(content: Described[], language: ContentLanguage): Described |
   return docs.find((d) => d.child.name === 'doc.go') ?? docs[0];
 }
 
+/** The folder's README or index page, when its title is a title in words ("Guide for Debian Maintainers", not "index" or "README"). */
+function introTitled(content: Described[]): (Described & { title: string }) | undefined {
+  for (const pattern of INTRO_NAMES) {
+    const found = content.find((d) => pattern.test(d.child.name) && d.title && /\s/.test(d.title.trim()) && !restatesName(d.title, d.child.name));
+    if (found) return found as Described & { title: string };
+  }
+  return undefined;
+}
+
 function pickReadme(content: Described[], language: ContentLanguage): Described | undefined {
   for (const pattern of INTRO_NAMES) {
     // An introduction whose lead only announces a list ("... the following documents:") says less than the children's titles.
-    // Nor does an index that is a table of paths ("./complete Shell completion code ./functions ...").
-    const found = content.find(
-      (d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3 && !/[:：]$/.test(d.child.abstract.trim()) && (d.child.abstract.match(/(?:^|\s)(?:\.\/[\w.-]+|[\w.-]+\/[\w./-]*)/g)?.length ?? 0) < 3,
-    );
+    // Nor does an index that is a table of paths ("./complete Shell completion code ./functions ..."),
+    // even when its L0 is only the table's first row ("Path Description X-Ref ./obashdb Deprecated…"):
+    // its L1, the rows of its parts, counts too.
+    const paths = (d: Described) => (d.child.abstract.match(/(?:^|\s)(?:\.\/[\w.-]+|[\w.-]+\/[\w./-]*)/g)?.length ?? 0) + (d.child.overview?.match(/(?:^|\s)\.\/[\w.-]+/g)?.length ?? 0);
+    const found = content.find((d) => pattern.test(d.child.name) && tokenize(d.child.abstract, language).length >= 3 && !/[:：]$/.test(d.child.abstract.trim()) && paths(d) < 3);
     if (found) return found;
   }
   return undefined;
@@ -446,7 +553,7 @@ function pickReadme(content: Described[], language: ContentLanguage): Described 
 function exampleName(d: Described): string {
   const title = exampleTitle(d);
   // Its first sentence: a split document's lead goes on with "Then: its parts".
-  const lead = (d.lead.split(/(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。]$/, '').trim();
+  const lead = (d.lead.split(/(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。:：]$/, '').trim();
   if (d.title && !/\s/.test(d.title) && lead && !/\s/.test(title) && /\s/.test(lead)) return truncate(lead, MAX_EXAMPLE_CHARS);
   return title;
 }

@@ -36,7 +36,7 @@ export function extractiveSummarizer(): NodeSummarizer {
             ? { name: c.name, abstract: c.abstract, category: c.category, isDirectory: true, overview: c.overview }
             : { name: c.name, abstract: c.abstract, category: c.category, isDirectory: false, keyTerms: keyTermsOfOverview(c.overview) },
         ),
-        { dirName: input.name },
+        { dirName: input.name, path: input.uri.replace(/^ctx:\/\//, '').split('/').filter(Boolean) },
       );
       return { abstract, overview, categories: categoriesOf(input.children), usage: NO_USAGE, llm: false };
     },

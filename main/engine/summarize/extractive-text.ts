@@ -246,6 +246,8 @@ export interface Labels {
   files: string;
   /** A folder's line of its sub-folders' distinctive terms. */
   covers: string;
+  /** A wide folder's line of its documents' titles. */
+  documents: string;
   /** Separator of a list of terms. */
   listSeparator: string;
   /** "... and 12 more" */
@@ -257,10 +259,10 @@ export interface Labels {
 }
 
 export const LABELS: Record<ContentLanguage, Labels> = {
-  en: { keyTerms: 'Key terms', definitions: 'Definitions', folders: 'Folders', packages: 'Packages', files: 'Files', covers: 'Covers', listSeparator: ', ', more: (n) => `… and ${n} more`, colon: ': ', sentenceJoiner: ' ' },
-  zh: { keyTerms: '关键词', definitions: '定义', folders: '子目录', packages: '包', files: '文件', covers: '涵盖', listSeparator: '、', more: (n) => `……另有 ${n} 项`, colon: '：', sentenceJoiner: '' },
-  ja: { keyTerms: 'キーワード', definitions: '定義', folders: 'フォルダ', packages: 'パッケージ', files: 'ファイル', covers: '内容', listSeparator: '、', more: (n) => `…ほか ${n} 件`, colon: '：', sentenceJoiner: '' },
-  ko: { keyTerms: '핵심어', definitions: '정의', folders: '폴더', packages: '패키지', files: '파일', covers: '포함', listSeparator: ', ', more: (n) => `… 외 ${n}개`, colon: ': ', sentenceJoiner: ' ' },
+  en: { keyTerms: 'Key terms', definitions: 'Definitions', folders: 'Folders', packages: 'Packages', files: 'Files', covers: 'Covers', documents: 'Documents', listSeparator: ', ', more: (n) => `… and ${n} more`, colon: ': ', sentenceJoiner: ' ' },
+  zh: { keyTerms: '关键词', definitions: '定义', folders: '子目录', packages: '包', files: '文件', covers: '涵盖', documents: '文档', listSeparator: '、', more: (n) => `……另有 ${n} 项`, colon: '：', sentenceJoiner: '' },
+  ja: { keyTerms: 'キーワード', definitions: '定義', folders: 'フォルダ', packages: 'パッケージ', files: 'ファイル', covers: '内容', documents: '文書', listSeparator: '、', more: (n) => `…ほか ${n} 件`, colon: '：', sentenceJoiner: '' },
+  ko: { keyTerms: '핵심어', definitions: '정의', folders: '폴더', packages: '패키지', files: '파일', covers: '포함', documents: '문서', listSeparator: ', ', more: (n) => `… 외 ${n}개`, colon: ': ', sentenceJoiner: ' ' },
 };
 
 /** "a, b and c" in English, "a、b和c" in Chinese, the list separator elsewhere. */

@@ -266,6 +266,9 @@ function legalAbstract(text: string, name: string, language: ContentLanguage, ma
   return truncate(`Copyright and licence terms${upstream ? ` of ${upstream}` : ''}${list ? `: ${list}` : ''}.`, max);
 }
 
+/** An e-mail address with the name written before it (up to three capitalized words), or a URL. */
+const ADDRESS = /(?:(?:\p{Lu}[\p{L}.'-]*\s+){1,3})?<?[\w.+-]+@[\w-]+(?:\.[\w-]+)+>?|\bhttps?:\/\/\S+|\bwww\.[\w-]+\.\S+/gu;
+
 function collectSentences(doc: DocumentStructure, language: ContentLanguage): Sentence[] {
   const raw: { section: number; text: string; first: boolean }[] = [];
   // Notices and navigation are not content; a document that is nothing else keeps them.
@@ -288,7 +291,10 @@ function collectSentences(doc: DocumentStructure, language: ContentLanguage): Se
     const sampled = i >= nextSample;
     if (sampled) nextSample += stride;
     if (!sampled && !r.first) continue;
-    const tokens = tokenize(r.text, language);
+    // An address is no word of the text: "Chet Ramey <chet@po.cwru.edu>" or a URL's host and
+    // path ("clark", "net", "pub") would be a file's key terms and its folder's subject.
+    const addresses = [...r.text.matchAll(ADDRESS)].map((m) => [m.index, m.index + m[0].length] as const);
+    const tokens = tokenize(r.text, language).filter((t) => !addresses.some(([from, to]) => t.start >= from && t.end <= to));
     if (tokens.length === 0) continue;
     const keys = tokens.map((t) => t.key);
     out.push({ index: out.length, section: r.section, text: r.text, tokens, keys, unique: [...new Set(keys)], score: 0 });
