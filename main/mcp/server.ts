@@ -95,7 +95,7 @@ function tools(engine: Engine): ToolSpec[] {
       name: 'search',
       title: 'Search the context',
       description:
-        'Hybrid (full-text + vector) search over the context tree, memories and conversations. Returns `ranked`: one result per document, best first, with its title, score, scope, `weak` (true below the relevance floor `weak_below`: probably not relevant), `also_at` (copies of the same content elsewhere) and its hits, best first (its best section, then the other sections and its own abstract/overview). Each hit names its ctx:// URI, level (0 abstract, 1 overview, 2 content), score, the section heading, a snippet and its provenance: the source file and lines, or the conversation message ids it came from.',
+        'Hybrid (full-text + vector) search over the context tree, memories and conversations. Returns `ranked`: one result per document, best first, with its title, score, scope, `weak` (true below the relevance floor `weak_below`: probably not relevant), `also_at` (copies of the same content elsewhere) and its hits, best first (its best section, then the other sections and its own abstract/overview). Each hit names its ctx:// URI, level (0 abstract, 1 overview, 2 content), score, the section heading, a snippet and its provenance: the source file and lines, or the conversation message ids it came from. A conversation message is followed by the neighbouring messages it brought in as its context (before or after it), each with `neighbour_of`: that message\'s id.',
       input: z.object({
         query: search.query.describe('what to look for'),
         scope: Scope.optional().describe('only this scope'),

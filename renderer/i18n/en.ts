@@ -289,6 +289,7 @@ export const en = {
   'search.more': '{count, plural, one {# more section} other {# more sections}}',
   'search.moreLevels': 'Its other levels ({count})',
   'search.less': 'Show fewer',
+  'search.inContext': 'In context:',
   'search.alsoAt': 'Also at',
   'search.section.0': 'Abstract',
   'search.section.1': 'Overview',

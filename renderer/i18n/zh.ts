@@ -287,6 +287,7 @@ export const zh: Messages = {
   'search.more': '另有 {count} 个章节',
   'search.moreLevels': '它的其他层级（{count}）',
   'search.less': '收起',
+  'search.inContext': '上下文：',
   'search.alsoAt': '相同内容也在',
   'search.section.0': '摘要',
   'search.section.1': '概览',

@@ -76,6 +76,12 @@ export const SearchHit = z.object({
     lines: z.tuple([z.number(), z.number()]).nullable(),
     message_ids: z.array(z.string()),
   }),
+  /**
+   * For a conversation message that is a hit only as the neighbour of another (the message before
+   * or after it): that hit's message id, at the same URI. The ranked list shows it under that hit,
+   * as its context, never as a result of its own.
+   */
+  neighbour_of: z.string().optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
@@ -102,7 +108,10 @@ export const RankedResult = z.object({
   scope: z.string(),
   /** True below the relevance floor (`weak_below`): shown apart as weak matches. */
   weak: z.boolean(),
-  /** Best first; the first is the one to show, the rest are "N more sections". */
+  /**
+   * Best first; the first is the one to show, the rest are "N more sections". Then, for a
+   * conversation message, the neighbouring messages it brought in (`neighbour_of`), as its context.
+   */
   hits: z.array(RankedHit).min(1),
   /** Other documents whose matching content is identical, collapsed into this one. */
   also_at: z.array(z.string()),

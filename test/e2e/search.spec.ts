@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ingestThroughUi, SAMPLE, useAppSession } from './harness.js';
+import { ingestThroughUi, ROOT, SAMPLE, useAppSession } from './harness.js';
 
 const app = useAppSession();
 
@@ -17,6 +17,22 @@ async function ingestAndSummarize(page: Page, folder = SAMPLE): Promise<void> {
   await ingestThroughUi(page, folder);
   await page.keyboard.press('Alt+3');
   await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 90_000 });
+}
+
+/** A debugging conversation with an assistant (one session, 42 messages), imported through the sessions view. */
+const POOL_LEAK = join(ROOT, 'test', 'fixtures', 'memory-dev', 'en-debug-pool-leak.json');
+
+async function importConversation(page: Page, path: string): Promise<void> {
+  await page.keyboard.press('Alt+5');
+  await page.getByTestId('sessions-import-path').fill(path);
+  await page.getByTestId('sessions-import').click();
+  await page.locator('[data-testid="session-open"][data-analysis="done"]').waitFor({ timeout: 60_000 });
+}
+
+/** Searches from the search view and waits for that query's results. */
+async function searchFor(page: Page, query: string): Promise<void> {
+  await page.getByTestId('search-input').fill(query);
+  await page.locator(`[data-testid="search-status"][data-status="done"][data-query="${query}"]`).waitFor({ timeout: 30_000 });
 }
 
 /** The hits on show, with what each says about itself. */
@@ -33,6 +49,11 @@ async function shownHits(page: Page) {
       marks: [...e.querySelectorAll('mark')].map((m) => m.textContent ?? ''),
       provenance: e.querySelector('[data-testid="hit-provenance"]')?.textContent ?? '',
       score: e.querySelector('[data-testid="hit-score"]')?.textContent ?? '',
+      /** The messages shown under it as its context: their ids and whose neighbours they are. */
+      context: [...e.querySelectorAll('[data-testid="search-context-hit"]')].map((c) => ({
+        id: c.getAttribute('data-message-id') ?? '',
+        of: c.getAttribute('data-neighbour-of') ?? '',
+      })),
     })),
   );
 }
@@ -142,6 +163,47 @@ describe('Search and the rebuilt DAG in a browser', () => {
     const dirUri = (await dirHit.getAttribute('data-open-uri'))!;
     await dirHit.click();
     await page.locator(`[data-testid="node-details"][data-uri="${dirUri}"]`).waitFor();
+  });
+
+  it('shows a message’s lifted neighbour under it as its context, and no strong conversational hit for a question about the sample', async () => {
+    const { page, shot } = await app.start();
+    await ingestAndSummarize(page);
+    await importConversation(page, POOL_LEAK);
+    await page.keyboard.press('Alt+4');
+
+    // A question about the conversation: the reply after a matching message is shown under it,
+    // "In context", never as a result of its own.
+    await searchFor(page, 'how do I reproduce the leak locally');
+    const hits = await shownHits(page);
+    const messages = hits.filter((h) => h.uri.startsWith('ctx://session/en-debug-pool-leak/'));
+    const lifters = messages.filter((h) => h.context.length > 0);
+    expect(lifters.length).toBeGreaterThan(0);
+    const results = new Set(messages.map((h) => /Messages: (\S+)/.exec(h.provenance)?.[1]));
+    for (const lifter of lifters) {
+      const own = /Messages: (\S+)/.exec(lifter.provenance)?.[1];
+      for (const neighbour of lifter.context) {
+        expect(neighbour.of).toBe(own);
+        expect(results.has(neighbour.id), `${neighbour.id} is a result of its own too`).toBe(false);
+      }
+    }
+    // Shown at once, not behind "more sections".
+    const context = page.getByTestId('search-context-hit').first();
+    await expect(context.isVisible()).resolves.toBe(true);
+    await expect(context.textContent()).resolves.toMatch(/^In context:\s*\[2026-03-02\] \w+: /);
+    await shot('search-context');
+
+    // A question about the sample, which the conversation does not answer: the sample's files are
+    // the strong results; a message of the conversation (a reply with no word of the question,
+    // lifted by its neighbour "We decided to keep max at 20") is at most a weak match.
+    await searchFor(page, 'what did the storm review decide about the uplink');
+    const sample = await shownHits(page);
+    expect(sample.length).toBeGreaterThan(0);
+    expect(sample.some((h) => h.uri === 'ctx://resources/sample/notes/2024-05-08-storm-review.md')).toBe(true);
+    expect(sample.filter((h) => h.uri.startsWith('ctx://session/'))).toEqual([]);
+    if (!(await page.getByTestId('search-weak-list').isVisible())) await page.getByTestId('search-weak-toggle').click();
+    const all = await shownHits(page);
+    expect(all.filter((h) => h.uri.startsWith('ctx://session/') && h.weak !== 'true')).toEqual([]);
+    await shot('search-unrelated-conversation-weak');
   });
 
   it('shows the search view in the dark theme and in Chinese', async () => {

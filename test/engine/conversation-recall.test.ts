@@ -116,6 +116,16 @@ describe('conversational search', () => {
     const ids = hits.map((hit) => hit.provenance.message_ids[0]);
     expect(ids[0]).toBe('s2:1');
     expect(ids).toContain('s2:2');
+    // The reply is there as the question's context: under it in the ranked list, not a result of its own, and counted right after it.
+    const response = await engine.call('search:query', { query: 'Any news from the hospital about the operation?', topK: 3 });
+    const reply = response.hits.find((hit) => hit.provenance.message_ids[0] === 's2:2');
+    expect(reply?.neighbour_of).toBe('s2:1');
+    expect(response.ranked[0]?.hits.map((hit) => [hit.provenance.message_ids[0], hit.neighbour_of ?? null])).toEqual([
+      ['s2:1', null],
+      ['s2:2', 's2:1'],
+    ]);
+    expect(response.ranked.slice(1).flatMap((result) => result.hits.map((hit) => hit.provenance.message_ids[0]))).not.toContain('s2:2');
+    expect(citedMessageIds(response).slice(0, 2)).toEqual(['s2:1', 's2:2']);
   }, 60_000);
 
   it('searches a question naming a speaker on its other words: the name does not pull in their short messages', async () => {

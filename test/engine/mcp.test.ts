@@ -24,7 +24,7 @@ interface Ranked {
   scope: string;
   weak: boolean;
   also_at: string[];
-  hits: Array<{ uri: string; level: number; score: number; snippet: string; heading: string | null; provenance: { source: string | null; message_ids: string[] } }>;
+  hits: Array<{ uri: string; level: number; score: number; snippet: string; heading: string | null; neighbour_of?: string; provenance: { source: string | null; message_ids: string[] } }>;
 }
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -89,16 +89,23 @@ describe('cairn mcp (read-only)', () => {
   it('search finds conversation messages by id and resource files by source', async () => {
     const sessions = await call(client, 'search', { query: 'heap snapshot comparison', scope: 'session', top_k: 5 });
     expect(sessions.isError).toBeFalsy();
-    // The ranked list the app and the CLI show: one result per message here, best first.
+    // The ranked list the app and the CLI show: one result per message here, best first, each
+    // followed by the neighbouring messages it lifted, as its context.
     const { ranked, weak_below: floor } = sessions.structuredContent as { ranked: Ranked[]; weak_below: number };
     expect(ranked.length).toBeGreaterThan(0);
     expect(typeof floor).toBe('number');
     for (let i = 1; i < ranked.length; i += 1) expect(ranked[i]!.score).toBeLessThanOrEqual(ranked[i - 1]!.score);
     for (const result of ranked) {
       expect(result).toMatchObject({ title: expect.any(String), scope: 'session', weak: result.score < floor, also_at: expect.any(Array) });
-      expect(result.hits).toHaveLength(1);
-      expect(result.hits[0]!.score).toBe(result.score);
+      const [own, ...context] = result.hits;
+      expect(own!.score).toBe(result.score);
+      expect(own!.neighbour_of).toBeUndefined();
+      for (const neighbour of context) {
+        expect(neighbour).toMatchObject({ uri: own!.uri, neighbour_of: own!.provenance.message_ids[0] });
+        expect(neighbour.score).toBeLessThan(own!.score);
+      }
     }
+    expect(ranked.some((result) => result.hits.length > 1)).toBe(true);
     const hits = ranked.flatMap((result) => result.hits);
     for (const hit of hits) {
       expect(hit.uri.startsWith('ctx://session/en-memory-leak/')).toBe(true);

@@ -23,6 +23,8 @@ interface Hit {
   snippet: string;
   context_type: string;
   provenance: { source: string | null; lines: [number, number] | null; message_ids: string[] };
+  /** A conversation message's lifted neighbour: that message's id. */
+  neighbour_of?: string;
 }
 
 interface Ranked {
@@ -191,4 +193,42 @@ describe('cairn search', { timeout: 180_000 }, () => {
     expect(JSON.parse(cairn('reindex', '--json').stdout).records).toBe(before.rows);
     expect(await countRecords()).toEqual(before);
   }, 120_000);
+});
+
+describe('cairn search over a conversation', { timeout: 120_000 }, () => {
+  let conversation: string;
+  beforeAll(async () => {
+    conversation = await mkdtemp(join(tmpdir(), 'cairn-search-conversation-'));
+    const imported = cairn('sessions', 'import', join(ROOT, 'test/fixtures/memory-dev/en-debug-pool-leak.json'), '--workspace', conversation);
+    expect(imported.code, imported.stderr).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    await rm(conversation, { recursive: true, force: true });
+  });
+
+  it('prints a message’s lifted neighbours under it, "in context", never as results of their own', () => {
+    const query = 'how do I reproduce the leak locally';
+    const run = cairn('search', query, '--json', '--workspace', conversation);
+    expect(run.code, run.stderr).toBe(0);
+    const { ranked } = JSON.parse(run.stdout) as { ranked: Ranked[] };
+    const lifters = ranked.filter((r) => r.hits.some((h) => h.neighbour_of));
+    expect(lifters.length).toBeGreaterThan(0);
+    const results = new Set(ranked.map((r) => r.hits[0]!.provenance.message_ids[0]));
+    for (const result of lifters) {
+      const [own, ...context] = result.hits;
+      expect(own!.neighbour_of).toBeUndefined();
+      for (const hit of context) {
+        expect(hit.neighbour_of).toBe(own!.provenance.message_ids[0]);
+        expect(results.has(hit.provenance.message_ids[0])).toBe(false);
+      }
+    }
+    // The text: each neighbour's line, indented, right under its message's lines.
+    const text = cairn('search', query, '--workspace', conversation);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.split('\n');
+    const context = lines.flatMap((line, i) => (line.startsWith('         in context: ') ? [i] : []));
+    expect(context.length).toBe(lifters.reduce((n, r) => n + r.hits.length - 1, 0));
+    for (const i of context) expect(lines[i - 1], text.stdout).toMatch(/^ {7}content: |^ {9}in context: /);
+    expect(lines[context[0]!]!.slice('         in context: '.length, 40)).toBe(lifters[0]!.hits[1]!.snippet.slice(0, 40 - '         in context: '.length));
+  });
 });

@@ -58,8 +58,11 @@ function hitLine(hit: RankedHit): string {
 }
 
 function resultLines(result: RankedResult): string[] {
-  const [best, ...more] = result.hits as [RankedHit, ...RankedHit[]];
+  const [best, ...rest] = result.hits as [RankedHit, ...RankedHit[]];
+  const more = rest.filter((hit) => !hit.neighbour_of);
   const lines = [`${result.score.toFixed(3)}  ${result.title}  L${best.level} ${result.scope}  ${result.uri}`, `       ${hitLine(best)}`];
+  // A message's neighbours it brought in: its context, under it.
+  for (const hit of rest.filter((h) => h.neighbour_of)) lines.push(`         in context: ${oneLine(hit.snippet, 100)}`);
   if (more.length > 0) lines.push(`       + ${more.length} more in this document: ${more.map((hit) => `${hitLabel(hit)} (${hit.score.toFixed(2)})`).join(', ')}`);
   if (result.also_at.length > 0) lines.push(`       also at: ${result.also_at.join(', ')}`);
   return lines;

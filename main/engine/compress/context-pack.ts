@@ -121,12 +121,16 @@ export const PACK_FLOOR = 0.5;
  * The hits worth a block: those of the search's ranked results scoring at or above the pack's
  * floor. A document is judged by its best section, as the search list shows it, so a relevant
  * document brings its other matching sections; copies of the same content (`also_at`) come once.
+ * A message's neighbour listed as its context (`neighbour_of`) is judged by its own score, as when
+ * it was a result of its own: the pack brings a hit's neighbours itself (`neighboursOf`).
  */
 export function relevantHits(ranked: readonly RankedResult[], floor: number = PACK_FLOOR): PackHit[] {
   return ranked
     .filter((result) => result.score >= floor)
     .flatMap((result) =>
-      result.hits.map((hit) => ({
+      result.hits
+        .filter((hit) => !hit.neighbour_of || hit.score >= floor)
+        .map((hit) => ({
         uri: hit.uri,
         level: hit.level,
         score: hit.score,

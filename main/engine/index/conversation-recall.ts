@@ -18,7 +18,11 @@
  * - Neighbours: the message after each of the best messages gains a share of its score (an
  *   answer follows its question: "When's the operation?" / "Yes, finally. The 16th of April."),
  *   the one before a smaller share, never above the message that lifted it (the words asked for
- *   stay first); the session record's ordered message ids say who the neighbours are.
+ *   stay first); the session record's ordered message ids say who the neighbours are. A
+ *   neighbour that owes more to the lift than to its own match of the query is marked
+ *   `neighbourOf` its lifter: it is shown and counted as that message's context (rank.ts), never
+ *   as a result of its own (it was: "Can you paste one stack trace from the logs?", next to "We
+ *   upgraded the pg driver…", scored 1.06 for "upgrade the firmware", a strong lone hit).
  * - Time, last: for a question asking when, messages that state a time (a weekday, a date, "last
  *   week", 星期三) gain a share of their score, lifted neighbours included: after the lift, so a
  *   lifted reply stating no time does not push out one that states it.
@@ -74,6 +78,11 @@ const sessionRecordId = (sessionUri: string) => `${sessionUri}#1`;
 export interface Scored {
   record: StoredRecord;
   score: number;
+  /**
+   * For a neighbour the lift brought in: the message id of the message that lifted it (same
+   * session record URI). It is that message's context, not a match of its own.
+   */
+  neighbourOf?: string;
 }
 
 /** Reads records by id (the store's `get`). */
@@ -86,7 +95,8 @@ export type RecordReader = (ids: string[]) => Promise<StoredRecord[]>;
  */
 export async function conversationRecall(query: string, candidates: Scored[], get: RecordReader, speakers: readonly string[] = []): Promise<Scored[]> {
   const routed = routeConversation(preferSpeakers(speakers, candidates, CONVERSATION_RECALL.speakerShare), CONVERSATION_RECALL.routing);
-  const lifted = await liftNeighbours(routed, get, CONVERSATION_RECALL.neighbours);
+  const matched = new Map(candidates.map((c) => [c.record.id, c.score]));
+  const lifted = await liftNeighbours(routed, get, CONVERSATION_RECALL.neighbours, matched);
   return preferStatedTimes(query, lifted, CONVERSATION_RECALL.statedTimeShare);
 }
 
@@ -154,9 +164,12 @@ export interface NeighbourOptions {
  * The message after each of the `spread` best messages gains `next` × its score, the one before
  * `previous` ×, up to just under the score of the message that lifts it; a neighbour the search
  * did not find is read from the store. Lifts are read off the scores before any lift: a lifted
- * message does not lift the next in turn.
+ * message does not lift the next in turn. A message whose lift is more than its own match of the
+ * query (`matched`: its fused score before any conversational step; 0 when the search did not
+ * find it) is marked `neighbourOf` the message whose lift it kept, or that message's own lifter
+ * when it is marked too.
  */
-export async function liftNeighbours(candidates: Scored[], get: RecordReader, options: NeighbourOptions): Promise<Scored[]> {
+export async function liftNeighbours(candidates: Scored[], get: RecordReader, options: NeighbourOptions, matched: ReadonlyMap<string, number> = new Map()): Promise<Scored[]> {
   const best = candidates
     .filter((c) => isMessageRecord(c.record))
     .sort((a, b) => b.score - a.score)
@@ -166,24 +179,71 @@ export async function liftNeighbours(candidates: Scored[], get: RecordReader, op
   for (const record of await get([...new Set(best.map((c) => sessionRecordId(c.record.uri)))])) {
     if (isSessionRecord(record)) order.set(record.uri, record.provenance.message_ids ?? []);
   }
-  const lifts: { id: string; gain: number; cap: number }[] = [];
+  const lifts: { id: string; gain: number; cap: number; by: string }[] = [];
   for (const c of best) {
+    const by = c.record.provenance.message_ids?.[0] ?? '';
     const ids = order.get(c.record.uri) ?? [];
-    const at = ids.indexOf(c.record.provenance.message_ids?.[0] ?? '');
+    const at = ids.indexOf(by);
     if (at === -1) continue;
-    if (at + 1 < ids.length && options.next > 0) lifts.push({ id: messageRecordId(c.record.uri, ids[at + 1] as string), gain: options.next * c.score, cap: c.score });
-    if (at > 0 && options.previous > 0) lifts.push({ id: messageRecordId(c.record.uri, ids[at - 1] as string), gain: options.previous * c.score, cap: c.score });
+    if (at + 1 < ids.length && options.next > 0) lifts.push({ id: messageRecordId(c.record.uri, ids[at + 1] as string), gain: options.next * c.score, cap: c.score, by });
+    if (at > 0 && options.previous > 0) lifts.push({ id: messageRecordId(c.record.uri, ids[at - 1] as string), gain: options.previous * c.score, cap: c.score, by });
   }
   const scores = new Map(candidates.map((c) => [c.record.id, c]));
   const unknown = [...new Set(lifts.map((l) => l.id).filter((id) => !scores.has(id)))];
   for (const record of unknown.length > 0 ? await get(unknown) : []) scores.set(record.id, { record, score: 0 });
-  const lifted = new Map<string, number>();
+  const lifted = new Map<string, { score: number; gain: number; by: string }>();
   for (const l of lifts) {
     const own = scores.get(l.id)?.score;
     if (own === undefined) continue;
-    lifted.set(l.id, Math.max(lifted.get(l.id) ?? own, Math.min(own + l.gain, l.cap * (1 - 1e-6))));
+    const score = Math.min(own + l.gain, l.cap * (1 - 1e-6));
+    if (score > (lifted.get(l.id)?.score ?? own)) lifted.set(l.id, { score, gain: score - own, by: l.by });
   }
-  return [...scores.values()].map((c) => (lifted.has(c.record.id) ? { record: c.record, score: lifted.get(c.record.id) as number } : c));
+  const contextOf = contextRoots(lifted, matched, scores);
+  return [...scores.values()].map((c) => {
+    const lift = lifted.get(c.record.id);
+    if (!lift) return c;
+    const by = contextOf.get(c.record.id);
+    return by ? { record: c.record, score: lift.score, neighbourOf: by } : { record: c.record, score: lift.score };
+  });
+}
+
+/**
+ * The message each lifted record is the context of: its lifter when the lift gained it more than
+ * its own match, followed up while that lifter is context too, so a neighbour always names a
+ * message that is a result of its own. In a loop (two messages each lifting the other past its
+ * own match) the best-scored one stands.
+ */
+function contextRoots(
+  lifted: ReadonlyMap<string, { score: number; gain: number; by: string }>,
+  matched: ReadonlyMap<string, number>,
+  scores: ReadonlyMap<string, Scored>,
+): Map<string, string> {
+  const up = new Map<string, string>();
+  for (const [id, lift] of lifted) {
+    const uri = scores.get(id)?.record.uri;
+    if (uri !== undefined && lift.gain > (matched.get(id) ?? 0)) up.set(id, messageRecordId(uri, lift.by));
+  }
+  const scoreOf = (id: string) => lifted.get(id)?.score ?? scores.get(id)?.score ?? 0;
+  for (const start of [...up.keys()]) {
+    const path: string[] = [];
+    let at = start;
+    while (up.has(at) && !path.includes(at)) {
+      path.push(at);
+      at = up.get(at) as string;
+    }
+    if (path.includes(at)) {
+      const loop = path.slice(path.indexOf(at));
+      up.delete(loop.reduce((a, b) => (scoreOf(b) > scoreOf(a) ? b : a)));
+    }
+  }
+  const roots = new Map<string, string>();
+  for (const id of up.keys()) {
+    let at = id;
+    while (up.has(at)) at = up.get(at) as string;
+    const root = scores.get(at)?.record.provenance.message_ids?.[0];
+    if (root) roots.set(id, root);
+  }
+  return roots;
 }
 
 // A second clause of a question: after a comma or "and", a question word or an auxiliary opening

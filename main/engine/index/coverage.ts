@@ -50,10 +50,10 @@ export function coverage(text: string, weights: ReadonlyMap<string, number>): nu
 }
 
 /**
- * The factor a record's score is multiplied by. A record holding none of the query's terms was
- * found by meaning alone (the vector list), which term weights say nothing about: it keeps its score.
+ * The factor a record's score is multiplied by for the floor. A record holding none of the
+ * query's terms covers none of it: whatever raised its score (a vector near the query's, its
+ * session's match, a neighbour's lift) said nothing of its own words, so it is a weak match.
  */
 export function coverageFactor(share: number): number {
-  if (share <= 0) return 1;
-  return Math.min(1, share / COVERAGE_FULL);
+  return Math.min(1, Math.max(0, share) / COVERAGE_FULL);
 }

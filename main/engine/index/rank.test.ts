@@ -115,6 +115,39 @@ describe('rankHits', () => {
     expect(ranked.map((r) => r.hits.map((h) => h.provenance.message_ids))).toEqual([[['m1']], [['m2']]]);
   });
 
+  it('puts a message’s lifted neighbour under it as its context, never as a result of its own; one whose lifter is not listed stands alone', () => {
+    const session = 'ctx://session/chat/s1.md';
+    const message = (id: string, score: number, extra: Partial<SearchHit> = {}) =>
+      hit(session, 2, score, { id: `${session}#m:${id}`, content_hash: id, context_type: 'session', provenance: { source: null, lines: null, message_ids: [id] }, ...extra });
+    const ranked = rankHits(
+      [
+        own(message('m3', 1.1)),
+        // A reply with no word of the query, lifted by m3 to just under it, and weak by itself.
+        own(message('m4', 1.09, { neighbour_of: 'm3', coverage: 0 })),
+        own(hit('ctx://resources/notes.md', 2, 0.95)),
+        own(message('m9', 0.9)),
+        own(message('m2', 0.5, { neighbour_of: 'm3' })),
+        own(message('m8', 0.4, { neighbour_of: 'm7' })),
+      ],
+      { weakBelow: 0.5 },
+    );
+    expect(ranked.map((r) => [r.uri, r.hits.map((h) => [h.provenance.message_ids[0] ?? null, h.neighbour_of ?? null]), r.weak])).toEqual([
+      [
+        session,
+        [
+          ['m3', null],
+          ['m4', 'm3'],
+          ['m2', 'm3'],
+        ],
+        false,
+      ],
+      ['ctx://resources/notes.md', [[null, null]], false],
+      [session, [['m9', null]], false],
+      // m7 is not among the hits: its neighbour is judged by itself.
+      [session, [['m8', null]], true],
+    ]);
+  });
+
   it('makes a memory one result: its abstract, overview and content name the same messages', () => {
     const memory = 'ctx://user/memories/semantic/mem_1.md';
     const from = { source: null, lines: null, message_ids: ['m26'] };

@@ -11,7 +11,10 @@
  *   are listed as `also_at`, and a document all of whose hits are copies folds into the first.
  * - Results whose relevance (score × coverage of the query, search-index.ts) is below the mode's
  *   floor (`WEAK_BELOW`) are flagged `weak` and listed after the others.
- * - A conversation message stays its own entry: a question is answered by messages.
+ * - A conversation message stays its own entry: a question is answered by messages. A message
+ *   that is a hit only as another's neighbour (`neighbour_of`, conversation-recall.ts) goes under
+ *   that message as its context, after its own hits: it is never a result of its own, and a
+ *   reader (and the recall count) meets it right after the message that brought it in.
  *
  * `rankHits` is pure (tested on hand-made hits); `documentsOf` reads the metas it needs.
  */
@@ -63,6 +66,7 @@ export function toContractHit(hit: SearchHit): ContractHit {
     context_type: hit.context_type,
     category: hit.category,
     provenance: { source: hit.provenance.source, lines: hit.provenance.lines, message_ids: hit.provenance.message_ids },
+    ...(hit.neighbour_of ? { neighbour_of: hit.neighbour_of } : {}),
   };
 }
 
@@ -73,6 +77,8 @@ const isMessage = (hit: SearchHit) => hit.provenance.message_ids.length > 0;
  * memory, then "mem_….md" twice).
  */
 const entryKey = (input: RankInput) => (isMessage(input.hit) ? `${input.hit.uri}\n${input.hit.provenance.message_ids.join('\n')}` : input.document.uri);
+/** The entry of the message a neighbour is the context of (same URI), or null for any other hit. */
+const lifterKey = (hit: SearchHit) => (hit.neighbour_of ? `${hit.uri}\n${hit.neighbour_of}` : null);
 const contentKey = (hit: SearchHit) => (hit.content_hash ? `${hit.level}\n${hit.content_hash}` : null);
 
 function scopeOf(uri: string): string {
@@ -127,14 +133,25 @@ export function rankHits(inputs: readonly RankInput[], options: RankOptions): Ra
     alsoAt: Set<string>;
   }
   const entries = new Map<string, Entry>();
-  for (const [input, copies] of copiesOf) {
-    const key = entryKey(input);
+  // A neighbour goes under its lifter, after the lifter's own hits; one whose lifter is not
+  // listed stands alone (and is no one's context).
+  const keys = new Set([...copiesOf.keys()].map(entryKey));
+  const lifterOf = (input: RankInput) => {
+    const key = lifterKey(input.hit);
+    return key !== null && key !== entryKey(input) && keys.has(key) ? key : null;
+  };
+  const own = [...copiesOf].filter(([input]) => lifterOf(input) === null);
+  const context = [...copiesOf].filter(([input]) => lifterOf(input) !== null);
+  for (const [input, copies] of [...own, ...context]) {
+    const key = lifterOf(input) ?? entryKey(input);
     let entry = entries.get(key);
     if (!entry) {
       entry = { document: input.document, message: isMessage(input.hit), coverage: input.hit.coverage, hits: [], alsoAt: new Set() };
       entries.set(key, entry);
     }
-    entry.hits.push({ ...toContractHit(input.hit), heading: input.hit.heading, also_at: [...copies].sort() });
+    const hit = toContractHit(input.hit);
+    if (lifterOf(input) === null) delete hit.neighbour_of;
+    entry.hits.push({ ...hit, heading: input.hit.heading, also_at: [...copies].sort() });
     for (const uri of copies) entry.alsoAt.add(uri);
   }
   // An entry's copies, named by their documents: the document a copied hit sits in.

@@ -95,6 +95,12 @@ export interface SearchHit {
   context_type: ContextType;
   category: string;
   provenance: HitProvenance;
+  /**
+   * For a conversation message that is among the hits as the neighbour of another hit (the
+   * message before or after it, lifted by it; conversation-recall.ts): that hit's message id, at
+   * the same URI. It is that hit's context, not a match of its own.
+   */
+  neighbour_of?: string;
 }
 
 export interface RerankCandidate {
@@ -170,6 +176,8 @@ interface Candidate {
   score: number;
   /** How much of the query it covers, as a factor (coverage.ts); 1 when not weighed. */
   coverage?: number;
+  /** The message id of the hit this message is the neighbour of (conversation-recall.ts). */
+  neighbourOf?: string;
 }
 
 /**
@@ -246,6 +254,7 @@ function toHit(candidate: Candidate, query: string): SearchHit {
     context_type: record.context_type,
     category: record.category,
     provenance,
+    ...(candidate.neighbourOf ? { neighbour_of: candidate.neighbourOf } : {}),
   };
 }
 
@@ -387,6 +396,9 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const fused = reciprocalRankFusion(ranked, fusion.k, ranked.map(() => 1));
     const records = new Map<string, StoredRecord>();
     for (const list of lists) for (const c of list) records.set(c.record.id, c.record);
+    // A lifted neighbour is context as the first list holding it says (the whole question's first).
+    const neighbourOf = new Map<string, string | undefined>();
+    for (const list of lists) for (const c of list) if (!neighbourOf.has(c.record.id)) neighbourOf.set(c.record.id, c.neighbourOf);
     // The fused order, with the whole question's scores by place: a score floor (context packs)
     // sees the same spread of scores as for a one-part question (fused scores are flatter).
     const order = [...records.values()].sort((a, b) => (fused.get(b.id) ?? 0) - (fused.get(a.id) ?? 0));
@@ -396,6 +408,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     return order.map((record, i) => ({
       record,
       score: i <= last ? (scores[i] as number) : lastFused > 0 ? ((scores[last] ?? 0) * (fused.get(record.id) ?? 0)) / lastFused : 0,
+      ...(neighbourOf.get(record.id) ? { neighbourOf: neighbourOf.get(record.id) } : {}),
     }));
   }
 
@@ -541,12 +554,25 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     let ranked = rankCandidates(mode === 'hybrid' ? candidates : candidates.filter((c) => !isSessionRecord(c.record)), query.filter?.levels);
     if (options.reranker && ranked.length > 0) ranked = await rerank(text, ranked, k, query.signal);
     const minScore = query.minScore ?? 0;
-    let top = ranked.filter((c) => c.score >= minScore).slice(0, k);
+    let top = withLifters(ranked.filter((c) => c.score >= minScore).slice(0, k));
     // A reranker judges relevance itself; vector search finds by meaning, which term weights say nothing about.
     if (!options.reranker && mode !== 'vector') top = await weighByCoverage(text, top);
     const hits = top.map((c) => toHit(c, text));
     logger.debug('Search', { mode, k, hits: hits.length, ms: Date.now() - started });
     return hits;
+  }
+
+  /**
+   * A lifted neighbour is its lifter's context only next to its lifter: one whose lifter is not
+   * among the hits (a when-question's time lift can put it above) stands alone, judged by itself.
+   */
+  function withLifters(top: Candidate[]): Candidate[] {
+    const messages = new Set(top.map((c) => `${c.record.uri}\n${c.record.provenance.message_ids?.[0] ?? ''}`));
+    return top.map((c) => {
+      if (!c.neighbourOf || messages.has(`${c.record.uri}\n${c.neighbourOf}`)) return c;
+      const { neighbourOf: _, ...alone } = c;
+      return alone;
+    });
   }
 
   /**

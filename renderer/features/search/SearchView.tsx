@@ -1,7 +1,8 @@
 /**
  * Search over everything the workspace holds: a query box (search as you type, Enter at once),
  * the mode, scope and level filters, and one list of results by relevance (one per document,
- * its other sections under it, weak matches collapsed at the end; see main/engine/index/rank.ts).
+ * its other sections under it, a message's neighbours it brought in shown under it as its
+ * context, weak matches collapsed at the end; see main/engine/index/rank.ts).
  *
  * Keyboard: `/` anywhere focuses the box (App.tsx); in the box or the list, ↑ ↓ move through the
  * results and Enter opens the chosen one's best hit in the explorer. The box is a combobox whose
@@ -266,7 +267,10 @@ const ResultItem = memo(function ResultItem({ result, index, onOpen }: { result:
   const t = useT();
   const active = useSearch((s) => s.active === index);
   const [expanded, setExpanded] = useState(false);
-  const [best, ...more] = result.hits as [RankedHit, ...RankedHit[]];
+  const [best, ...rest] = result.hits as [RankedHit, ...RankedHit[]];
+  // A message's neighbours it brought in are its context, always shown under it; not "more sections".
+  const more = rest.filter((hit) => !hit.neighbour_of);
+  const context = rest.filter((hit) => hit.neighbour_of);
   const { source, lines, message_ids: messageIds } = best.provenance;
   // What the best hit is within its document: its section's heading, or which level of the document.
   const section = best.uri !== result.uri && best.heading !== result.title ? best.heading : null;
@@ -310,6 +314,26 @@ const ResultItem = memo(function ResultItem({ result, index, onOpen }: { result:
         </p>
       )}
       <Snippet hit={best} />
+      {context.length > 0 && (
+        <ul className="hit-context" data-testid="hit-context">
+          {context.map((hit) => (
+            <li
+              key={hit.provenance.message_ids.join(',')}
+              className="hit-sub"
+              onClick={(event) => {
+                event.stopPropagation();
+                onOpen(hit.uri, index);
+              }}
+              data-testid="search-context-hit"
+              data-message-id={hit.provenance.message_ids[0] ?? ''}
+              data-neighbour-of={hit.neighbour_of}
+            >
+              <span className="hit-context-label muted">{t('search.inContext')}</span>
+              <Snippet hit={hit} />
+            </li>
+          ))}
+        </ul>
+      )}
       {(source || messageIds.length > 0) && (
         <p className="hit-provenance" data-testid="hit-provenance">
           {source && (
