@@ -281,6 +281,10 @@ describe('memory candidates', () => {
     const procedural = leakCandidates.find((c) => c.category === 'procedural' && c.chain_ids?.includes(operation.chain_id))!;
     expect(procedural.message_ids).toEqual(operation.source_message_ids);
     expect(procedural.content.split('\n')[0]).toMatch(/^1\. /);
+    // Its regression test is written "1. Start the server…": the memory numbers it once, not "1. 1. Start…".
+    const numbered = leakCandidates.filter((c) => c.category === 'procedural').flatMap((c) => c.content.split('\n'));
+    expect(numbered).toContain('1. Start the server in the test.');
+    for (const line of numbered) expect(line).not.toMatch(/^\d+\. \d{1,2}[.)] /);
     const preference = proposed.find((p) => p.candidate.category === 'preference' && /prefer not to pay/.test(p.candidate.content));
     expect(preference?.score).toBe(0.7);
     for (const event of [...candidates, ...leakCandidates].filter((c) => c.category === 'event')) expect(event.title).toMatch(/^\d{4}-\d{2}-\d{2}/);

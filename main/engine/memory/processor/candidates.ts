@@ -99,7 +99,7 @@ export function proposeMemoryCandidates(analysis: SessionAnalysis): ProposedMemo
     const before = candidates.length;
     switch (chain.chain_type) {
       case 'OPERATION':
-        candidates.push({ ...base, category: 'procedural', title: labelled('howTo', titleFrom(chain.nodes.map((n) => n.text), 70)), content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim()}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
+        candidates.push({ ...base, category: 'procedural', title: labelled('howTo', titleFrom(chain.nodes.map((n) => n.text), 70)), content: chain.nodes.map((n, i) => `${i + 1}. ${n.text.trim().replace(LEADING_LIST_MARK, '')}${n.role === 'result' ? ' (result)' : ''}`).join('\n') });
         break;
       case 'NARRATIVE':
       case 'TIME':
@@ -276,8 +276,11 @@ function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
 
-// List numbers, bullets and clock times that open a step ("1.", "(15:42)", "第二步："): not a title.
-const LEADING_MARKS = /^(?:\s*(?:[-*•]|\(?\d{1,2}[:.]\d{2}\)?|\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|第[一二三四五六七八九十\d]+步[:：，,]?)\s*)+/iu;
+// A list number or bullet that opens a step ("1.", "- ", "Step 2:", "第二步："): a procedure's memory numbers its steps itself.
+const LIST_MARK = String.raw`[-*•]|\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|第[一二三四五六七八九十\d]+步[:：，,]?`;
+const LEADING_LIST_MARK = new RegExp(`^\\s*(?:${LIST_MARK})\\s*`, 'iu');
+// List marks and clock times that open a step ("1.", "(15:42)", "第二步："): not a title.
+const LEADING_MARKS = new RegExp(`^(?:\\s*(?:${LIST_MARK}|\\(?\\d{1,2}[:.]\\d{2}\\)?)\\s*)+`, 'iu');
 
 // A connective that ties a step to the one before ("so we pushed…", "and production on Friday…",
 // "Because each entry…", "所以…", "那就…"): it reads as a fragment at the head of a title, and
