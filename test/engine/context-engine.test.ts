@@ -61,6 +61,17 @@ describe('context:pack', () => {
     }
   });
 
+  it('answers a question about the documents with the documents, though a conversation shares the workspace', async () => {
+    // The conversation's session record is near the question by vector alone; routed to its
+    // messages, it put "…something called `sessionCache`" (matching "on-call" by "called") first.
+    const question = 'what should the on-call person do when a station stops reporting?';
+    const { ranked } = await engine.call('search:query', { query: question, topK: 10 });
+    expect(ranked[0]?.uri).toBe('ctx://resources/sample/docs/operations.md');
+    const pack = await engine.call('context:pack', { query: question, budget: 600 });
+    expect(pack.blocks[0]?.id.startsWith('ctx://resources/sample/docs/operations.md')).toBe(true);
+    expect(pack.markdown).toContain('A station stopped reporting');
+  });
+
   it('compress:run returns the result and a before/after pair for the diff view', async () => {
     const blocks = [
       { id: 'a', source: 'resource', priority: 'HIGH' as const, content: 'The problem: the export fails at night.', chain_links: ['c1'], chain_types: ['causal' as const] },

@@ -432,6 +432,10 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const records = new Map<string, StoredRecord>();
     for (const hit of [...lexical, ...semantic]) records.set(hit.record.id, hit.record);
     const candidates = [...records.values()].map((record) => ({ record, score: fused.get(record.id) ?? 0 }));
+    // Among documents, a session's record routes nothing: its long text is near many queries by
+    // vector alone, and its messages would rise above the documents that answer (a runbook's
+    // "station stopped reporting" under a chat message matching "on-call" by "called").
+    if (!conversational) return { candidates: candidates.filter((c) => !isSessionRecord(c.record)), conversational, speakers };
     return { candidates: await conversationRecall(text, candidates, (ids) => store.get(ids), speakers), conversational, speakers };
   }
 
