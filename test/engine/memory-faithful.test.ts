@@ -92,6 +92,8 @@ describe('the dev conversations', () => {
     expect(titleFrom(['so we pushed to production on Friday at 2pm.'], 70)).toBe('We pushed to production on Friday at 2pm.');
     expect(titleFrom(['npm install failed twice'], 70)).toBe('npm install failed twice');
     expect(titleFrom(['所以我们决定先租两个月的临时仓库'], 70)).toBe('我们决定先租两个月的临时仓库');
+    // A Han character takes two columns: a Chinese title gets half the characters, its leading clauses here.
+    expect(titleFrom(['到关西机场已经是当地时间下午五点了，原本订的下午四点的京都特急也错过了，只好改坐JR普通列车。'], 70)).toBe('到关西机场已经是当地时间下午五点了，原本订的下午四点的京都特急也错过了');
   });
 
   it('give chains that never repeat a step', async () => {

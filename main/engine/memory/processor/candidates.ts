@@ -310,10 +310,15 @@ const TITLE_LABELS = {
 } as const;
 
 export function labelled(kind: keyof typeof TITLE_LABELS, body: string): string {
-  const han = body.match(/\p{Script=Han}/gu)?.length ?? 0;
-  const letters = body.match(/\p{L}/gu)?.length ?? 0;
   const [en, zh] = TITLE_LABELS[kind];
-  return letters > 0 && han / letters >= 0.3 ? `${zh}：${body}` : `${en}: ${body}`;
+  return isChinese(body) ? `${zh}：${body}` : `${en}: ${body}`;
+}
+
+/** Whether a text is written in Chinese: a third of its letters or more are Han characters. */
+function isChinese(text: string): boolean {
+  const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  return letters > 0 && han / letters >= 0.3;
 }
 
 export function titleFrom(texts: string[], width: number): string {
@@ -326,7 +331,9 @@ export function titleFrom(texts: string[], width: number): string {
     // where a text that opens lower-case on its own ("npm install failed") keeps its case.
     if (unbound !== body && (unbound.match(/\p{L}/gu)?.length ?? 0) >= 2) body = unbound.replace(/^\p{Ll}/u, (first) => first.toUpperCase());
     if ((body.match(/\p{L}/gu)?.length ?? 0) < 2) continue;
-    return fitTitle(body, width).replace(/[\s,，、;；:：]+$/u, '');
+    // A Han character takes two columns and says about as much as a short word: a Chinese title of
+    // `width` characters ran to a whole sentence ("原因：到关西机场已经是当地时间下午五点了，原本订的…").
+    return fitTitle(body, isChinese(body) ? Math.ceil(width / 2) : width).replace(/[\s,，、;；:：]+$/u, '');
   }
   return shorten(texts[0] ?? '', width);
 }
