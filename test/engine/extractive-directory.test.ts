@@ -526,6 +526,16 @@ describe("a code package's L0 without a README: its package doc", () => {
     expect(abstract).not.toMatch(/^Package management/);
   });
 
+  it("a Go file's package doc is no folder's doc beside code in other languages", async () => {
+    const { abstract } = await summarize('src', [
+      child('api.ts', "The base server's HTTP API: readings in, forecasts out."),
+      child('station.py', "Python module: 4 classes, 3 functions — Model of a Tidewater station's firmware: sampling and packets. Defines: Station"),
+      child('uplink.go', 'Package uplink forwards station packets from the LoRa gateway to the base server.'),
+    ]);
+    expect(abstract).not.toMatch(/^Package uplink/);
+    expect(abstract).toContain('uplink.go');
+  });
+
   it("Python's __init__.py docstring; a README still comes first", async () => {
     const py = [child('__init__.py', 'Tide tables for the harbour stations, read from the port authority feed.'), child('feed.py', 'Python module: 2 functions. Defines: fetch, parse')];
     expect((await summarize('tides', py)).abstract).toMatch(/^Tide tables for the harbour stations, read from the port authority feed\./);

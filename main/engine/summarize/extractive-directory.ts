@@ -463,6 +463,8 @@ function describe(child: DirectoryChild, language: ContentLanguage): Described {
 const PACKAGE_DOC_NAME = /^(?:doc\.go|__init__\.py|lib\.rs|mod\.rs|index\.[cm]?[jt]sx?)$/;
 const GO_PACKAGE_DOC = /^Package [\w/]+ \S+ \S+/;
 
+/** Code in a language that is no part of a Go package (Go packages hold assembly and C of their own). */
+const OTHER_LANGUAGE_CODE = /\.(?:py|[cm]?[jt]sx?|rs|java|kt|rb|php|cs|swift|scala|lua|pl)$/;
 const TEST_FILE = /(?:_test\.go|_test\.py|^test_.*\.py|\.(?:test|spec)\.[cm]?[jt]sx?)$/;
 
 function isPackageDoc(d: Described): boolean {
@@ -512,7 +514,12 @@ function fitList(lead: string, label: string, names: string[], language: Content
 function pickIntro(content: Described[], language: ContentLanguage): Described | undefined {
   const readme = pickReadme(content, language);
   if (readme) return readme;
-  const docs = content.filter(isPackageDoc);
+  // A Go file's doc is its folder's only in a folder of Go: beside api.ts and station.py,
+  // uplink.go's "Package uplink forwards…" says what one file does, not what src/ is.
+  // (Assembly and C beside Go are the package's own: runtime/cgo's gcc_*.c.)
+  const count = (pattern: RegExp) => content.filter((d) => !d.child.isDirectory && pattern.test(d.child.name)).length;
+  const goFolder = count(/\.go$/) > count(OTHER_LANGUAGE_CODE);
+  const docs = content.filter((d) => isPackageDoc(d) && (goFolder || !/\.go$/.test(d.child.name)));
   // Go's doc.go is the package doc's home; then any file whose doc names the package.
   return docs.find((d) => d.child.name === 'doc.go') ?? docs[0];
 }
