@@ -526,6 +526,11 @@ describe("a code package's L0 without a README: its package doc", () => {
     expect(abstract).not.toMatch(/^Package management/);
   });
 
+  it('a folder of one document is that document: its title, then its lead', async () => {
+    const { abstract } = await summarize('notes', [child('2024-05-08-storm-review.md', 'Storm review, 8 May 2024 — The storm reached the harbour at 13:56.')]);
+    expect(abstract).toBe('Storm review, 8 May 2024: The storm reached the harbour at 13:56.');
+  });
+
   it("a Go file's package doc is no folder's doc beside code in other languages", async () => {
     const { abstract } = await summarize('src', [
       child('api.ts', "The base server's HTTP API: readings in, forecasts out."),

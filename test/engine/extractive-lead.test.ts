@@ -62,6 +62,13 @@ describe('file L0s on real documentation', () => {
     expect(abstract).not.toMatch(/Date:|From:|Torvalds/);
   });
 
+  it("meeting notes: the first account of what happened, not the 'Present:' line, though its first sentence is short", async () => {
+    const text = readFileSync(join(import.meta.dirname, '../../assets/sample/notes/2024-05-08-storm-review.md'), 'utf8');
+    const { abstract } = await summarizer.summarizeFile({ uri: 'ctx://resources/sample/notes/2024-05-08-storm-review.md', name: '2024-05-08-storm-review.md', text, format: 'markdown' });
+    expect(abstract.startsWith('Storm review, 8 May 2024 — The storm reached the harbour at 13:56. Gusts peaked')).toBe(true);
+    expect(abstract).not.toMatch(/Present:/);
+  });
+
   it("an AsciiDoc include: past its comments and preprocessor lines (git-doc's rev-list-description.txt, signoff-option.txt)", async () => {
     const description = (await summarize('git-doc/rev-list-description.txt', 'text')).abstract;
     expect(description.startsWith('List commits that are reachable by following the parent links from the given commit(s)')).toBe(true);

@@ -54,6 +54,17 @@ export function isWorkNote(text: string): boolean {
   return WORK_NOTE.test(text.trim());
 }
 
+/**
+ * A record's field line ("Present: Ana, Bram, …", "Date: 8 May", "出席：…"): meeting notes and
+ * reports open with them; they say who and when, not what the document is about.
+ */
+const FIELD_LINE = /^(?:present|attendees|attending|participants|absent|apologies|date|time|location|venue|place|authors?|chair|minutes|scribe|note ?taker|owner|status|version|revision|出席|缺席|参会人员?|与会人员|日期|时间|地点|记录人|主持人?)\s*[:：]/iu;
+
+export function isFieldLine(text: string): boolean {
+  const t = text.trim();
+  return !t.includes('\n') && FIELD_LINE.test(t);
+}
+
 /** A block of prose that is a notice, navigation or a stamp rather than content. */
 export function isBoilerplate(text: string): boolean {
   const t = text.trim();

@@ -164,9 +164,12 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
     const rest = parts.slice(1).flatMap((p) => (p.title && p.title !== p.child.name && !PART_NAME.test(p.title) && !CONTENTS.test(p.title) ? [p.title] : []));
     if (first.child.abstract.trim()) return rest.length > 0 ? `${first.child.abstract.trim()}${LABELS[language].sentenceJoiner}${partsLine(rest, language)}` : first.child.abstract.trim();
   }
-  const intro = pickIntro(content, language) ?? (content.length === 1 ? content[0] : undefined);
-  // A README's (or an only child's) lead says what the folder is for; its title is the README's.
+  const readme = pickIntro(content, language);
+  const intro = readme ?? (content.length === 1 ? content[0] : undefined);
+  // A README's lead says what the folder is for; its title is the README's. An only document is
+  // what the folder holds: its title, then its lead ("Storm review, 8 May 2024: The storm reached…").
   if (intro && isPackageDoc(intro)) return packageAbstract(intro, sorted, content, language, max);
+  if (intro && !readme && intro.title && intro.lead) return `${intro.title}${LABELS[language].colon}${intro.lead}`;
   if (intro) return intro.title && intro.lead ? intro.lead : intro.child.abstract.trim();
   // A folder of code packages (Go's src/encoding: ascii85/, asn1/, …, each "Package x …") names them.
   const folders = content.filter((d) => d.child.isDirectory && d.child.name.replace(/\/$/, '') !== 'testdata');

@@ -20,7 +20,7 @@
  *   { dirName: 'docs' },
  * );
  */
-import { isBoilerplate, isDebianCopyright, isLegalOrHistoryName, isWorkNote } from './boilerplate.js';
+import { isBoilerplate, isDebianCopyright, isFieldLine, isLegalOrHistoryName, isWorkNote } from './boilerplate.js';
 import { CONTENTS, parseStructure, sourceKindOf, type DocumentStructure } from './extractive-structure.js';
 import {
   LABELS,
@@ -213,12 +213,13 @@ function leadParagraph(doc: DocumentStructure, language: ContentLanguage): strin
         items += 1;
         continue;
       }
-      if (isBoilerplate(block.text) || isWorkNote(block.text) || !looksLikeProse(block.text)) continue;
+      if (isBoilerplate(block.text) || isWorkNote(block.text) || isFieldLine(block.text) || !looksLikeProse(block.text)) continue;
       // A usage line with <placeholder> arguments is not prose: the lead is what follows it.
       const text = withoutUsageLead(block.text);
-      const first = splitSentences(text)[0] ?? '';
+      const [first = '', second = ''] = splitSentences(text);
       const minTerms = language === 'en' ? 4 : 2;
-      if (tokenize(first, language).length < minTerms || /[?？]$/.test(first)) continue;
+      // A short first sentence leads with the next, as the L0 takes them ("The storm reached the harbour at 13:56. Gusts peaked…").
+      if (tokenize(`${first} ${second}`, language).length < minTerms || /[?？]$/.test(first)) continue;
       return text;
     }
   }
