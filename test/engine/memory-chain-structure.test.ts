@@ -11,6 +11,7 @@ import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.
 import { isProblem, SOLUTION } from '../../main/engine/memory/chains/extract-causal.js';
 import { isInstruction } from '../../main/engine/memory/chains/extract-operation.js';
 import { splitSentences } from '../../main/engine/memory/chains/text-units.js';
+import { findTimes } from '../../main/engine/memory/chains/time-expressions.js';
 import { calibrateMemory, commitGate, type MemoryKind } from '../../main/engine/memory/fusion/calibration.js';
 import { AUTO_COMMIT_CONFIDENCE, preferenceStrength } from '../../main/engine/memory/processor/candidates.js';
 
@@ -460,6 +461,13 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(isInstruction('Then book the hotel this week.')).toBe(true);
     expect(isInstruction('那就先问问行政有没有别的房间。')).toBe(false);
     expect(isInstruction('In that case put it in your calendar today.')).toBe(true);
+    expect(isInstruction('1. Meet the forwarder at hall B4 at 7:00.')).toBe(true);
+  });
+
+  it('reads "16 amps" as no clock time, "4 am" and "4 a.m." as one', () => {
+    expect(findTimes('Our machine demo needs 16 amps.')).toEqual([]);
+    expect(findTimes('The alarm went off at 4 am.').map((t) => t.text)).toEqual(['at 4 am']);
+    expect(findTimes('The alarm went off at 4 a.m. sharp.').map((t) => t.text)).toEqual(['at 4 a.m.']);
   });
 
   it("commits a debugging session's causal memory by itself under the per-kind gates, and no memory of an unmeasured kind", async () => {

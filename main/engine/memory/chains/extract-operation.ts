@@ -36,7 +36,8 @@ const ADVICE_LEAD = /^\W*(?:(?:then|also|so|and|in that case)\b[\s,]*)+|^\W*(?:�
  * cause, no conclusion and no moment of a timeline.
  */
 export function isInstruction(text: string): boolean {
-  const clause = text.replace(ADVICE_LEAD, '');
+  // A numbered step or a sequence marker ("1. Meet the forwarder at 7:00", "First, book…") opens an instruction too.
+  const clause = text.replace(LIST_NUMBER, '').replace(ADVICE_LEAD, '').replace(SEQUENCE, '').replace(/^[\s,，:：]+/, '');
   // "Update: staging was stable…", "Note: …": a word before a colon is a heading, not a verb.
   if (/^\W*[a-z]+\s*:/i.test(clause)) return false;
   return IMPERATIVE.test(clause) || /^\W*let'?s\b/i.test(clause) || /^[^，,。]{0,8}(?:记得|别忘了|一定要|务必)/u.test(clause);
