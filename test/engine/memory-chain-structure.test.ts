@@ -9,7 +9,9 @@ import type { Conversation } from '../../shared/types/memory.js';
 import { analyzeOffline, fitCommitGates } from '../../bench/lib/memory-eval.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
 import { isProblem, SOLUTION } from '../../main/engine/memory/chains/extract-causal.js';
+import { isInstruction } from '../../main/engine/memory/chains/extract-operation.js';
 import { splitSentences } from '../../main/engine/memory/chains/text-units.js';
+import { findTimes } from '../../main/engine/memory/chains/time-expressions.js';
 import { calibrateMemory, commitGate, type MemoryKind } from '../../main/engine/memory/fusion/calibration.js';
 import { AUTO_COMMIT_CONFIDENCE, preferenceStrength } from '../../main/engine/memory/processor/candidates.js';
 
@@ -417,6 +419,55 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(preferenceStrength('我打算给妈妈买一条真丝围巾，她一直很喜欢。')).toBe(0);
     expect(preferenceStrength('我爸喜欢拍照')).toBe(0.7);
     expect(preferenceStrength('我觉得她会喜欢，但我更喜欢红色的。')).toBe(0.7);
+  });
+
+  it('reads a reply opening with "Then" as advice: two instructions after it are no procedure, a numbered list still is', () => {
+    const advice = steps(
+      [
+        ['user', 'Last year we printed 2,000 brochures and brought 1,500 of them back.'],
+        ['assistant', 'Then print far fewer this time and put a QR code on the stand. Count the scans as well.'],
+      ],
+      'OPERATION',
+    );
+    expect(advice).toEqual([]);
+    const list = steps(
+      [
+        ['user', 'What do we do on the set-up day?'],
+        ['assistant', 'Then, in order:\n1. Meet the forwarder at 7:00.\n2. Put up the counter.\n3. Hang the banner last.'],
+      ],
+      'OPERATION',
+    );
+    expect(list).toEqual([['action: 1. Meet the forwarder at 7:00.', 'action: 2. Put up the counter.', 'action: 3. Hang the banner last.']]);
+  });
+
+  it('never cuts a step at the colon of a clock time ("7:00" stays whole)', () => {
+    const chains = steps([['assistant', 'First, book the delivery slot for 7:00. Then meet the driver at the gate.']], 'OPERATION');
+    expect(chains).toEqual([['action: First, book the delivery slot for 7:00.', 'action: Then meet the driver at the gate.']]);
+  });
+
+  it('takes no moment from an instruction that names a day ("Book the slot for March 2"), but from a timeline told', () => {
+    const lines = ['Book the delivery slot for March 2. Then send the quote by March 12.', 'Summary: March 2 the crate arrived, March 3 we built the stand, March 4 the fair opened.'];
+    const dated: Conversation = { id: 'fair', sessions: [{ id: 's1', messages: lines.map((text, i) => ({ id: `m${i + 1}`, role: i === 0 ? 'assistant' : 'user', text, timestamp: `2027-0${i + 2}-20T10:00:00Z` })) }] };
+    const chains = extractChainsWithRules(dated, { now: EPOCH })
+      .filter((c) => c.chain_type === 'TIME')
+      .map((c) => c.nodes.map((n) => `${n.role}: ${n.text}`));
+    expect(chains).toHaveLength(1);
+    expect(chains[0]?.every((s) => !/Book|send the quote/.test(s))).toBe(true);
+    expect(chains[0]).toContain('moment: March 3 we built the stand');
+  });
+
+  it('reads "Update:" or "Note:" before a colon as a heading, not an instruction', () => {
+    expect(isInstruction('Update: staging was stable, so we pushed to production on Friday at 2pm.')).toBe(false);
+    expect(isInstruction('Then book the hotel this week.')).toBe(true);
+    expect(isInstruction('那就先问问行政有没有别的房间。')).toBe(false);
+    expect(isInstruction('In that case put it in your calendar today.')).toBe(true);
+    expect(isInstruction('1. Meet the forwarder at hall B4 at 7:00.')).toBe(true);
+  });
+
+  it('reads "16 amps" as no clock time, "4 am" and "4 a.m." as one', () => {
+    expect(findTimes('Our machine demo needs 16 amps.')).toEqual([]);
+    expect(findTimes('The alarm went off at 4 am.').map((t) => t.text)).toEqual(['at 4 am']);
+    expect(findTimes('The alarm went off at 4 a.m. sharp.').map((t) => t.text)).toEqual(['at 4 a.m.']);
   });
 
   it("commits a debugging session's causal memory by itself under the per-kind gates, and no memory of an unmeasured kind", async () => {

@@ -13,7 +13,7 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
-import { IMPERATIVE } from './extract-operation.js';
+import { IMPERATIVE, isInstruction } from './extract-operation.js';
 import { CONDITIONAL, type Unit } from './text-units.js';
 
 /** How many messages back a problem, and forward a solution, may be from the cause. */
@@ -195,12 +195,6 @@ function splitAnchor(unit: Unit): Anchor | undefined {
     }
   }
   return undefined;
-}
-
-/** What to do, not what happened: an imperative, "let's…", or a Chinese reminder ("记得…", "别忘了…"). */
-function isInstruction(text: string): boolean {
-  const clause = text.replace(/^\W*(?:then|also|so|and)\b[\s,]*|^\W*(?:那就|那|然后|另外|还有)[，,\s]*/i, '');
-  return IMPERATIVE.test(clause) || /^\W*let'?s\b/i.test(clause) || /^[^，,。]{0,8}(?:记得|别忘了|一定要|务必)/u.test(clause);
 }
 
 // What a clause is for ("so that a slow render never blocks the API", "为了避免重复扣款"):

@@ -23,10 +23,26 @@ export const SEQUENCE = /^\s*(?:(?:and\s+)?(?:first(?:ly)?|second(?:ly)?|third|t
 const CONTINUES = /^\s*(?:(?:and\s+)?(?:second(?:ly)?|third|then|next(?=\s*[,:])|after that|afterwards|finally|lastly)\b(?=[\s,:]|$)|然后|接着|之后|再|最后|随后|(?:[2-9]|1\d)[.)、](?!\d)|step\s*(?:[2-9]|1\d)\b|[②③④⑤⑥⑦⑧⑨⑩]|第[二三四五六七八九十]步)/i;
 const STARTS_LIST = /^\s*(?:first(?:ly)?\b|1[.)、]|step\s*1\b|①|第一步|首先)/i;
 export const IMPERATIVE = new RegExp(
-  String.raw`^\s*(?:(?:and|just|now|please)\s+)?(?:run|open|add|set|install|restart|check|take|use|go|click|type|create|delete|remove|copy|move|put|stir|cook|boil|heat|pour|mix|cut|chop|wait|call|enable|disable|change|replace|update|upgrade|deploy|build|start|stop|kill|look|try|edit|save|commit|push|pull|write|drop|turn|press|select|bring|keep|reduce|increase|capture|compare|send|force|assert|give|forbid|store|clear|fill|serve|book|buy|pack)\b` +
+  String.raw`^\s*(?:(?:and|just|now|please)\s+)?(?:run|open|add|set|install|restart|check|take|use|go|click|type|create|delete|remove|copy|move|put|stir|cook|boil|heat|pour|mix|cut|chop|wait|call|enable|disable|change|replace|update|upgrade|deploy|build|start|stop|kill|look|try|edit|save|commit|push|pull|write|drop|turn|press|select|bring|keep|reduce|increase|capture|compare|send|force|assert|give|forbid|store|clear|fill|serve|book|buy|pack|order|fix|plan|generate|print|ask|tell|make|hang|meet|connect|ship|skip|leave|pick|choose|count|follow|contact|share|rent|hire|confirm|reserve|prepare|arrange|cancel|avoid|note|don't|do not)\b` +
     String.raw`|^\s*(?:把|将|放|加|倒|切|炒|煮|焯|炖|盖|打开|运行|执行|安装|重启|点击|输入|检查|设置|订|买|看|转|收汁|撇|捞)`,
   'i',
 );
+// What opens advice before its verb: "Then book it", "In that case put it…", "那就先问问…".
+const ADVICE_LEAD = /^\W*(?:(?:then|also|so|and|in that case)\b[\s,]*)+|^\W*(?:那就|那么|那|然后|另外|还有|顺便)[，,\s]*/i;
+
+/**
+ * What to do, not what happened: an imperative (after "then", "in that case", 那就…), "let's…",
+ * or a Chinese reminder ("记得…", "别忘了…"). Advice tells the listener a step; it states no
+ * cause, no conclusion and no moment of a timeline.
+ */
+export function isInstruction(text: string): boolean {
+  // A numbered step or a sequence marker ("1. Meet the forwarder at 7:00", "First, book…") opens an instruction too.
+  const clause = text.replace(LIST_NUMBER, '').replace(ADVICE_LEAD, '').replace(SEQUENCE, '').replace(/^[\s,，:：]+/, '');
+  // "Update: staging was stable…", "Note: …": a word before a colon is a heading, not a verb.
+  if (/^\W*[a-z]+\s*:/i.test(clause)) return false;
+  return IMPERATIVE.test(clause) || /^\W*let'?s\b/i.test(clause) || /^[^，,。]{0,8}(?:记得|别忘了|一定要|务必)/u.test(clause);
+}
+
 const RESULT = /\b(?:you(?:'ll| will| should) (?:see|get|have)|should (?:now )?(?:see|work|pass)|that's it|you're done|and it works|is a mechanical change)\b|就可以了|即可|就行了|就好了?|就完成了|出锅/i;
 // A report by the other speaker, at most this many messages after the last step.
 const REPORT_WINDOW = 2;
@@ -58,7 +74,13 @@ export function extractOperation(units: Unit[], createdAt: string): ExtractedCha
     }
     draft = undefined;
   };
+  let previous: Unit | undefined;
   for (const unit of units) {
+    // "Then book the hotel this week." opening a reply to the other speaker means "in that case":
+    // it answers what was just said, it carries no sequence on (the reply is advice, a step only
+    // as an imperative among others).
+    const replyOpening = unit.sentence === 0 && previous !== undefined && previous.speaker !== unit.speaker;
+    previous = unit;
     if (draft && unit.position - draft.lastPosition > REPORT_WINDOW) flush();
     // The other speaker may report how the steps went ("Done. The snapshot is 180 MB bigger.").
     if (draft && unit.role !== draft.role) {
@@ -75,7 +97,7 @@ export function extractOperation(units: Unit[], createdAt: string): ExtractedCha
       const imperative = IMPERATIVE.exec(body);
       const result = RESULT.exec(clause);
       // In "If A, then B" the "then" opens the consequent ("in that case"): no step of a sequence.
-      const consequent = sequence !== null && /^\s*then\b/i.test(sequence[0]) && CONDITIONAL.test(unit.text);
+      const consequent = sequence !== null && /^\s*then\b/i.test(sequence[0]) && (CONDITIONAL.test(unit.text) || (replyOpening && clause === unit.text.slice(0, clause.length)));
       const marker = list?.[0].trim() ?? (consequent ? undefined : sequence?.[0].trim());
       // Questions ("收汁要收到什么程度？") ask about a step; they are not one.
       const isStep = (marker !== undefined || imperative !== null) && !isPastEvent(clause) && !/[?？]\s*$/.test(clause) && !STATEMENT.test(body) && !SUBJECT_CLAUSE.test(body);

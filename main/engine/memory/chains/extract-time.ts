@@ -9,7 +9,8 @@
  * back later is a new timeline), and where it turns from what happened to what is planned ("I
  * signed today. They start on March 16."): a report and the plan after it are two timelines, while
  * a plan and how it went ("He can come on Thursday." … "The plumber came at ten.") are one.
- * Not moments: a habit ("I usually walk to work every morning"), and any time in a sentence that
+ * Not moments: a habit ("I usually walk to work every morning"), an instruction ("Book the slot for
+ * March 2"), and any time in a sentence that
  * opens with a condition ("If it has to finish by April 4, it has to start by March 7"): both
  * the condition and what follows from it may never happen.
  */
@@ -18,7 +19,7 @@ import { isStopWord } from '../../../lib/text-analysis.js';
 import { chainFromSteps, type Step } from './build-chain.js';
 import { CONDITIONAL, type Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
-import { IMPERATIVE, SEQUENCE } from './extract-operation.js';
+import { IMPERATIVE, isInstruction, SEQUENCE } from './extract-operation.js';
 import { findTimes, HABIT, isoMillis, isRoughSpan, isStoryRelative, resolveStoryRelative } from './time-expressions.js';
 
 const GAP_MESSAGES = 2;
@@ -51,6 +52,9 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
   for (const unit of units) {
     // A question names no moment of its own ("第二天顺利吗？" asks about one already told).
     if (/[?？]\s*$/.test(unit.text) || CONDITIONAL.test(unit.text)) continue;
+    // "Book the delivery slot for March 2", "Then send it by March 12": advice names the day of a
+    // step to take, a to-do, not a moment of what happened or of a plan someone has made.
+    if (isInstruction(unit.text)) continue;
     const mentions = findTimes(unit.text, { anchor: unit.timestamp, story: storyDate, past: isPastTense(unit.text) });
     if (mentions.length === 0) continue;
     if (unit.position - lastPosition > GAP_MESSAGES) flush();

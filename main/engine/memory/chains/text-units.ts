@@ -99,7 +99,8 @@ export function conversationUnits(messages: OrderedMessage[]): Unit[] {
  */
 export function splitClauses(sentence: string, marker: RegExp): string[] {
   const cuts: number[] = [];
-  const comma = /[,，、:：]\s*/g;
+  // A colon between digits is a clock or a port ("7:00", "localhost:3000"), no break between clauses.
+  const comma = /[,，、：]\s*|(?<!\d):(?!\d)\s*/g;
   for (let match = comma.exec(sentence); match !== null; match = comma.exec(sentence)) {
     const start = match.index + match[0].length;
     if (start < sentence.length && marker.test(sentence.slice(start))) cuts.push(start);

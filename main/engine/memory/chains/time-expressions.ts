@@ -28,7 +28,7 @@ const TIME_SOURCE = [
   String.raw`(?<mdCn>(?:\d{1,2}|${CN_NUM}{1,3})月(?:\d{1,2}|${CN_NUM}{1,3})[日号])`,
   String.raw`(?<relEn>\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tomorrow|tonight|this (?:morning|afternoon|evening)|last (?:night|week|month|year)|next (?:week|month|year)|the (?:next|following) (?:day|morning|afternoon|evening|week)|(?:\d+|two|three|four|five|a few|a couple of) (?:days|weeks|hours|months|years) (?:ago|later))\b)`,
   String.raw`(?<wdEn>\b(?:(?:last|next|this|on|that|by)\s+)?(?:${WEEKDAYS})\b)`,
-  String.raw`(?<clockEn>\b(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(?:at\s+)(?:\d{1,2}:\d{2}|noon|midnight)\b)`,
+  String.raw`(?<clockEn>\b(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:(?:am|pm)(?![a-z])|a\.m\.|p\.m\.)|\b(?:at\s+)(?:\d{1,2}:\d{2}|noon|midnight)\b)`,
   // A bare day of the month ("16日上午"); 号 is left out because "3号线" is a metro line, not a date.
   String.raw`(?<dayCn>(?<![月\d])\d{1,2}日)`,
   String.raw`(?<relCn>大前天|前天|昨天|今天|明天|后天|大后天|当天|第二天|第三天|次日|上周末|这周末|下周末|上个?月|下个?月|去年|今年|明年)`,
