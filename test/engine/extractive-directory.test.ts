@@ -460,6 +460,16 @@ describe('an index that is a table of paths', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('names its first rows in its own L0, not its header run into the first row as a sentence', () => {
+    const rows = ['./obashdb\tDeprecated sample implementation of a bash debugger\t', '', './complete\tShell completion code\t', '', './functions\tExample functions\t', './misc/cshtobash\tConvert csh aliases to bash equivalents.\tcsh, xalias'];
+    const { abstract, overview } = extractiveFileSummary(`Path\tDescription\tX-Ref\n${rows.join('\n')}\n`, 'INDEX.txt', 'text');
+    expect(abstract).toBe('./obashdb (Deprecated sample implementation of a bash debugger), ./complete (Shell completion code), ./functions (Example functions), ./misc/cshtobash (Convert csh aliases to bash equivalents)');
+    // Each row is a sentence of its own in the L1, its cross-references named by their column.
+    expect(overview).toContain('./misc/cshtobash — Convert csh aliases to bash equivalents (X-Ref: csh, xalias).');
+    // A paragraph that only has tabs in it is still prose.
+    expect(extractiveFileSummary('Notes on the pager\tand its keys.\nPress q to quit the pager at any time.\n', 'notes.txt', 'text').abstract).toMatch(/Press q to quit/);
+  });
 });
 
 describe('a folder of test data', () => {
