@@ -460,6 +460,16 @@ describe('an index that is a table of paths', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('names its first rows in its own L0, not its header run into the first row as a sentence', () => {
+    const rows = ['./obashdb\tDeprecated sample implementation of a bash debugger\t', '', './complete\tShell completion code\t', '', './functions\tExample functions\t', './misc/cshtobash\tConvert csh aliases to bash equivalents.\tcsh, xalias'];
+    const { abstract, overview } = extractiveFileSummary(`Path\tDescription\tX-Ref\n${rows.join('\n')}\n`, 'INDEX.txt', 'text');
+    expect(abstract).toBe('./obashdb (Deprecated sample implementation of a bash debugger), ./complete (Shell completion code), ./functions (Example functions), ./misc/cshtobash (Convert csh aliases to bash equivalents)');
+    // Each row is a sentence of its own in the L1, its cross-references named by their column.
+    expect(overview).toContain('./misc/cshtobash — Convert csh aliases to bash equivalents (X-Ref: csh, xalias).');
+    // A paragraph that only has tabs in it is still prose.
+    expect(extractiveFileSummary('Notes on the pager\tand its keys.\nPress q to quit the pager at any time.\n', 'notes.txt', 'text').abstract).toMatch(/Press q to quit/);
+  });
 });
 
 describe('a folder of test data', () => {
@@ -577,5 +587,53 @@ describe("a package's lines in its parent's L1", () => {
     const net = summarizeDirectory([{ name: 'mail', abstract: mail.abstract, overview: mail.overview, category: 'directory', isDirectory: true }], { dirName: 'net' });
     const nested = net.overview.split('\n').filter((line) => line.startsWith('  - '));
     expect(nested[0]).toMatch(/^ {2}- \*\*message\.go\*\*/);
+  });
+});
+
+describe('a document split into parts, in its folder', () => {
+  it('is listed with the files when its meta says so, though its name has no extension (a script split at its comments)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-document-'));
+    try {
+      const fs = await ContextFS.open(dir);
+      const meta = (uri: string, abstract: string): NodeMeta => ({ uri, kind: 'file', context_type: 'resource', category: 'document', abstract, overview: abstract, summary_status: 'done', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' });
+      const base = 'ctx://resources/scripts/';
+      const files: [string, string][] = [
+        [`${base}shprompt/01-shprompt-give-a-prompt.txt`, 'shprompt — give a prompt and get an answer satisfying certain criteria'],
+        [`${base}shprompt/02-while-do-case.txt`, "use `fn' and eval so that bash will do tilde expansion for me"],
+        [`${base}bcalc`, 'bcalc - a coproc example that uses bc to evaluate floating point expressions'],
+        [`${base}center`, 'center - center a group of lines'],
+      ];
+      for (const [uri, abstract] of files) await fs.writeFile(uri, abstract, meta(uri, abstract));
+      // (As the ingest writes a split document's folder: its meta marks it a document.)
+      await fs.writeMeta(`${base}shprompt/`, { uri: `${base}shprompt/`, kind: 'dir', context_type: 'resource', document: true, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' } as NodeMeta);
+      const handler = new DirectoryEventHandler({ fs, summarizer: extractiveSummarizer(), fileFallback: extractiveSummarizer(), index: noopIndex, logger: memoryLogger(), clock: { now: () => new Date('2026-01-01T00:00:00Z') }, emit: () => {} });
+      await handler.processDirectoryEvent(base);
+      const overview = await fs.read(base, 1);
+      expect(overview).not.toContain('## Folders');
+      expect(overview).toMatch(/## Files\n- \*\*shprompt\/\*\*/);
+      expect(overview).toContain('- **bcalc**');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("is named in its folder's L0 by its own lead, not by the titles of its other parts", async () => {
+    const { abstract } = await summarize('bash-doc', [
+      // (A first part cut at its room ends in "…", not in a full stop.)
+      child('bash.html', 'BASH — bash - GNU Bourne-Again SHell, the shell of the GNU system… Then: OPTIONS, ARGUMENTS, INVOCATION…', true),
+      child('bashref.html', 'Bash Reference Manual — This text is a brief description of the features that are present in the Bash shell.', true),
+      child('examples', 'Bash, example and function: bash-completion, complete, functions, misc and scripts.', true),
+    ]);
+    expect(abstract).toContain('bash - GNU Bourne-Again SHell, the shell of the GNU system…; Bash Reference Manual');
+    expect(abstract).not.toMatch(/Then:|OPTIONS/);
+  });
+
+  it('ends the sentence of a first part that is a title and a name line before the titles of the others', async () => {
+    const { abstract } = await summarize('bash.html', [
+      child('01-bash.txt', 'BASH — bash - GNU Bourne-Again SHell'),
+      child('02-options.txt', 'OPTIONS — All of the single-character shell options can be used when the shell is invoked.'),
+      child('03-arguments.txt', 'ARGUMENTS — If arguments remain after option processing, the first is a file of commands.'),
+    ]);
+    expect(abstract).toBe('BASH — bash - GNU Bourne-Again SHell. Then: OPTIONS and ARGUMENTS.');
   });
 });

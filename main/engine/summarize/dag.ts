@@ -263,7 +263,7 @@ export class DirectoryEventHandler {
     this.emit({ type: 'dag/summary-done', uri, reused: true, abstract });
     // Its L1 too: a parent summarized again names what each sub-folder covers from it, as on a first run.
     const overview = parent === null ? undefined : await this.deps.fs.read(uri, 1).catch(() => undefined);
-    this.childDone(parent, uri, { uri, name: uriName(uri), abstract, category: meta?.category ?? 'directory', is_directory: true, has_abstract: true, overview }, false);
+    this.childDone(parent, uri, { uri, name: uriName(uri), abstract, category: meta?.category ?? 'directory', is_directory: true, has_abstract: true, overview, ...(meta?.document ? { document: true } : {}) }, false);
     return true;
   }
 
@@ -432,7 +432,7 @@ export class DirectoryEventHandler {
     await this.deps.fs.writeDirSummary(uri, { abstract: summary.abstract, overview: summary.overview }, updated);
     this.stats.dirsSummarized += 1;
     this.emit({ type: 'dag/summary-done', uri, reused: false, abstract: summary.abstract, status: summary.status });
-    this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true, overview: summary.overview }, true);
+    this.childDone(node.parentUri, uri, { uri, name: uriName(uri), abstract: summary.abstract, category: updated.category ?? 'directory', is_directory: true, has_abstract: true, overview: summary.overview, ...(updated.document ? { document: true } : {}) }, true);
   }
 
   /**

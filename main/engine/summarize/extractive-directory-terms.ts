@@ -12,9 +12,23 @@ const MAX_COVERS = 24;
 /** A document's name: a folder named so is a document the ingest split into parts. */
 export const DOCUMENT_NAME = /\.(?:md|markdown|txt|rst|adoc|asciidoc|html?|xhtml|pdf|tex|org)$/i;
 
-/** A folder named as a document ("git-add.txt", "bashref.html"): a document the ingest split into parts. */
+/**
+ * A whole document the ingest split into parts: a folder its meta marks as one (also a script or a
+ * text without an extension: bash's examples/scripts/shprompt), or one named as a document
+ * ("git-add.txt", "bashref.html") when the caller does not say.
+ */
 export function isSplitDocument(child: DirectoryChild): boolean {
-  return child.isDirectory && DOCUMENT_NAME.test(child.name.replace(/\/$/, ''));
+  const name = child.name.replace(/\/$/, '');
+  // (A section with sections of its own, 02-options/, is opened under its document as a folder is.)
+  return child.isDirectory && ((child.document === true && !PART_NAME.test(name)) || DOCUMENT_NAME.test(name));
+}
+
+/** Parts of a split document: 01-introduction.md, 02-options/. */
+export const PART_NAME = /^\d{2,}-/;
+
+/** A split document's lead without the titles of its other parts ("… Then: OPTIONS, ARGUMENTS, …"): its own words. */
+export function withoutPartsLine(lead: string): string {
+  return (lead.split(/\s+(?:Then:|其余部分：)/, 1)[0] as string).trim();
 }
 
 /**

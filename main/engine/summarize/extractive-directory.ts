@@ -16,7 +16,7 @@ import { compareNatural } from '../../../shared/natural-sort.js';
 import { isLegalOrHistoryName } from './boilerplate.js';
 import { fit, LEAD_SEPARATOR, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, summarizeText, type ExtractiveSummary } from './extractive.js';
 import { CONTENTS } from './extractive-structure.js';
-import { DOCUMENT_NAME, isSplitDocument, sharedTopics, subtreeCovers } from './extractive-directory-terms.js';
+import { DOCUMENT_NAME, isSplitDocument, PART_NAME, sharedTopics, subtreeCovers, withoutPartsLine } from './extractive-directory-terms.js';
 import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
 
 export { keyTermsOfOverview } from './extractive-directory-terms.js';
@@ -30,6 +30,8 @@ export interface DirectoryChild {
   overview?: string;
   /** A file's key terms (the last line of its L1), when the caller has them: what its body is about, beyond its lead. */
   keyTerms?: string[];
+  /** A folder that is a document the ingest split into parts (its meta's `document`), when the caller knows. */
+  document?: boolean;
 }
 
 export interface SummarizeDirectoryOptions {
@@ -43,8 +45,6 @@ export interface SummarizeDirectoryOptions {
 
 /** Names of a folder's own introduction, best first. */
 const INTRO_NAMES = [/^readme(\.(md|markdown|txt|rst|adoc|html?))?\/?$/i, /^index(\.[a-z-]+)*\.(html?|md|rst|adoc|txt)\/?$/i, /^(overview|intro|introduction|about|_index)(\.[a-z0-9]+)?\/?$/i];
-/** Parts of a split document: 01-introduction.md, 02-usage.md, ... */
-const PART_NAME = /^\d{2,}-/;
 const MAX_CHILD_LINE_CHARS = 160;
 /**
  * A document's line in a folder whose list does not fit its L1, or that opens sub-folders: its
@@ -162,7 +162,10 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
     // The first part, then the titles of the others: what the document holds.
     // (A part that is the document's contents list is navigation, not a part to name.)
     const rest = parts.slice(1).flatMap((p) => (p.title && p.title !== p.child.name && !PART_NAME.test(p.title) && !CONTENTS.test(p.title) ? [p.title] : []));
-    if (first.child.abstract.trim()) return rest.length > 0 ? `${first.child.abstract.trim()}${LABELS[language].sentenceJoiner}${partsLine(rest, language)}` : first.child.abstract.trim();
+    const opening = first.child.abstract.trim();
+    // (A first part that is a title and a name line, "BASH — bash - GNU Bourne-Again SHell", ends its sentence before the parts.)
+    const ended = /[.!?。！？…:：]$/.test(opening) ? opening : `${opening}${end(language)}`;
+    if (opening) return rest.length > 0 ? `${ended}${LABELS[language].sentenceJoiner}${partsLine(rest, language)}` : opening;
   }
   const readme = pickIntro(content, language);
   const intro = readme ?? (content.length === 1 ? content[0] : undefined);
@@ -356,7 +359,7 @@ function documentTitle(d: Described): string | undefined {
   const manual = /^(\S+)\s+[-–—]\s+(?=\S)/.exec(d.lead);
   if (!own && !(manual && restatesName(manual[1] as string, d.child.name))) return undefined;
   const text = own ? d.title : d.lead.slice((manual as RegExpExecArray)[0].length);
-  const first = (text.split(/\s+(?:Then:|其余部分：)|(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。]$/, '').trim();
+  const first = (withoutPartsLine(text).split(/(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。]$/, '').trim();
   return first ? truncate(first.replace(/\s+/g, ' '), MAX_TITLE_CHARS) : undefined;
 }
 
@@ -555,8 +558,8 @@ function pickReadme(content: Described[], language: ContentLanguage): Described 
  */
 function exampleName(d: Described): string {
   const title = exampleTitle(d);
-  // Its first sentence: a split document's lead goes on with "Then: its parts".
-  const lead = (d.lead.split(/(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。:：]$/, '').trim();
+  // Its first sentence, without the titles of a split document's other parts ("Then: OPTIONS, …").
+  const lead = (withoutPartsLine(d.lead).split(/(?<=[.!?。！？])\s+/, 1)[0] as string).replace(/[.。:：]$/, '').trim();
   if (d.title && !/\s/.test(d.title) && lead && !/\s/.test(title) && /\s/.test(lead)) return truncate(lead, MAX_EXAMPLE_CHARS);
   return title;
 }

@@ -226,6 +226,8 @@ interface RawParagraph {
  */
 function parsePlainText(text: string): DocumentStructure {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const table = tabTable(lines);
+  if (table) return table;
   const marks = new Map<string, number>();
   const levelOf = (mark: string) => {
     if (!marks.has(mark)) marks.set(mark, Math.min(6, marks.size + 1));
@@ -350,6 +352,38 @@ function parsePlainText(text: string): DocumentStructure {
     if (joined.length > 0) (sections[sections.length - 1] as Section).blocks.push({ text: joined, item: paragraph.item });
   }
   return { title, sections, definitions: [] };
+}
+
+/** Rows of a tab-separated table that stand for it in its L0, as a contents list's top entries do. */
+const TABLE_ENTRIES = 6;
+
+/**
+ * A text that is a tab-separated table under a header row (bash's examples/INDEX.txt: "Path
+ * Description X-Ref", then "./complete  Shell completion code" rows): each row is an entry, never
+ * a paragraph of prose, so its L0 names its first rows ("./obashdb (Deprecated sample …), ./complete
+ * (Shell completion code)") instead of running the header into the first row as a sentence.
+ */
+function tabTable(lines: string[]): DocumentStructure | undefined {
+  const rows = lines.filter((l) => l.trim().length > 0);
+  const header = (rows[0] ?? '').split('\t').map((c) => c.trim()).filter(Boolean);
+  // A header row: two cells at least, each a short label, not a sentence.
+  if (header.length < 2 || header.some((c) => c.length > 30 || /[.!?。！？,;]/.test(c))) return undefined;
+  const body = rows.slice(1).map((row) => row.split('\t').map((c) => cleanInline(c.trim())).filter(Boolean));
+  if (body.length < 3 || body.filter((cells) => cells.length >= 2).length < body.length * 0.8) return undefined;
+  const entry = (cells: string[]) => (cells.length >= 2 ? `${cells[0]} (${(cells[1] as string).replace(/[.。]$/, '')})` : (cells[0] as string));
+  return {
+    // "./misc/cshtobash — Convert csh aliases to bash (X-Ref: csh, xalias).": a row read as a sentence of its own.
+    sections: [{ level: 0, blocks: body.map((cells) => ({ text: rowSentence(cells, header), item: true })) }],
+    definitions: [],
+    contents: body.slice(0, TABLE_ENTRIES).map(entry),
+  };
+}
+
+function rowSentence(cells: string[], header: string[]): string {
+  const [first, second, ...rest] = cells;
+  const more = rest.length > 0 ? ` (${header[2] ? `${header[2]}: ` : ''}${rest.join(', ')})` : '';
+  const text = `${first}${second ? ` — ${second.replace(/[.。]$/, '')}` : ''}${more}`;
+  return /[.!?。！？]$/.test(text) ? text : `${text}.`;
 }
 
 /** A short line without sentence punctuation, e.g. "Introduction", "2. Design", "第一章 概述". */

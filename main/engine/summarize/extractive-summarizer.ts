@@ -33,7 +33,7 @@ export function extractiveSummarizer(): NodeSummarizer {
         // A file's L1 counts for its key terms only (its body's subject); a sub-folder's whole L1 is read.
         input.children.map((c) =>
           c.is_directory
-            ? { name: c.name, abstract: c.abstract, category: c.category, isDirectory: true, overview: c.overview }
+            ? { name: c.name, abstract: c.abstract, category: c.category, isDirectory: true, overview: c.overview, ...(c.document ? { document: true } : {}) }
             : { name: c.name, abstract: c.abstract, category: c.category, isDirectory: false, keyTerms: keyTermsOfOverview(c.overview) },
         ),
         { dirName: input.name, path: input.uri.replace(/^ctx:\/\//, '').split('/').filter(Boolean) },

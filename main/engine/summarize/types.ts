@@ -17,6 +17,8 @@ export interface ChildSummary {
   has_abstract: boolean;
   /** A sub-folder's L1: what lies below it, so the parent can name its subtree's distinctive terms. */
   overview?: string;
+  /** A sub-folder that is a document the ingest split into parts (its meta's `document`): listed as a document, whatever its name. */
+  document?: boolean;
 }
 
 /** The seed's DirectorySummary. */
