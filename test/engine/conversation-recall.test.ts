@@ -66,6 +66,17 @@ const CONVERSATION = {
         say('s3:4', 'Elena', 'Deal. Saturday at noon?'),
       ],
     },
+    {
+      // The reply to the matching message is a question of its own; the answer comes after it.
+      id: 's4',
+      started_at: '2024-08-11T20:40:00Z',
+      messages: [
+        say('s4:1', 'Elena', 'The journal accepted our glacier paper!'),
+        say('s4:2', 'Sam', 'Brilliant! How did you celebrate?'),
+        say('s4:3', 'Elena', 'I screamed, woke the neighbours, then we ordered pizza.'),
+        say('s4:4', 'Sam', 'Pizza is the right call.'),
+      ],
+    },
   ],
 };
 
@@ -80,7 +91,7 @@ beforeAll(async () => {
   const file = join(workspace, 'knee.json');
   await writeFile(file, JSON.stringify(CONVERSATION));
   const { conversations } = await engine.call('sessions:import', { path: file });
-  expect(conversations[0]?.records).toBe(15);
+  expect(conversations[0]?.records).toBe(19);
 }, 60_000);
 
 afterAll(async () => {
@@ -126,6 +137,15 @@ describe('conversational search', () => {
     ]);
     expect(response.ranked.slice(1).flatMap((result) => result.hits.map((hit) => hit.provenance.message_ids[0]))).not.toContain('s2:2');
     expect(citedMessageIds(response).slice(0, 2)).toEqual(['s2:1', 's2:2']);
+  }, 60_000);
+
+  it('finds the answer after a reply that asks a question, two messages after the match', async () => {
+    const response = await engine.call('search:query', { query: 'How did Elena react to the glacier paper news?', topK: 4 });
+    const cited = citedMessageIds(response);
+    expect(cited[0]).toBe('s4:1');
+    expect(cited.slice(0, 3)).toContain('s4:3');
+    // It is there as the match's context, not a result of its own.
+    expect(response.hits.find((hit) => hit.provenance.message_ids[0] === 's4:3')?.neighbour_of).toBe('s4:1');
   }, 60_000);
 
   it('searches a question naming a speaker on its other words: the name does not pull in their short messages', async () => {

@@ -18,7 +18,9 @@
  * - Neighbours: the message after each of the best messages gains a share of its score (an
  *   answer follows its question: "When's the operation?" / "Yes, finally. The 16th of April."),
  *   the one before a smaller share, never above the message that lifted it (the words asked for
- *   stay first); the session record's ordered message ids say who the neighbours are. A
+ *   stay first); when that reply asks a question of its own ("When did you find out?"), the
+ *   message after it, its answer ("On Friday night."), gains a share too, capped the same way;
+ *   the session record's ordered message ids say who the neighbours are. A
  *   neighbour that owes more to the lift than to its own match of the query is marked
  *   `neighbourOf` its lifter: it is shown and counted as that message's context (rank.ts), never
  *   as a result of its own (it was: "Can you paste one stack trace from the logs?", next to "We
@@ -42,7 +44,7 @@ export const CONVERSATION_RECALL = {
   /** For a question naming a speaker: the share of its score a message of theirs gains. */
   speakerShare: 0.8,
   routing: { session: 0.5 },
-  neighbours: { next: 0.5, previous: 0.2, spread: 10 },
+  neighbours: { next: 0.5, previous: 0.2, spread: 10, answerAfterQuestion: 0.8 },
 } as const;
 
 /** Whether a record is a conversation message (or cites messages). */
@@ -158,6 +160,8 @@ export interface NeighbourOptions {
   previous: number;
   /** The best messages whose neighbours are lifted (read from the store when not candidates). */
   spread: number;
+  /** Share the message after the next gains when the next asks a question (its answer). */
+  answerAfterQuestion: number;
 }
 
 /**
@@ -189,8 +193,20 @@ export async function liftNeighbours(candidates: Scored[], get: RecordReader, op
     if (at > 0 && options.previous > 0) lifts.push({ id: messageRecordId(c.record.uri, ids[at - 1] as string), gain: options.previous * c.score, cap: c.score, by });
   }
   const scores = new Map(candidates.map((c) => [c.record.id, c]));
-  const unknown = [...new Set(lifts.map((l) => l.id).filter((id) => !scores.has(id)))];
-  for (const record of unknown.length > 0 ? await get(unknown) : []) scores.set(record.id, { record, score: 0 });
+  await readUnknown(lifts, scores, get);
+  // A reply that is itself a question ("When did you find out?") is not the answer: the message
+  // after it is ("On Friday night."), so it is lifted too, as context of the message lifting both
+  // (the reply's text is known only now: it was just read or was a candidate).
+  const answers: typeof lifts = [];
+  for (const c of options.answerAfterQuestion > 0 ? best : []) {
+    const by = c.record.provenance.message_ids?.[0] ?? '';
+    const ids = order.get(c.record.uri) ?? [];
+    const at = ids.indexOf(by);
+    const reply = at === -1 || at + 2 >= ids.length ? undefined : scores.get(messageRecordId(c.record.uri, ids[at + 1] as string));
+    if (reply && asksSomething(reply.record.text)) answers.push({ id: messageRecordId(c.record.uri, ids[at + 2] as string), gain: options.answerAfterQuestion * c.score, cap: c.score, by });
+  }
+  await readUnknown(answers, scores, get);
+  lifts.push(...answers);
   const lifted = new Map<string, { score: number; gain: number; by: string }>();
   for (const l of lifts) {
     const own = scores.get(l.id)?.score;
@@ -206,6 +222,15 @@ export async function liftNeighbours(candidates: Scored[], get: RecordReader, op
     return by ? { record: c.record, score: lift.score, neighbourOf: by } : { record: c.record, score: lift.score };
   });
 }
+
+/** Reads the lifted records that are not candidates yet into `scores`, at score 0. */
+async function readUnknown(lifts: readonly { id: string }[], scores: Map<string, Scored>, get: RecordReader): Promise<void> {
+  const unknown = [...new Set(lifts.map((l) => l.id).filter((id) => !scores.has(id)))];
+  for (const record of unknown.length > 0 ? await get(unknown) : []) scores.set(record.id, { record, score: 0 });
+}
+
+/** Whether a message (after its `[date] Speaker:` prefix) ends by asking something. */
+const asksSomething = (recordText: string) => /[?？]\s*$/u.test(messageBody(recordText));
 
 /**
  * The message each lifted record is the context of: its lifter when the lift gained it more than
