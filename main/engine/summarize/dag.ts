@@ -126,11 +126,21 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  */
 export const DEFAULT_SUMMARY_TASKS = 32;
 
+/**
+ * Directories listed at once. A listing reads every child's meta (a file's holds its L1 and its
+ * skeleton); unbounded, the descent listed the whole tree at once and held every meta of it
+ * (bench/RESULTS.md, issue 20, 50k files). Deeper directories are listed first, so subtrees
+ * finish and free their nodes while the descent goes on.
+ */
+export const MAX_DIRECTORY_LISTINGS = 8;
+
 const DEFAULT_CATEGORY: Record<string, string> = { code: 'code', markdown: 'document', text: 'document', html: 'document', pdf: 'document' };
 
 export class DirectoryEventHandler {
   private readonly nodes = new Map<string, DirNode>();
   private readonly limit: PriorityLimit;
+  /** Bounds the listings in flight (MAX_DIRECTORY_LISTINGS), deepest first. */
+  private readonly listings = priorityLimit(MAX_DIRECTORY_LISTINGS);
   private readonly counts: DagCounts = {
     dirs_total: 0,
     dirs_done: 0,
@@ -201,9 +211,10 @@ export class DirectoryEventHandler {
     // An upgrade looks below current directories too: what a weaker summarizer wrote may be anywhere.
     if (!this.deps.redo && isCurrent(meta) && (await this.reuse(uri, parent, meta, listed?.abstract))) return;
 
+    const depth = parent === null ? 0 : (this.nodes.get(parent)?.rest ?? 0);
     let entries;
     try {
-      entries = await this.deps.fs.lsWithMeta(uri);
+      entries = await this.listings(depth, () => this.deps.fs.lsWithMeta(uri));
     } catch (error) {
       this.deps.logger.warn(`Skipping ${uri}: cannot list it (${errorMessage(error)})`);
       this.stats.failed += 1;
