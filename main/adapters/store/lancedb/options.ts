@@ -35,8 +35,8 @@ export interface LanceStoreOptions {
   /** After this long without writes, fold what is left unindexed into the index in the background. Default 2000 ms; 0 never. */
   idleOptimizeMs?: number;
   /**
-   * Rows from which `optimize()` (asked for, or after writes pause) builds an approximate (ANN)
-   * vector index; below it, vector search is exact. Default 60,000; `Infinity` never builds one.
+   * Rows holding a vector from which `optimize()` (asked for, or after writes pause) builds an
+   * approximate (ANN) vector index; below it, vector search is exact. Default 60,000; `Infinity` never builds one.
    */
   annMinRows?: number;
   /** Rows from which optimizations build scalar indexes on the columns filters use. Default 1,000; `Infinity` never. */
