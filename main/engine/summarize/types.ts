@@ -17,6 +17,11 @@ export interface ChildSummary {
   has_abstract: boolean;
   /** A sub-folder's L1: what lies below it, so the parent can name its subtree's distinctive terms. */
   overview?: string;
+  /**
+   * A file's key terms (its L1's "Key terms:" line): all of its L1 a folder summary reads, kept
+   * instead of the L1 so that a run holds a few words per file until its folder is summarized.
+   */
+  keyTerms?: string[];
 }
 
 /** The seed's DirectorySummary. */
