@@ -169,6 +169,24 @@ describe('LanceDB store: ANN vector index', () => {
     expect(afterDelete.some((hit) => hit.record.uri.startsWith('ctx://resources/d7/'))).toBe(false);
   });
 
+  it('counts only the rows that hold a vector toward the threshold', async () => {
+    // A resource file's L0 and L1 rows hold no vector: 200 rows with one and 400 without are
+    // 600 rows, past the threshold of 300, but an index over 200 vectors is not wanted yet.
+    const store = await open({ annMinRows: 300, scalarIndexMinRows: 100 });
+    const bare = (n: number, level: 0 | 1) => rec(n, { id: `${rec(n).uri}#${level}`, level, vector: null });
+    await store.upsert(range(0, 200).flatMap((n) => [rec(n), bare(n, 0), bare(n, 1)]));
+    await store.optimize();
+    expect((await indices()).byColumn.has('vector')).toBe(false);
+    // 100 more with a vector: 300, and the index is trained on them.
+    await store.upsert(range(200, 300).map((n) => rec(n)));
+    await store.optimize();
+    const seen = await indices();
+    expect(seen.byColumn.get('vector')).toBe('IvfFlat');
+    expect(seen.annRows).toBe('300');
+    const hits = await store.vectorSearch({ vector: embedText(sentence(250), DIMS), k: 1 });
+    expect(hits[0]?.record.id).toBe(rec(250).id);
+  });
+
   it('is trained again once the table has doubled, and not before', async () => {
     const store = await open({ annMinRows: 300, scalarIndexMinRows: 100 });
     await store.upsert(range(0, 300).map((n) => rec(n)));

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextFS } from '../tree/context-fs.js';
-import { DirectoryEventHandler, isCurrent } from './dag.js';
+import { DirectoryEventHandler, MAX_DIRECTORY_LISTINGS, isCurrent } from './dag.js';
 import { extractiveSummarizer } from './extractive-summarizer.js';
 import { noopIndex, type ContextIndex, type IndexInput } from '../ports/context-index.js';
 import { nodeRecords, shapeNodeRecords } from '../index/node-records.js';
@@ -68,6 +68,27 @@ describe('DAG summarizer', () => {
         [`${base}sub/`, false],
       ]),
     );
+  });
+
+  it('lists at most MAX_DIRECTORY_LISTINGS directories at once, and still summarizes every one', async () => {
+    const base = 'ctx://resources/wide/';
+    // 30 sub-folders of 3 sub-folders each: 121 directories, all listable at the same moment.
+    for (let i = 0; i < 30; i++) for (let j = 0; j < 3; j++) await fs.writeFile(`${base}d${i}/e${j}/f.md`, `Note ${i} ${j}`, fileMeta(`${base}d${i}/e${j}/f.md`, `Note ${i} ${j}`, 'docs'));
+    let inFlight = 0;
+    let most = 0;
+    const listing = fs.lsWithMeta.bind(fs);
+    fs.lsWithMeta = async (uri) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        return await listing(uri);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const result = await handler(counting(50).summarizer).processDirectoryEvent(base);
+    expect(result).toMatchObject({ dirs_total: 121, dirs_done: 121, dirsSummarized: 121, files_done: 90 });
+    expect(most).toBe(MAX_DIRECTORY_LISTINGS);
   });
 
   it('summarizes a large directory in batches of max_children, then merges', async () => {

@@ -35,6 +35,7 @@ import type { Logger } from '../ports/logger.js';
 import type { ContextFS } from '../tree/context-fs.js';
 import { failureCause } from '../llm/failure-cause.js';
 import { countCause, type FallbackCauses } from '../../../shared/fallback-causes.js';
+import { keyTermsOfOverview } from './extractive-directory-terms.js';
 import { categoriesOf, fallbackSummary } from './fallback.js';
 import { priorityLimit, type PriorityLimit } from './priority-limit.js';
 import { DEFAULT_MAX_INPUT_CHARS, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, clipSummary as clip, type ChildSummary, type NodeSummarizer, type SummaryOutput } from './types.js';
@@ -98,7 +99,7 @@ interface DirNode {
   pending: number;
   /** Summaries of the child directories, by their index in children_dirs (null: no summary). */
   children_summaries: (ChildSummary | null)[];
-  /** The files' L0 as this run read or wrote them, so the summary does not read every meta again. */
+  /** The files' L0 and key terms as this run read or wrote them, so the summary does not read every meta again. */
   file_summaries: Map<string, ChildSummary>;
   /** LLM calls from this directory's summary to the root's, both included: its tasks' priority. */
   rest: number;
@@ -126,11 +127,21 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  */
 export const DEFAULT_SUMMARY_TASKS = 32;
 
+/**
+ * Directories listed at once. A listing reads every child's meta (a file's holds its L1 and its
+ * skeleton); unbounded, the descent listed the whole tree at once and held every meta of it
+ * (bench/RESULTS.md, issue 20, 50k files). Deeper directories are listed first, so subtrees
+ * finish and free their nodes while the descent goes on.
+ */
+export const MAX_DIRECTORY_LISTINGS = 8;
+
 const DEFAULT_CATEGORY: Record<string, string> = { code: 'code', markdown: 'document', text: 'document', html: 'document', pdf: 'document' };
 
 export class DirectoryEventHandler {
   private readonly nodes = new Map<string, DirNode>();
   private readonly limit: PriorityLimit;
+  /** Bounds the listings in flight (MAX_DIRECTORY_LISTINGS), deepest first. */
+  private readonly listings = priorityLimit(MAX_DIRECTORY_LISTINGS);
   private readonly counts: DagCounts = {
     dirs_total: 0,
     dirs_done: 0,
@@ -201,9 +212,10 @@ export class DirectoryEventHandler {
     // An upgrade looks below current directories too: what a weaker summarizer wrote may be anywhere.
     if (!this.deps.redo && isCurrent(meta) && (await this.reuse(uri, parent, meta, listed?.abstract))) return;
 
+    const depth = parent === null ? 0 : (this.nodes.get(parent)?.rest ?? 0);
     let entries;
     try {
-      entries = await this.deps.fs.lsWithMeta(uri);
+      entries = await this.listings(depth, () => this.deps.fs.lsWithMeta(uri));
     } catch (error) {
       this.deps.logger.warn(`Skipping ${uri}: cannot list it (${errorMessage(error)})`);
       this.stats.failed += 1;
@@ -512,8 +524,10 @@ function fileSummaryOf(uri: string, meta: NodeMeta): ChildSummary {
     category: meta.category ?? DEFAULT_CATEGORY[meta.source_format ?? ''] ?? 'document',
     is_directory: false,
     has_abstract: true,
-    // Its key terms (the L1's last line) tell the offline directory summary what the body is about.
-    ...(meta.overview ? { overview: meta.overview } : {}),
+    // Its key terms (the L1's last line) tell the offline directory summary what the body is about;
+    // the rest of its L1 is not read there, so it is not kept: a run holds every file's summary
+    // until its folder's turn (a few hundred bytes each rather than its whole L1: issue 20).
+    ...(meta.overview ? { keyTerms: keyTermsOfOverview(meta.overview) } : {}),
   };
 }
 

@@ -34,7 +34,7 @@ export function extractiveSummarizer(): NodeSummarizer {
         input.children.map((c) =>
           c.is_directory
             ? { name: c.name, abstract: c.abstract, category: c.category, isDirectory: true, overview: c.overview, ...(c.document ? { document: true } : {}) }
-            : { name: c.name, abstract: c.abstract, category: c.category, isDirectory: false, keyTerms: keyTermsOfOverview(c.overview) },
+            : { name: c.name, abstract: c.abstract, category: c.category, isDirectory: false, keyTerms: c.keyTerms ?? keyTermsOfOverview(c.overview) },
         ),
         { dirName: input.name, path: input.uri.replace(/^ctx:\/\//, '').split('/').filter(Boolean) },
       );

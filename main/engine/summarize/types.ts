@@ -19,6 +19,11 @@ export interface ChildSummary {
   overview?: string;
   /** A sub-folder that is a document the ingest split into parts (its meta's `document`): listed as a document, whatever its name. */
   document?: boolean;
+  /**
+   * A file's key terms (its L1's "Key terms:" line): all of its L1 a folder summary reads, kept
+   * instead of the L1 so that a run holds a few words per file until its folder is summarized.
+   */
+  keyTerms?: string[];
 }
 
 /** The seed's DirectorySummary. */

@@ -39,7 +39,7 @@
  *   New tables hold them as a list of at most one vector per row (LanceDB's multivector type), so
  *   a record without a vector (a resource file's L0 and L1, see `hasOwnVector`) costs no vector
  *   bytes; tables made with one fixed-size vector per row keep it, and every record they hold has one.
- * - Vector search uses cosine distance, exact (flat) below `annMinRows` (60k by default: a flat
+ * - Vector search uses cosine distance, exact (flat) below `annMinRows` rows with a vector (60k by default: a flat
  *   search over 60k 16-bit vectors costs about what one over 20k 32-bit ones did, the default
  *   before; it grows linearly). The ANN index has a cost on disk beyond its copy of the vectors:
  *   LanceDB 0.37 rewrites it on every `table.optimize()`, even with nothing new to fold in, so a

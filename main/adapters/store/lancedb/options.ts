@@ -35,8 +35,8 @@ export interface LanceStoreOptions {
   /** After this long without writes, fold what is left unindexed into the index in the background. Default 2000 ms; 0 never. */
   idleOptimizeMs?: number;
   /**
-   * Rows from which `optimize()` (asked for, or after writes pause) builds an approximate (ANN)
-   * vector index; below it, vector search is exact. Default 60,000; `Infinity` never builds one.
+   * Rows holding a vector from which `optimize()` (asked for, or after writes pause) builds an
+   * approximate (ANN) vector index; below it, vector search is exact. Default 60,000; `Infinity` never builds one.
    */
   annMinRows?: number;
   /** Rows from which optimizations build scalar indexes on the columns filters use. Default 1,000; `Infinity` never. */
@@ -54,6 +54,11 @@ export interface LanceStoreOptions {
    * removes them in the background.
    */
   cleanupOnClose?: boolean;
+  /**
+   * Bytes LanceDB may keep in memory for index pages and for file metadata, shared by every
+   * store this thread opens. Default 256 MB and 32 MB (see CACHE_DEFAULTS).
+   */
+  cache?: { indexBytes?: number; metadataBytes?: number };
   /** The ANN index and its query tuning (see ANN_DEFAULTS). */
   ann?: { kind?: AnnKind; nprobes?: number; refineFactor?: number };
   logger?: Logger;
@@ -68,6 +73,23 @@ export interface LanceStoreOptions {
  * `refineFactor × k` candidates by exact cosine.
  */
 const ANN_DEFAULTS: { kind: AnnKind; nprobes: number; refineFactor: number } = { kind: 'ivf_flat', nprobes: 20, refineFactor: 2 };
+
+/**
+ * LanceDB's caches. Its own defaults (6 GB for index pages, 1 GB for file metadata) are bounds
+ * that a long ingest reaches: every version written adds its manifests, fragment metadata and
+ * index pages, and a 50k-file ingest held hundreds of MB of them (bench/RESULTS.md, issue 20).
+ * A search reads a few index pages per query, so 256 MB keeps the full-text and scalar indexes
+ * of a large workspace resident; metadata past the latest versions is rarely read again.
+ */
+const CACHE_DEFAULTS = { indexBytes: 256 * 1024 * 1024, metadataBytes: 32 * 1024 * 1024 };
+
+/** The cache sizes a store opens with, every default filled in. */
+export function cacheSizes(options: LanceStoreOptions): { indexBytes: number; metadataBytes: number } {
+  return {
+    indexBytes: Math.max(0, Math.round(options.cache?.indexBytes ?? CACHE_DEFAULTS.indexBytes)),
+    metadataBytes: Math.max(0, Math.round(options.cache?.metadataBytes ?? CACHE_DEFAULTS.metadataBytes)),
+  };
+}
 
 /** The index upkeep's settings, every default filled in. */
 export interface UpkeepSettings {

@@ -8,7 +8,7 @@ import { Field, FixedSizeList, Float16, type Schema } from 'apache-arrow';
 import { CairnError, errorMessage } from '../../../../shared/errors.js';
 import type { Logger } from '../../../engine/ports/logger.js';
 import { VECTOR_COLUMN, vectorDimensionsOf, vectorLayoutOf, type VectorLayout } from './arrow-codec.js';
-import type { LanceStoreOptions } from './options.js';
+import { cacheSizes, type LanceStoreOptions } from './options.js';
 
 /** LanceDB's native module is large (about 180 MB): it loads when the first store opens, not when this file does. */
 let lanceModule: Promise<typeof LanceDB> | null = null;
@@ -28,6 +28,23 @@ export interface OpenedTable {
   vectorLayout: VectorLayout;
 }
 
+/**
+ * One LanceDB session (its index and metadata caches) per cache size in this thread, shared by
+ * every connection opened with it: a connection without one gets LanceDB's default session,
+ * whose caches may grow to 6 GB and 1 GB (options.ts, CACHE_DEFAULTS).
+ */
+const sessions = new Map<string, LanceDB.Session>();
+function sessionFor(lancedb: typeof LanceDB, options: LanceStoreOptions): LanceDB.Session {
+  const { indexBytes, metadataBytes } = cacheSizes(options);
+  const key = `${indexBytes}/${metadataBytes}`;
+  let session = sessions.get(key);
+  if (!session) {
+    session = new lancedb.Session(BigInt(indexBytes), BigInt(metadataBytes));
+    sessions.set(key, session);
+  }
+  return session;
+}
+
 /** Connects and opens (or creates) the table; any failure is one INDEX_FAILED saying where. */
 export async function openTable(options: LanceStoreOptions, tableName: string, schema: Schema, logger: Logger): Promise<OpenedTable> {
   const { dimensions } = options;
@@ -39,6 +56,7 @@ export async function openTable(options: LanceStoreOptions, tableName: string, s
     const db = await lancedb.connect(options.uri, {
       readConsistencyInterval: options.readConsistencySeconds ?? 0,
       ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}),
+      session: sessionFor(lancedb, options),
     });
     let table = await openOrCreateTable(db, tableName, schema);
     const existing = await vectorDimensions(table);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type * as LanceDB from '@lancedb/lancedb';
 import { errorMessage } from '../../../../shared/errors.js';
 import type { Logger } from '../../../engine/ports/logger.js';
-import { FTS_COLUMN, VECTOR_COLUMN } from './arrow-codec.js';
+import { FTS_COLUMN, VECTOR_COLUMN, vectorLayoutOf } from './arrow-codec.js';
 import type { UpkeepSettings } from './options.js';
 
 const FTS_OPTIONS = {
@@ -169,8 +169,20 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
   }
 
   /**
+   * The rows that hold a vector: what an ANN index is trained on and searches. In a table whose
+   * vector column is a list (arrow-codec.ts, VectorLayout), a resource file's L0 and L1 rows hold
+   * none (an empty list), and counting every row built the index far too early: on a tree of
+   * small files, two rows in three have no vector (bench/RESULTS.md, issue 20).
+   */
+  async function vectorRows(): Promise<number> {
+    const type = (await table.schema()).fields.find((field) => field.name === VECTOR_COLUMN)?.type;
+    return vectorLayoutOf(type) === 'float16-list' ? table.countRows(`array_length(${VECTOR_COLUMN}) > 0`) : table.countRows();
+  }
+
+  /**
    * Creates the indexes the table's size calls for: scalar indexes past `scalarIndexMinRows`,
-   * and, when `withAnn`, the ANN index past `annMinRows` (trained again after the table doubled).
+   * and, when `withAnn`, the ANN index past `annMinRows` rows with a vector (trained again after
+   * those doubled).
    * Existing indexes are kept current by `table.optimize()`, which folds new rows into each.
    */
   async function ensureIndexes(withAnn: boolean): Promise<void> {
@@ -186,13 +198,15 @@ export function createUpkeep({ lancedb, table, settings, logger, where, localDir
     annIndexed = indexed(VECTOR_COLUMN);
     annCheckedAt = Date.now();
     if (!withAnn || rows < settings.annMinRows) return;
+    const vectors = await vectorRows();
+    if (vectors < settings.annMinRows) return;
     const trained = annIndexed ? await annTrainedRows() : null;
-    if (!annIndexed || (trained !== null && rows >= trained * ANN_RETRAIN_GROWTH)) {
-      await buildAnnIndex(rows);
+    if (!annIndexed || (trained !== null && vectors >= trained * ANN_RETRAIN_GROWTH)) {
+      await buildAnnIndex(vectors);
       annIndexed = true;
     } else if (trained === null) {
       // An index made without the record (a writer that died between the two commits): count from now.
-      await table.updateFieldMetadata([{ path: VECTOR_COLUMN, metadata: { [ANN_ROWS_KEY]: String(rows) } }]);
+      await table.updateFieldMetadata([{ path: VECTOR_COLUMN, metadata: { [ANN_ROWS_KEY]: String(vectors) } }]);
     }
   }
 
