@@ -216,10 +216,9 @@ function leadParagraph(doc: DocumentStructure, language: ContentLanguage): strin
       if (isBoilerplate(block.text) || isWorkNote(block.text) || isFieldLine(block.text) || !looksLikeProse(block.text)) continue;
       // A usage line with <placeholder> arguments is not prose: the lead is what follows it.
       const text = withoutUsageLead(block.text);
-      const [first = '', second = ''] = splitSentences(text);
+      const first = splitSentences(text)[0] ?? '';
       const minTerms = language === 'en' ? 4 : 2;
-      // A short first sentence leads with the next, as the L0 takes them ("The storm reached the harbour at 13:56. Gusts peaked…").
-      if (tokenize(`${first} ${second}`, language).length < minTerms || /[?？]$/.test(first)) continue;
+      if (tokenize(first, language).length < minTerms || /[?？]$/.test(first)) continue;
       return text;
     }
   }
