@@ -19,8 +19,6 @@ import { CONTENTS } from './extractive-structure.js';
 import { DOCUMENT_NAME, isSplitDocument, PART_NAME, sharedTopics, subtreeCovers, withoutPartsLine } from './extractive-directory-terms.js';
 import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
 
-export { keyTermsOfOverview } from './extractive-directory-terms.js';
-
 export interface DirectoryChild {
   name: string;
   abstract: string;

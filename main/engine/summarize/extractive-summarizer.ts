@@ -3,7 +3,8 @@
  * the LLM one, so every feature works with no key and no network.
  */
 import type { SummarizerProvenance } from '../../../shared/types/node.js';
-import { keyTermsOfOverview, summarizeDirectory } from './extractive-directory.js';
+import { summarizeDirectory } from './extractive-directory.js';
+import { keyTermsOfOverview } from './extractive-directory-terms.js';
 import { summarizeText } from './extractive.js';
 import { categoriesOf } from './fallback.js';
 import type { DirectorySummaryInput, FileSummaryInput, NodeSummarizer } from './types.js';

@@ -14,7 +14,9 @@ import { chainFromSteps, type Step } from './build-chain.js';
 import { CONDITIONAL, splitClauses, type Unit } from './text-units.js';
 import { isPastEvent } from './extract-narrative.js';
 
-const LIST_NUMBER = /^\s*(?:\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|[①②③④⑤⑥⑦⑧⑨⑩]|第[一二三四五六七八九十\d]+步)/i;
+/** A step's number: "1.", "2)", "Step 3:", "④", "第二步" (a source, for the patterns that open with one). */
+export const STEP_NUMBER = String.raw`\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|[①②③④⑤⑥⑦⑧⑨⑩]|第[一二三四五六七八九十\d]+步`;
+const LIST_NUMBER = new RegExp(`^\\s*(?:${STEP_NUMBER})`, 'i');
 // An English marker is a word of prose, followed by a space or a comma: not "next();" in code.
 // "next" is a step's marker only before a comma or a colon ("Next, run…"): "next time", "Next 14
 // builds", "next build runs…" name a time, a version, a command.

@@ -24,6 +24,7 @@
 import type { ExtractedChain, MemoryCategory, MemoryItem, SessionAnalysis, TopicCluster } from '../../../../shared/types/memory.js';
 import { flatText, shorten } from '../chains/build-chain.js';
 import { isPastEvent } from '../chains/extract-narrative.js';
+import { STEP_NUMBER } from '../chains/extract-operation.js';
 import { isoMillis } from '../chains/time-expressions.js';
 import { calibrateMemory, commitGate, type MemoryKind } from '../fusion/calibration.js';
 import type { MemoryCandidate } from '../long-term/types.js';
@@ -277,7 +278,7 @@ function unique<T>(values: T[]): T[] {
 }
 
 // A list number or bullet that opens a step ("1.", "- ", "Step 2:", "第二步："): a procedure's memory numbers its steps itself.
-const LIST_MARK = String.raw`[-*•]|\d{1,2}[.)、](?!\d)|step\s*\d+\s*[:.)]?|第[一二三四五六七八九十\d]+步[:：，,]?`;
+const LIST_MARK = `[-*•]|(?:${STEP_NUMBER})[:：，,]?`;
 const LEADING_LIST_MARK = new RegExp(`^\\s*(?:${LIST_MARK})\\s*`, 'iu');
 // List marks and clock times that open a step ("1.", "(15:42)", "第二步："): not a title.
 const LEADING_MARKS = new RegExp(`^(?:\\s*(?:${LIST_MARK}|\\(?\\d{1,2}[:.]\\d{2}\\)?)\\s*)+`, 'iu');
