@@ -8,14 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply, startMockOpenAI } from '../support/mock-openai-server.js';
-import { ingestThroughUi, SAMPLE, useAppSession } from './harness.js';
+import { ingestThroughUi, SAMPLE, untilSteady, useAppSession } from './harness.js';
 
 const app = useAppSession();
 
 describe('Cairn in a browser', () => {
   it('ingests the sample folder from the Home view and shows the result', async () => {
     const { page, shot } = await app.start();
-    await expect(page.getByRole('heading', { name: 'Ingest a folder' }).isVisible()).resolves.toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Ingest a folder' }).isVisible()).toBe(true);
     await shot('home');
 
     await page.getByTestId('ingest-path').fill(SAMPLE);
@@ -32,7 +32,7 @@ describe('Cairn in a browser', () => {
     const gitForm = (await page.getByTestId('git-source').boundingBox())!;
     expect((await result.boundingBox())!.y).toBeLessThan(gitForm.y);
 
-    await expect(page.getByTestId('ingest-root').textContent()).resolves.toBe('ctx://resources/sample/');
+    await expect.poll(() => page.getByTestId('ingest-root').textContent()).toBe('ctx://resources/sample/');
     const stats = await result.locator('.stat').allTextContents();
     const files = Number(stats.find((s) => s.startsWith('Files'))?.replace(/\D/g, ''));
     expect(files).toBeGreaterThanOrEqual(8);
@@ -41,7 +41,7 @@ describe('Cairn in a browser', () => {
     const groups = await page.getByTestId('skip-groups').locator('summary').allTextContents();
     expect(groups.join(' ')).toMatch(/Ignored by \.gitignore/);
     expect(groups.join(' ')).toMatch(/Binary file/);
-    await expect(page.locator('[data-testid="skip-groups"] .skip-reason[data-reason="binary"]').getAttribute('title')).resolves.toBe('binary');
+    await expect.poll(() => page.locator('[data-testid="skip-groups"] .skip-reason[data-reason="binary"]').getAttribute('title')).toBe('binary');
     await page.getByTestId('skip-groups').locator('summary').first().click();
     await shot('home-result');
   });
@@ -55,24 +55,30 @@ describe('Cairn in a browser', () => {
     await tree.waitFor();
     // The ingest root is revealed and selected; its children are listed lazily.
     const root = tree.locator('[data-uri="ctx://resources/sample/"]');
-    await expect(root.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect.poll(() => root.getAttribute('aria-expanded')).toBe('true');
     await tree.locator('[data-uri="ctx://resources/sample/src/"]').waitFor();
 
     // Keyboard: focus the src folder, open it with ArrowRight, go down to its first file, Enter selects.
-    await tree.locator('[data-uri="ctx://resources/sample/src/"]').click();
+    // Each key waits for what the one before did (a listing loads, focus moves), as a person's eyes do.
+    const src = tree.locator('[data-uri="ctx://resources/sample/src/"]');
+    const focused = (uri: string) => tree.locator(`[data-uri="${uri}"]:focus`).waitFor();
+    await src.click();
     await tree.locator('[data-uri="ctx://resources/sample/src/api.ts"]').waitFor();
     await page.keyboard.press('ArrowLeft');
-    await expect(tree.locator('[data-uri="ctx://resources/sample/src/"]').getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect.poll(() => src.getAttribute('aria-expanded')).toBe('false');
     await page.keyboard.press('ArrowRight');
+    await tree.locator('[data-uri="ctx://resources/sample/src/"][aria-expanded="true"]:not([aria-busy])').waitFor();
     await tree.locator('[data-uri="ctx://resources/sample/src/api.ts"]').waitFor();
     await page.keyboard.press('ArrowRight');
+    await focused('ctx://resources/sample/src/api.ts');
     await page.keyboard.press('ArrowDown');
+    await focused('ctx://resources/sample/src/station.py');
     await page.keyboard.press('Enter');
     const details = page.getByTestId('node-details');
     await page.locator('[data-testid="node-details"][data-uri="ctx://resources/sample/src/station.py"]').waitFor();
 
     const code = page.getByTestId('code-view');
-    await expect(code.getAttribute('data-language')).resolves.toBe('python');
+    await expect.poll(() => code.getAttribute('data-language')).toBe('python');
     await page.locator('.monaco-editor .view-lines').waitFor();
     // Monaco draws spaces as non-breaking ones: match on words.
     await page.locator('.monaco-editor .view-lines', { hasText: /class\s+Quantity/ }).waitFor();
@@ -87,11 +93,11 @@ describe('Cairn in a browser', () => {
     await tree.locator('[data-uri="ctx://resources/sample/"]').click();
     await page.locator('[data-testid="node-details"][data-uri="ctx://resources/sample/"]').waitFor();
     await page.getByTestId('node-overview').waitFor({ timeout: 60_000 });
-    await expect(details.getByTestId('node-abstract').textContent()).resolves.toMatch(/\S/);
-    await expect(page.getByTestId('node-skips').textContent()).resolves.toMatch(/binary/);
+    await expect.poll(() => details.getByTestId('node-abstract').textContent()).toMatch(/\S/);
+    await expect.poll(() => page.getByTestId('node-skips').textContent()).toMatch(/binary/);
     // A file whose heading says more than its name shows it beside the name; code files have none.
-    await expect(tree.locator('[data-uri="ctx://resources/sample/README.md"] [data-testid="tree-entry-title"]').textContent()).resolves.toBe('Tidewater');
-    await expect(tree.locator('[data-uri="ctx://resources/sample/src/api.ts"] [data-testid="tree-entry-title"]').count()).resolves.toBe(0);
+    await expect.poll(() => tree.locator('[data-uri="ctx://resources/sample/README.md"] [data-testid="tree-entry-title"]').textContent()).toBe('Tidewater');
+    await expect.poll(() => tree.locator('[data-uri="ctx://resources/sample/src/api.ts"] [data-testid="tree-entry-title"]').count()).toBe(0);
     await shot('explorer-dir');
   });
 
@@ -117,13 +123,17 @@ describe('Cairn in a browser', () => {
     expect(states.every((state) => state === 'done' || state === 'fallback')).toBe(true);
     await shot('dag');
 
+    const selectedName = () => page.getByTestId('dag-selected').locator('h2').textContent();
     await page.getByTestId('dag-find').fill('zh');
     await page.getByTestId('dag-find').press('Enter');
-    await expect(page.getByTestId('dag-selected').locator('h2').textContent()).resolves.toBe('zh');
+    await expect.poll(selectedName).toBe('zh');
 
-    // Focus the docs subtree: only it is drawn; then show everything again.
-    await page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/docs/"]').click();
-    await expect(page.getByTestId('dag-selected').locator('h2').textContent()).resolves.toBe('docs');
+    // Focus the docs subtree: only it is drawn; then show everything again. Find zooms to zh with an
+    // animation: a click aimed at docs before it ends lands on zh.
+    const docsNode = page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/docs/"]');
+    await untilSteady(docsNode);
+    await docsNode.click();
+    await expect.poll(selectedName).toBe('docs');
     await page.getByTestId('dag-focus').click();
     await page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/"]').waitFor({ state: 'detached' });
     const inDocs = await nodeCount();
@@ -136,7 +146,7 @@ describe('Cairn in a browser', () => {
     // Collapse docs from the selection panel: its subtree goes, and the node says how many it hides.
     await page.getByTestId('dag-toggle').click();
     await page.locator(`[data-testid="dag-canvas"][data-node-count="${total - inDocs + 1}"]`).waitFor();
-    await expect(page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/docs/"]').textContent()).resolves.toContain(`+${inDocs - 1} hidden`);
+    await expect.poll(() => page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/docs/"]').textContent()).toContain(`+${inDocs - 1} hidden`);
   });
 
   it('updates pending counts live while a larger tree is summarized', async () => {
@@ -173,7 +183,7 @@ describe('Cairn in a browser', () => {
       await page.getByTestId('ingest-start').click();
       await page.keyboard.press('Alt+3');
       await page.locator('[data-testid="dag-totals"][data-status="finished"]').waitFor({ timeout: 90_000 });
-      await expect(page.getByTestId('dag-canvas').getAttribute('data-node-count')).resolves.toBe('25');
+      await expect.poll(() => page.getByTestId('dag-canvas').getAttribute('data-node-count')).toBe('25');
       const seen = (await page.evaluate('window.__seen')) as string[];
       // Some directory was seen waiting on its children, and the counts went down to done.
       expect(seen.some((entry) => /^(waiting|dispatched):[1-9]/.test(entry))).toBe(true);
@@ -195,8 +205,8 @@ describe('Cairn in a browser', () => {
       await writeFile(join(fixture, 'AUTHORS.txt'), Buffer.from('Ren\xe9 Dupr\xe9 \x96 firmware, caf\xe9 machine.\nJos\xe9 N\xfa\xf1ez \x96 base server.\n', 'latin1'));
       await ingestThroughUi(page, fixture);
       // Nothing skipped: the Latin-1 file was read, not refused.
-      await expect(page.getByTestId('ingest-result').textContent()).resolves.toMatch(/Nothing was skipped/);
-      await expect(page.getByTestId('home-warnings').textContent()).resolves.toMatch(/Read with warnings \(1\)AUTHORS\.txt: .*Windows-1252/);
+      await expect.poll(() => page.getByTestId('ingest-result').textContent()).toMatch(/Nothing was skipped/);
+      await expect.poll(() => page.getByTestId('home-warnings').textContent()).toMatch(/Read with warnings \(1\)AUTHORS\.txt: .*Windows-1252/);
       await page.getByTestId('home-warnings').scrollIntoViewIfNeeded();
       await shot('home-warnings');
       await page.getByTestId('open-explorer').click();
@@ -204,7 +214,7 @@ describe('Cairn in a browser', () => {
       const uri = `ctx://resources/${fixture.split('/').pop()}/AUTHORS.txt`;
       await tree.locator(`[data-uri="${uri}"]`).click();
       await page.locator(`[data-testid="node-details"][data-uri="${uri}"]`).waitFor();
-      await expect(page.getByTestId('node-warnings').textContent()).resolves.toMatch(/Read with warnings \(1\).*Windows-1252/);
+      await expect.poll(() => page.getByTestId('node-warnings').textContent()).toMatch(/Read with warnings \(1\).*Windows-1252/);
       await page.locator('.monaco-editor .view-lines', { hasText: /René\s+Dupré\s+–\s+firmware/ }).waitFor();
       await page.getByTestId('node-warnings').scrollIntoViewIfNeeded();
       await shot('explorer-warnings');
@@ -215,10 +225,10 @@ describe('Cairn in a browser', () => {
 
   it('follows a dark OS theme, switches themes, and speaks Chinese', async () => {
     const { page, shot } = await app.start({ colorScheme: 'dark' });
-    await expect(page.locator('.app').getAttribute('data-theme')).resolves.toBe('dark');
+    await expect.poll(() => page.locator('.app').getAttribute('data-theme')).toBe('dark');
     await page.getByTestId('locale-select').selectOption('zh');
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('导入文件夹');
-    await expect(page.locator('[data-view="dag"]').textContent()).resolves.toBe('实时 DAG');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('导入文件夹');
+    await expect.poll(() => page.locator('[data-view="dag"]').textContent()).toBe('实时 DAG');
     await shot('home-dark-zh');
 
     // The other views in the dark theme, in Chinese: Monaco follows the theme.
@@ -234,12 +244,12 @@ describe('Cairn in a browser', () => {
     await page.locator('[data-testid="dag-node"][data-state="done"]').first().waitFor();
     await shot('dag-dark-zh');
     await page.getByTestId('theme-select').selectOption('light');
-    await expect(page.locator('.app').getAttribute('data-theme')).resolves.toBe('light');
+    await expect.poll(() => page.locator('.app').getAttribute('data-theme')).toBe('light');
     // The choice survives a reload.
     await page.reload();
     await page.locator('[data-app-state="ready"]').waitFor();
-    await expect(page.locator('.app').getAttribute('data-theme')).resolves.toBe('light');
-    await expect(page.locator('[data-view="home"]').textContent()).resolves.toBe('首页');
+    await expect.poll(() => page.locator('.app').getAttribute('data-theme')).toBe('light');
+    await expect.poll(() => page.locator('[data-view="home"]').textContent()).toBe('首页');
   });
 
   it('refuses the page and the WebSocket without the token', async () => {

@@ -59,7 +59,7 @@ async function outsideFrame(page: Page): Promise<number> {
 async function checkGraph(page: Page): Promise<number> {
   const steps = Number(await page.getByTestId('chain-graph').getAttribute('data-node-count'));
   expect(steps).toBeGreaterThan(0);
-  await expect(page.getByTestId('chain-node').count()).resolves.toBe(steps);
+  await expect.poll(() => page.getByTestId('chain-node').count()).toBe(steps);
   await expect.poll(() => outsideFrame(page), { timeout: 10_000 }).toBe(0);
   // The chains start at the frame's top: no empty band above them (fitView's padding, a share of
   // the graph's height, left 560 px above a 403-message conversation's chains).
@@ -86,7 +86,7 @@ describe('the chain graph', () => {
     await openChains(page, SHORT);
     await checkGraph(page);
     // The chains read at full size (200 px a step), not fitted to a speck.
-    await expect(stepWidth(page)).resolves.toBeGreaterThan(190);
+    await expect.poll(() => stepWidth(page)).toBeGreaterThan(190);
     await shot('chain-graph-42');
 
     const cause = page.locator('[data-testid="chain-node"][data-role="cause"]').first();
@@ -94,19 +94,19 @@ describe('the chain graph', () => {
     await cause.click();
     const messages = page.getByTestId('chain-node-messages');
     await messages.waitFor();
-    await expect(messages.locator('h3').textContent()).resolves.toMatch(/Cause/);
+    await expect.poll(() => messages.locator('h3').textContent()).toMatch(/Cause/);
     // The step is a slice of its source message, so the message holds the step's text.
-    await expect(messages.locator('[data-testid="message"]').count()).resolves.toBeGreaterThan(0);
-    await expect(messages.textContent()).resolves.toContain(text.slice(0, 40));
+    await expect.poll(() => messages.locator('[data-testid="message"]').count()).toBeGreaterThan(0);
+    await expect.poll(() => messages.textContent()).toContain(text.slice(0, 40));
     await shot('chain-graph-42-step');
 
     const toggle = page.getByTestId('chain-links-toggle');
-    await expect(page.getByTestId('chain-cluster').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('chain-cluster').count()).toBe(0);
     await toggle.check();
     await expect.poll(() => page.getByTestId('chain-cluster').count()).toBeGreaterThan(0);
     const links = Number(await page.getByTestId('chain-graph').getAttribute('data-link-count'));
     expect(links).toBeGreaterThan(0);
-    await expect(page.locator('.react-flow__edge.fusion-link').count()).resolves.toBe(links);
+    await expect.poll(() => page.locator('.react-flow__edge.fusion-link').count()).toBe(links);
     await expect.poll(() => outsideFrame(page), { timeout: 10_000 }).toBe(0);
     await shot('chain-graph-42-links');
     await toggle.uncheck();
@@ -118,12 +118,12 @@ describe('the chain graph', () => {
     app.removeAfter(dir);
     const { page, shot } = await app.start();
     await openChains(page, await longConversation(dir, 400));
-    await expect(page.getByTestId('message').count()).resolves.toBe(0); // the chains tab, not the messages
+    await expect.poll(() => page.getByTestId('message').count()).toBe(0); // the chains tab, not the messages
     const steps = await checkGraph(page);
     expect(steps).toBeGreaterThan(100);
     // As many chains side by side as the frame holds at full size, the page scrolls: four in a
     // frame that holds two made each step 110 px wide and its text 6 px high.
-    await expect(stepWidth(page)).resolves.toBeGreaterThan(190);
+    await expect.poll(() => stepWidth(page)).toBeGreaterThan(190);
     await page.getByTestId('chain-graph').scrollIntoViewIfNeeded();
     await shot('chain-graph-426');
     await page.locator('[data-testid="chain-node"][data-role="solution"]').first().click();

@@ -76,10 +76,10 @@ describe('the live DAG at real shapes', () => {
     // The root and its first 24 documents; the other 61 documents in one node that says so.
     await page.locator('[data-testid="dag-canvas"][data-node-count="25"][data-group-count="1"]').waitFor();
     const group = page.getByTestId('dag-group');
-    await expect(group.getAttribute('data-members')).resolves.toBe('61');
+    await expect.poll(() => group.getAttribute('data-members')).toBe('61');
     // After the run every one of them is done, whatever events the page saw.
     await page.locator('[data-testid="dag-group"][data-done="61"]').waitFor();
-    await expect(group.textContent()).resolves.toBe('61 more files61 done');
+    await expect.poll(() => group.textContent()).toBe('61 more files61 done');
     expect((await drawnStates(page)).every((state) => state === 'done')).toBe(true);
     expect(await inView(page, '[data-testid="dag-group"]')).toBe(true);
     await shot('dag-wide-grouped');
@@ -120,9 +120,9 @@ describe('the live DAG at real shapes', () => {
     // 341 directories: the root, its 4 and their 16 are drawn; each of the 16 hides 4 + 16.
     await page.locator('[data-testid="dag-canvas"][data-node-count="21"]').waitFor();
     const netNet = '[data-testid="dag-node"][data-uri="ctx://resources/src/net/net/"]';
-    await expect(page.locator(netNet).textContent()).resolves.toContain('+20 hidden');
+    await expect.poll(() => page.locator(netNet).textContent()).toContain('+20 hidden');
     expect((await drawnStates(page)).every((state) => state === 'done')).toBe(true);
-    await expect(page.getByTestId('dag-totals').textContent()).resolves.toMatch(/Directories\s*341 \/ 341/);
+    await expect.poll(() => page.getByTestId('dag-totals').textContent()).toMatch(/Directories\s*341 \/ 341/);
     // 16 rows are too tall to fit whole at a readable size: the view shows the root at 0.65×
     // (nodes 130 px wide, not the 100 px of a whole fit) and Fit shows everything.
     const rootNode = '[data-testid="dag-node"][data-uri="ctx://resources/src/"]';
@@ -136,13 +136,13 @@ describe('the live DAG at real shapes', () => {
     // Expanding it shows its 4 children (collapsed in turn), all in view after the re-fit.
     // The selection panel knows it starts collapsed, and expands it.
     await page.locator(netNet).click();
-    await expect(page.getByTestId('dag-toggle').textContent()).resolves.toBe('Expand');
+    await expect.poll(() => page.getByTestId('dag-toggle').textContent()).toBe('Expand');
     await page.getByTestId('dag-toggle').click();
     await page.locator('[data-testid="dag-canvas"][data-node-count="25"]').waitFor();
     for (const name of ['net', 'os', 'io', 'fmt']) {
       await expect.poll(() => inView(page, `[data-testid="dag-node"][data-uri="ctx://resources/src/net/net/${name}/"]`), { timeout: 5_000 }).toBe(true);
     }
-    await expect(page.locator('[data-testid="dag-node"][data-uri="ctx://resources/src/net/net/net/"]').textContent()).resolves.toContain('+4 hidden');
+    await expect.poll(() => page.locator('[data-testid="dag-node"][data-uri="ctx://resources/src/net/net/net/"]').textContent()).toContain('+4 hidden');
     expect((await drawnStates(page)).every((state) => state === 'done')).toBe(true);
     await shot('dag-deep-expanded');
   }, SLOW);

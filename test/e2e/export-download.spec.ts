@@ -21,7 +21,7 @@ describe('export in a browser', () => {
 
     await page.keyboard.press('Alt+8');
     await page.getByTestId('export-format').selectOption('jsonl');
-    await expect(page.getByTestId('export-scope').inputValue()).resolves.toBe('');
+    await expect.poll(() => page.getByTestId('export-scope').inputValue()).toBe('');
     const [jsonl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('export-download').click()]);
     expect(jsonl.suggestedFilename()).toMatch(/^cairn-export-\d{8}-\d{6}\.jsonl$/);
     const file = join(dir, jsonl.suggestedFilename());
@@ -33,9 +33,9 @@ describe('export in a browser', () => {
     expect(records[0]!.type).toBe('header');
     expect(records.some((r) => r.node?.uri === 'ctx://resources/sample/')).toBe(true);
     const result = page.getByTestId('export-result');
-    await expect(result.getAttribute('data-out')).resolves.toBe(jsonl.suggestedFilename());
-    await expect(result.locator('h2').textContent()).resolves.toBe('Downloaded');
-    await expect(result.textContent()).resolves.toMatch(/Nodes\s*\d+/);
+    await expect.poll(() => result.getAttribute('data-out')).toBe(jsonl.suggestedFilename());
+    await expect.poll(() => result.locator('h2').textContent()).toBe('Downloaded');
+    await expect.poll(() => result.textContent()).toMatch(/Nodes\s*\d+/);
 
     await page.getByTestId('export-format').selectOption('markdown');
     await page.getByTestId('export-scope').selectOption('resources');
@@ -50,7 +50,7 @@ describe('export in a browser', () => {
     const folder = join(unpacked, bundle.suggestedFilename().replace(/\.tar\.gz$/, ''));
     expect((await readdir(folder)).sort()).toEqual(['cairn-export.json', 'data.jsonl', 'index.md']);
     expect(JSON.parse(await readFile(join(folder, 'cairn-export.json'), 'utf8'))).toMatchObject({ kind: 'markdown', scopes: ['resources'] });
-    await expect(page.getByTestId('export-result').getAttribute('data-out')).resolves.toBe(bundle.suggestedFilename());
+    await expect.poll(() => page.getByTestId('export-result').getAttribute('data-out')).toBe(bundle.suggestedFilename());
     await shot('export-download');
   });
 });

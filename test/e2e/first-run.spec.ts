@@ -28,17 +28,17 @@ describe('First run', () => {
     }).observe(document.body, { childList: true, subtree: true })`);
     await page.getByTestId('try-sample-button').click();
     await page.getByTestId('ingest-result').waitFor({ timeout: 90_000 });
-    await expect(page.evaluate('window.sawProgress === true')).resolves.toBe(true);
-    await expect(page.evaluate('window.offerDuringRun === true')).resolves.toBe(false);
+    await expect.poll(() => page.evaluate('window.sawProgress === true')).toBe(true);
+    await expect.poll(() => page.evaluate('window.offerDuringRun === true')).toBe(false);
 
-    await expect(page.getByTestId('ingest-root').textContent()).resolves.toBe('ctx://resources/sample/');
+    await expect.poll(() => page.getByTestId('ingest-root').textContent()).toBe('ctx://resources/sample/');
     // The path the host gave is the sample folder the build ships beside the CLI.
-    await expect(page.getByTestId('ingest-path').inputValue()).resolves.toMatch(/[/\\]dist-main[/\\]sample$/);
+    await expect.poll(() => page.getByTestId('ingest-path').inputValue()).toMatch(/[/\\]dist-main[/\\]sample$/);
     const stats = await page.getByTestId('ingest-result').locator('.stat').allTextContents();
     expect(Number(stats.find((s) => s.startsWith('Files'))?.replace(/\D/g, ''))).toBeGreaterThanOrEqual(8);
     // The workspace has a tree now: the offer is gone, and the sample is listed as recent.
     await page.locator('[data-testid="recent-item"][data-root="ctx://resources/sample/"]').waitFor();
-    await expect(offer.count()).resolves.toBe(0);
+    await expect.poll(() => offer.count()).toBe(0);
     await shot('first-run-sample-result');
 
     // The result opens like any ingest's.
@@ -54,7 +54,7 @@ describe('First run', () => {
       const id = await select.getAttribute('aria-describedby');
       expect(id).toBeTruthy();
       const help = page.locator(`[id="${id}"]`);
-      await expect(help.isVisible()).resolves.toBe(true);
+      await expect.poll(() => help.isVisible()).toBe(true);
       return (await help.textContent()) ?? '';
     };
     const scopeHelp = await helpOf(scope);
@@ -66,8 +66,8 @@ describe('First run', () => {
     await shot('first-run-options');
 
     await page.getByTestId('locale-select').selectOption('zh');
-    await expect(helpOf(scope)).resolves.toMatch(/树放在哪里/);
-    await expect(helpOf(codeMode)).resolves.toMatch(/离线生成/);
+    await expect.poll(() => helpOf(scope)).toMatch(/树放在哪里/);
+    await expect.poll(() => helpOf(codeMode)).toMatch(/离线生成/);
     await page.getByTestId('try-sample').getByText('试用示例').waitFor();
     await shot('first-run-options-zh');
   });
@@ -76,9 +76,9 @@ describe('First run', () => {
     const { page, shot } = await app.start();
     const note = page.locator('[data-testid="home-llm-note"][data-llm="none"]');
     await note.waitFor();
-    await expect(page.getByTestId('home-llm-enabled').isDisabled()).resolves.toBe(true);
-    await expect(page.getByTestId('home-llm-enabled').isChecked()).resolves.toBe(false);
-    await expect(note.textContent()).resolves.toMatch(/No LLM is set up.*server or API key in Settings/);
+    await expect.poll(() => page.getByTestId('home-llm-enabled').isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('home-llm-enabled').isChecked()).toBe(false);
+    await expect.poll(() => note.textContent()).toMatch(/No LLM is set up.*server or API key in Settings/);
     await page.getByTestId('home-llm-note').scrollIntoViewIfNeeded();
     await shot('first-run-llm-none');
 
@@ -91,6 +91,6 @@ describe('First run', () => {
     await page.locator('[data-testid="settings-save-result"][data-ok="true"]').waitFor();
     await page.keyboard.press('Alt+1');
     await page.locator('[data-testid="home-llm-note"][data-llm="off"]').waitFor();
-    await expect(page.getByTestId('home-llm-enabled').isDisabled()).resolves.toBe(false);
+    await expect.poll(() => page.getByTestId('home-llm-enabled').isDisabled()).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -108,11 +108,46 @@ export async function openPage(browser: Browser, url: string, options: { colorSc
   };
 }
 
-/** Ingests a folder through the Home view and waits for the result panel. */
+/**
+ * Ingests a folder through the Home view and waits for the result panel. A failed or stuck run
+ * throws with what the page said (the error banner, or the phase and wait the progress panel
+ * showed), so a failure in CI explains itself without its screenshot.
+ */
 export async function ingestThroughUi(page: Page, path: string): Promise<void> {
-  await page.getByTestId('ingest-path').fill(path);
+  const input = page.getByTestId('ingest-path');
+  await input.fill(path);
+  await expect.poll(() => input.inputValue()).toBe(path);
   await page.getByTestId('ingest-start').click();
-  await page.getByTestId('ingest-result').waitFor({ timeout: 90_000 });
+  const ended = page.locator('[data-testid="ingest-result"], [data-testid="ingest-error"]').first();
+  try {
+    await ended.waitFor({ timeout: 90_000 });
+  } catch (error) {
+    const progress = await page.getByTestId('ingest-progress').textContent({ timeout: 1_000 }).catch(() => null);
+    throw new Error(`the ingest of ${path} showed no result in 90 s; progress panel: ${progress ?? '(none)'}`, { cause: error });
+  }
+  const failed = page.getByTestId('ingest-error');
+  if (await failed.isVisible()) throw new Error(`the ingest of ${path} failed: ${await failed.textContent()}`);
+}
+
+/**
+ * Waits until `locator`'s box has stopped moving (the same on three reads 100 ms apart): a
+ * viewport that pans or zooms with an animation (the DAG's fit and find) moves a node away from
+ * where a click was aimed.
+ */
+export async function untilSteady(locator: Locator): Promise<void> {
+  let last = '';
+  let same = 0;
+  await expect
+    .poll(
+      async () => {
+        const box = JSON.stringify(await locator.boundingBox());
+        same = box === last ? same + 1 : 0;
+        last = box;
+        return same;
+      },
+      { intervals: [100], timeout: 10_000 },
+    )
+    .toBeGreaterThanOrEqual(2);
 }
 
 /**
@@ -135,7 +170,10 @@ export function useAppSession() {
   });
   afterEach(async (context) => {
     try {
-      if (watched && (context.task.result?.errors?.length ?? 0) > 0) await watched.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+      const failed = (context.task.result?.errors?.length ?? 0) > 0;
+      if (watched && failed) await watched.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+      // What the engine said goes to the log of a failed test: CI keeps the log, not the workspace.
+      if (failed && served && served.stderr.length > 0) console.error(`cairn serve stderr (last 4 KB):\n${served.stderr.join('').slice(-4096)}`);
       if (watched) {
         expect(watched.outside, 'requests outside 127.0.0.1').toEqual([]);
         expect(watched.consoleErrors, 'console errors').toEqual([]);

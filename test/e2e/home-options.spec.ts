@@ -28,15 +28,15 @@ describe('Home: ingest options, estimate first and recent folders', () => {
     await expect.poll(() => page.getByTestId('home-budget-error').count()).toBe(0);
 
     // With no server or key set, the LLM switch waits for Settings, which its note links to.
-    await expect(page.getByTestId('home-llm-enabled').isDisabled()).resolves.toBe(true);
+    await expect.poll(() => page.getByTestId('home-llm-enabled').isDisabled()).toBe(true);
     await page.getByTestId('home-open-settings').click();
     await page.locator('[data-testid="settings-summarizer"][data-summarizer="extractive"]').waitFor();
-    await expect(page.getByTestId('settings-tokenBudget').inputValue()).resolves.toBe('50');
-    await expect(page.getByTestId('settings-enabled').isChecked()).resolves.toBe(false);
+    await expect.poll(() => page.getByTestId('settings-tokenBudget').inputValue()).toBe('50');
+    await expect.poll(() => page.getByTestId('settings-enabled').isChecked()).toBe(false);
     // Back on Home, the budget typed there is kept.
     await page.keyboard.press('Alt+1');
     await page.locator('[data-testid="home-llm-note"][data-llm="none"]').waitFor();
-    await expect(page.getByTestId('home-budget').inputValue()).resolves.toBe('50');
+    await expect.poll(() => page.getByTestId('home-budget').inputValue()).toBe('50');
 
     // Estimate first: the tree is built, nothing is summarized, and the estimate is shown.
     await page.getByTestId('ingest-estimate-first').check();
@@ -46,13 +46,13 @@ describe('Home: ingest options, estimate first and recent folders', () => {
     await page.locator('[data-testid="estimate-panel"][data-phase="ready"]').waitFor({ timeout: 30_000 });
     expect(Number((await page.getByTestId('estimate-calls').textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
     expect(Number((await page.getByTestId('estimate-input').textContent())!.replace(/\D/g, ''))).toBeGreaterThan(50);
-    await expect(page.getByTestId('estimate-cost').textContent()).resolves.toMatch(/^\$\d/);
-    await expect(page.getByTestId('estimate-budget').textContent()).resolves.toBe('50');
+    await expect.poll(() => page.getByTestId('estimate-cost').textContent()).toMatch(/^\$\d/);
+    await expect.poll(() => page.getByTestId('estimate-budget').textContent()).toBe('50');
     await page.getByTestId('estimate-over-budget').waitFor();
     await page.getByTestId('estimate-extractive').waitFor();
     const item = page.locator(`[data-testid="recent-item"][data-root="ctx://resources/docs/"]`);
     await item.waitFor();
-    await expect(item.getAttribute('data-state')).resolves.toBe('queued');
+    await expect.poll(() => item.getAttribute('data-state')).toBe('queued');
     await page.getByTestId('estimate-panel').scrollIntoViewIfNeeded();
     await shot('home-estimate-light');
 
@@ -60,10 +60,10 @@ describe('Home: ingest options, estimate first and recent folders', () => {
     await page.getByTestId('estimate-run').focus();
     await page.keyboard.press('Enter');
     await page.getByTestId('estimate-done').waitFor({ timeout: 90_000 });
-    await expect(page.getByTestId('estimate-done').textContent()).resolves.toMatch(/Summarized \d+ directories and \d+ files/);
+    await expect.poll(() => page.getByTestId('estimate-done').textContent()).toMatch(/Summarized \d+ directories and \d+ files/);
     await page.locator('[data-testid="recent-item"][data-state="summarized"]').waitFor({ timeout: 30_000 });
-    await expect(item.textContent()).resolves.toMatch(/\d+ files/);
-    await expect(item.textContent()).resolves.toContain(DOCS);
+    await expect.poll(() => item.textContent()).toMatch(/\d+ files/);
+    await expect.poll(() => item.textContent()).toContain(DOCS);
     await page.getByTestId('recent-panel').scrollIntoViewIfNeeded();
     await shot('home-recent-light');
 
@@ -74,8 +74,8 @@ describe('Home: ingest options, estimate first and recent folders', () => {
     await page.getByTestId('ingest-estimate-first').uncheck();
     await item.getByTestId('recent-again').click();
     await page.getByTestId('ingest-result').waitFor({ timeout: 90_000 });
-    await expect(page.getByTestId('ingest-root').textContent()).resolves.toBe('ctx://resources/docs/');
-    await expect(page.locator('[data-testid="recent-item"]').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByTestId('ingest-root').textContent()).toBe('ctx://resources/docs/');
+    await expect.poll(() => page.locator('[data-testid="recent-item"]').count()).toBe(1);
 
     // Open in explorer goes to that tree.
     await item.getByTestId('recent-open').click();

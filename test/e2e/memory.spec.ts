@@ -28,10 +28,10 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await importLeak(page);
 
     // The conversation: listed, and read with speaker, time and id per message.
-    await expect(page.locator('[data-testid="session-item"][data-id="en-memory-leak"]').textContent()).resolves.toMatch(/2 sessions · 28 messages/);
-    await expect(page.getByTestId('message').count()).resolves.toBe(28);
+    await expect.poll(() => page.locator('[data-testid="session-item"][data-id="en-memory-leak"]').textContent()).toMatch(/2 sessions · 28 messages/);
+    await expect.poll(() => page.getByTestId('message').count()).toBe(28);
     const first = page.locator('[data-testid="message"][data-id="s1:1"]');
-    await expect(first.textContent()).resolves.toMatch(/Ana.*8 May 2024.*s1:1.*out of memory/s);
+    await expect.poll(() => first.textContent()).toMatch(/Ana.*8 May 2024.*s1:1.*out of memory/s);
     await shot('sessions-messages');
 
     // Buckets: a count per bucket adding up to every item.
@@ -46,12 +46,12 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.getByTestId('cluster-map').waitFor();
     const points = Number(await page.getByTestId('cluster-map').getAttribute('data-points'));
     expect(points).toBeGreaterThanOrEqual(20);
-    await expect(page.getByTestId('cluster-point').count()).resolves.toBe(points);
+    await expect.poll(() => page.getByTestId('cluster-point').count()).toBe(points);
     const clusters = new Set(await page.getByTestId('cluster-point').evaluateAll((els) => els.map((e) => e.getAttribute('data-cluster'))));
-    await expect(page.getByTestId('cluster-legend-item').count()).resolves.toBe(clusters.size);
+    await expect.poll(() => page.getByTestId('cluster-legend-item').count()).toBe(clusters.size);
     expect(clusters.size).toBeGreaterThanOrEqual(2);
     await page.getByTestId('cluster-point').nth(3).hover();
-    await expect(page.getByTestId('cluster-tip').textContent()).resolves.toMatch(/s\d:\d+/);
+    await expect.poll(() => page.getByTestId('cluster-tip').textContent()).toMatch(/s\d:\d+/);
     await shot('sessions-cluster-map');
 
     // The chains: lanes by type, nodes with their roles; a click shows the node's messages.
@@ -62,11 +62,11 @@ describe('Sessions, memories, compression and export in a browser', () => {
     expect(lanes.length).toBeGreaterThanOrEqual(3);
     const roles = await page.getByTestId('chain-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-role')));
     expect(roles).toEqual(expect.arrayContaining(['problem', 'cause', 'action', 'result']));
-    await expect(page.locator('.react-flow__edge').count()).resolves.toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.react-flow__edge').count()).toBeGreaterThan(0);
     const cause = page.locator('[data-testid="chain-node"][data-role="cause"]').first();
     await cause.click();
     await page.getByTestId('chain-node-messages').waitFor();
-    await expect(cause.getAttribute('class')).resolves.toMatch(/chosen/);
+    await expect.poll(() => cause.getAttribute('class')).toMatch(/chosen/);
     const shown = await page.locator('[data-testid="chain-node-messages"] [data-testid="message"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.every((id) => /^s\d:\d+$/.test(id ?? ''))).toBe(true);
@@ -74,14 +74,14 @@ describe('Sessions, memories, compression and export in a browser', () => {
 
     // Fusion: cluster ↔ chain links with their strength and evidence.
     await page.getByTestId('session-tab-fusion').click();
-    await expect(page.getByTestId('fusion-link').count()).resolves.toBeGreaterThan(0);
-    await expect(page.getByTestId('fusion-link').first().textContent()).resolves.toMatch(/strength \d\.\d\d/);
+    await expect.poll(() => page.getByTestId('fusion-link').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('fusion-link').first().textContent()).toMatch(/strength \d\.\d\d/);
     await shot('sessions-fusion');
 
     // The trigger: four factors, the explanation, and a commit that adds memories.
     await page.getByTestId('session-tab-trigger').click();
-    await expect(page.getByTestId('trigger-factor').count()).resolves.toBe(4);
-    await expect(page.getByTestId('trigger-action').textContent()).resolves.toBe('Extract');
+    await expect.poll(() => page.getByTestId('trigger-factor').count()).toBe(4);
+    await expect.poll(() => page.getByTestId('trigger-action').textContent()).toBe('Extract');
     // A line per factor with its reason, and the score against the threshold.
     const lines = await page.getByTestId('trigger-explanation').locator('li').allTextContents();
     expect(lines).toHaveLength(5);
@@ -104,16 +104,16 @@ describe('Sessions, memories, compression and export in a browser', () => {
     const memoryCount = await page.getByTestId('memory-item').count();
     expect(memoryCount).toBe(ops.filter((op) => op === 'add').length);
     const allChip = page.locator('[data-testid="memory-category"][data-category="all"]');
-    await expect(allChip.textContent()).resolves.toContain(String(memoryCount));
+    await expect.poll(() => allChip.textContent()).toContain(String(memoryCount));
     await page.getByTestId('memory-item').first().click();
-    await expect(page.getByTestId('memory-message-ids').textContent()).resolves.toMatch(/s\d:\d+/);
+    await expect.poll(() => page.getByTestId('memory-message-ids').textContent()).toMatch(/s\d:\d+/);
     // Its history starts with the add; a later candidate may have been merged into it (an update).
     await page.locator('[data-testid="history-item"][data-op="add"]').waitFor();
     const firstOps = await page.getByTestId('history-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-op')));
     expect(firstOps[0]).toBe('add');
     // Moments as a person reads them ("Dec 3, 2026, 11:16 AM"), not ISO strings.
-    await expect(page.getByTestId('history-item').first().textContent()).resolves.not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
-    await expect(page.getByTestId('memory-open').textContent()).resolves.not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+    await expect.poll(() => page.getByTestId('history-item').first().textContent()).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+    await expect.poll(() => page.getByTestId('memory-open').textContent()).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
     expect(firstOps.every((op) => op === 'add' || op === 'update')).toBe(true);
     await shot('memories');
 
@@ -121,12 +121,12 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.getByTestId('memory-edit').click();
     await page.getByTestId('memory-title-input').fill('Deploy plan: staging first, production on Friday');
     await page.getByTestId('memory-save').click();
-    await expect(page.getByTestId('memory-title').textContent()).resolves.toBe('Deploy plan: staging first, production on Friday');
+    await expect.poll(() => page.getByTestId('memory-title').textContent()).toBe('Deploy plan: staging first, production on Friday');
     const edit = page.getByTestId('history-item').nth(firstOps.length);
     await edit.waitFor();
-    await expect(edit.getAttribute('data-op')).resolves.toBe('update');
-    await expect(edit.locator('ins').textContent()).resolves.toBe('Deploy plan: staging first, production on Friday');
-    await expect(edit.getByTestId('history-reason').textContent()).resolves.toBe('edited by user');
+    await expect.poll(() => edit.getAttribute('data-op')).toBe('update');
+    await expect.poll(() => edit.locator('ins').textContent()).toBe('Deploy plan: staging first, production on Friday');
+    await expect.poll(() => edit.getByTestId('history-reason').textContent()).toBe('edited by user');
     await shot('memories-edited');
 
     // Search: a memory is one result under its title (its three levels were three results, two of
@@ -143,7 +143,7 @@ describe('Sessions, memories, compression and export in a browser', () => {
     for (const h of hits) expect(h.title).not.toMatch(/^(mem_\w+|s\d+)\.md$/);
     // Its abstract and overview are under it as its other levels, not as "sections".
     const edited = page.getByTestId('search-hit').filter({ hasText: 'Deploy plan: staging first, production on Friday' });
-    await expect(edited.getByTestId('hit-more').textContent()).resolves.toMatch(/^Its other levels \(\d\)$/);
+    await expect.poll(() => edited.getByTestId('hit-more').textContent()).toMatch(/^Its other levels \(\d\)$/);
     const messages = hits.filter((h) => h.uri.startsWith('ctx://session/'));
     expect(messages.length).toBeGreaterThan(0);
     for (const m of messages) expect(m.title).toBe('Debugging an OOM in the Node API server');
@@ -161,7 +161,7 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.locator(`[data-testid="memory-item"][data-id="${lastId}"]`).waitFor({ state: 'detached' });
     await page.getByTestId('memory-forgotten').waitFor();
     await page.locator('[data-testid="history-item"][data-op="delete"]').waitFor();
-    await expect(page.getByTestId('memory-item').count()).resolves.toBe(memoryCount - 1);
+    await expect.poll(() => page.getByTestId('memory-item').count()).toBe(memoryCount - 1);
 
     // Compression: a pack for a question, before and after in the diff editor, each block's fate.
     // Only results above the relevance floor are gathered (about 200 tokens here), so the pack's
@@ -178,16 +178,16 @@ describe('Sessions, memories, compression and export in a browser', () => {
     expect(before).toBeGreaterThan(after);
     expect(after).toBeGreaterThan(0);
     expect(after).toBeLessThanOrEqual(250);
-    await expect(page.getByTestId('compress-pack').getAttribute('data-after').then(Number)).resolves.toBeLessThanOrEqual(250);
+    await expect.poll(() => page.getByTestId('compress-pack').getAttribute('data-after').then(Number)).toBeLessThanOrEqual(250);
     // The diff's totals say they are the blocks', beside the pack bar's (two unnamed totals,
     // 1,497 and 1,222 tokens for one pack, read as a contradiction).
-    await expect(totals.textContent()).resolves.toMatch(
+    await expect.poll(() => totals.textContent()).toMatch(
       new RegExp(`^Blocks: ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens.*the blocks had [\\d,]+ of the budget; the pack's references and legend take the rest$`),
     );
     const fates = await page.getByTestId('compress-block').evaluateAll((els) => els.map((e) => e.getAttribute('data-fate')));
     expect(fates.length).toBeGreaterThan(1);
     expect(fates.some((f) => f === 'dropped' || f === 'summarized')).toBe(true);
-    await expect(page.getByTestId('compress-chain').count()).resolves.toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('compress-chain').count()).toBeGreaterThan(0);
     // Blocks by their title (the conversation, as Search titles it), not their ctx:// link;
     // chains by their type and first step, not their id.
     const blockTitles = await page.getByTestId('compress-block-title').allTextContents();
@@ -211,7 +211,7 @@ describe('Sessions, memories, compression and export in a browser', () => {
     expect(written.size).toBeGreaterThan(100);
     const json = JSON.parse(await readFile(out, 'utf8')) as Record<string, unknown>;
     expect(JSON.stringify(json)).toContain('Deploy plan: staging first, production on Friday');
-    await expect(page.getByTestId('export-result').textContent()).resolves.toMatch(new RegExp(`Memories\\s*${memoryCount - 1}`));
+    await expect.poll(() => page.getByTestId('export-result').textContent()).toMatch(new RegExp(`Memories\\s*${memoryCount - 1}`));
     await page.getByTestId('import-path').fill(out);
     await page.getByTestId('import-run').click();
     await page.getByTestId('import-result').waitFor({ timeout: 60_000 });
@@ -222,7 +222,7 @@ describe('Sessions, memories, compression and export in a browser', () => {
     const { page, shot } = await app.start({ colorScheme: 'dark' });
     await page.getByTestId('locale-select').selectOption('zh');
     await importLeak(page);
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('会话');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('会话');
     // Why each message is in its bucket, in Chinese (the engine's reason is English).
     await page.getByTestId('session-tab-buckets').click();
     const bucketWhy = await page.getByTestId('bucket-reason').allTextContents();
@@ -236,9 +236,9 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.locator('[data-testid="chain-node"][data-role="problem"]').first().click();
     await page.getByTestId('chain-node-messages').waitFor();
     // Chain roles, link types and check names come from the engine in English; the page shows them translated.
-    await expect(page.locator('[data-testid="chain-node"][data-role="problem"] .chain-role').first().textContent()).resolves.toMatch(/^\d+\. 问题\d+%$/);
-    await expect(page.locator('[data-testid="chain-node"][data-role="cause"] .chain-role').first().textContent()).resolves.toMatch(/^\d+\. 原因\d+%$/);
-    await expect(page.getByTestId('chain-node-messages').locator('h3').textContent()).resolves.toMatch(/因果 · 问题/);
+    await expect.poll(() => page.locator('[data-testid="chain-node"][data-role="problem"] .chain-role').first().textContent()).toMatch(/^\d+\. 问题\d+%$/);
+    await expect.poll(() => page.locator('[data-testid="chain-node"][data-role="cause"] .chain-role').first().textContent()).toMatch(/^\d+\. 原因\d+%$/);
+    await expect.poll(() => page.getByTestId('chain-node-messages').locator('h3').textContent()).toMatch(/因果 · 问题/);
     await shot('sessions-chains-dark-zh');
     await page.getByTestId('session-tab-fusion').click();
     const linkTypes = await page.getByTestId('fusion-link').locator('td:nth-child(3)').allTextContents();
@@ -255,7 +255,7 @@ describe('Sessions, memories, compression and export in a browser', () => {
     await page.getByTestId('session-tab-messages').click();
     await page.getByTestId('message').first().waitFor();
     await page.getByTestId('session-tab-trigger').click();
-    await expect(page.getByTestId('trigger-action').textContent()).resolves.toBe('提取');
+    await expect.poll(() => page.getByTestId('trigger-action').textContent()).toBe('提取');
     // Each proposed memory says what accepting it would do and why, in Chinese.
     await page.getByTestId('review-candidate').first().waitFor({ timeout: 60_000 });
     const proposed = await page.getByTestId('review-reason').allTextContents();

@@ -67,15 +67,15 @@ describe('Search and the rebuilt DAG in a browser', () => {
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('/');
     await page.getByTestId('search-input').waitFor();
-    await expect(page.evaluate('document.activeElement?.getAttribute("data-testid")')).resolves.toBe('search-input');
+    await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("data-testid")')).toBe('search-input');
     await page.keyboard.type('storm wind');
     await page.locator('[data-testid="search-status"][data-status="done"][data-query="storm wind"]').waitFor({ timeout: 30_000 });
     let hits = await shownHits(page);
     expect(hits.length).toBeGreaterThanOrEqual(3);
     // The count in words, with its plural (it said "hit(s)").
-    await expect(page.getByTestId('search-status').textContent()).resolves.toMatch(/^\d+ hits in \d+ ms/);
+    await expect.poll(() => page.getByTestId('search-status').textContent()).toMatch(/^\d+ hits in \d+ ms/);
     // One list by relevance, levels mixed: no groups, the scores never go up.
-    await expect(page.locator('[data-testid="search-level-group"]').count()).resolves.toBe(0);
+    await expect.poll(() => page.locator('[data-testid="search-level-group"]').count()).toBe(0);
     const scores = hits.map((h) => Number(h.score));
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(new Set(hits.map((h) => h.level)).size).toBeGreaterThanOrEqual(2);
@@ -94,7 +94,7 @@ describe('Search and the rebuilt DAG in a browser', () => {
     const weakNote = page.getByTestId('search-weak');
     if ((await weakNote.count()) > 0) {
       expect(hits.every((h) => h.weak === 'false')).toBe(true);
-      await expect(weakNote.textContent()).resolves.toMatch(/weak match/);
+      await expect.poll(() => weakNote.textContent()).toMatch(/weak match/);
       await page.getByTestId('search-weak-toggle').click();
       await page.locator('[data-testid="search-hit"][data-weak="true"]').first().waitFor();
       const all = await shownHits(page);
@@ -107,18 +107,18 @@ describe('Search and the rebuilt DAG in a browser', () => {
     const unanswered = 'sourdough bread recipe';
     await page.getByTestId('search-input').fill(unanswered);
     await page.locator(`[data-testid="search-status"][data-status="done"][data-query="${unanswered}"]`).waitFor({ timeout: 30_000 });
-    await expect(page.getByTestId('search-status').textContent()).resolves.toMatch(/^No strong match \(\d+ ms\); only weak ones, below\.$/);
-    await expect(page.locator('[data-testid="search-hit"][data-weak="false"]').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('search-status').textContent()).toMatch(/^No strong match \(\d+ ms\); only weak ones, below\.$/);
+    await expect.poll(() => page.locator('[data-testid="search-hit"][data-weak="false"]').count()).toBe(0);
     if (!(await page.getByTestId('search-weak-list').isVisible())) await page.getByTestId('search-weak-toggle').click();
-    await expect(page.getByTestId('search-weak-heading').textContent()).resolves.toMatch(/^Weak matches \(\d+\), scoring under 0\.74$/);
+    await expect.poll(() => page.getByTestId('search-weak-heading').textContent()).toMatch(/^Weak matches \(\d+\), scoring under 0\.74$/);
     await shot('search-only-weak');
 
     // A split document is one result titled by its first heading; its other sections expand under it.
     await page.getByTestId('search-input').fill('how a reading travels from a sensor');
     await page.locator('[data-testid="search-status"][data-status="done"][data-query="how a reading travels from a sensor"]').waitFor({ timeout: 30_000 });
     const doc = page.locator('[data-testid="search-hit"][data-uri="ctx://resources/sample/docs/architecture.md/"]');
-    await expect(doc.count()).resolves.toBe(1);
-    await expect(doc.getByTestId('hit-title').textContent()).resolves.toBe('Tidewater architecture');
+    await expect.poll(() => doc.count()).toBe(1);
+    await expect.poll(() => doc.getByTestId('hit-title').textContent()).toBe('Tidewater architecture');
     await doc.getByTestId('hit-more').click();
     const sections = await doc.getByTestId('search-sub-hit').evaluateAll((elements) => elements.map((e) => e.getAttribute('data-uri') ?? ''));
     expect(sections.length).toBeGreaterThan(0);
@@ -146,7 +146,7 @@ describe('Search and the rebuilt DAG in a browser', () => {
     await page.keyboard.press('ArrowUp');
     hits = await shownHits(page);
     expect(hits.map((h) => h.selected)).toEqual(hits.map((_, i) => (i === 0 ? 'true' : 'false')));
-    await expect(page.getByTestId('search-input').getAttribute('aria-activedescendant')).resolves.toBe('search-hit-0');
+    await expect.poll(() => page.getByTestId('search-input').getAttribute('aria-activedescendant')).toBe('search-hit-0');
     const chosen = hits[0]!.open;
     await page.keyboard.press('Enter');
     await page.locator(`[data-testid="node-details"][data-uri="${chosen}"]`).waitFor();
@@ -188,8 +188,8 @@ describe('Search and the rebuilt DAG in a browser', () => {
     }
     // Shown at once, not behind "more sections".
     const context = page.getByTestId('search-context-hit').first();
-    await expect(context.isVisible()).resolves.toBe(true);
-    await expect(context.textContent()).resolves.toMatch(/^In context:\s*\[2026-03-02\] \w+: /);
+    await expect.poll(() => context.isVisible()).toBe(true);
+    await expect.poll(() => context.textContent()).toMatch(/^In context:\s*\[2026-03-02\] \w+: /);
     await shot('search-context');
 
     // A question about the sample, which the conversation does not answer: the sample's files are
@@ -211,12 +211,12 @@ describe('Search and the rebuilt DAG in a browser', () => {
     await page.getByTestId('locale-select').selectOption('zh');
     await ingestAndSummarize(page);
     await page.keyboard.press('Alt+4');
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('搜索');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('搜索');
     await page.getByTestId('search-input').fill('观测数据');
     await page.locator('[data-testid="search-status"][data-status="done"][data-query="观测数据"]').waitFor({ timeout: 30_000 });
-    await expect(page.getByTestId('search-status').textContent()).resolves.toMatch(/条结果/);
+    await expect.poll(() => page.getByTestId('search-status').textContent()).toMatch(/条结果/);
     await page.getByTestId('search-input').press('ArrowDown');
-    await expect(page.locator('[data-testid="search-hit"][aria-selected="true"]').count()).resolves.toBe(1);
+    await expect.poll(() => page.locator('[data-testid="search-hit"][aria-selected="true"]').count()).toBe(1);
     await shot('search-dark-zh');
   });
 
@@ -241,19 +241,19 @@ describe('Search and the rebuilt DAG in a browser', () => {
     await page.getByTestId('dag-node').first().waitFor();
     // Split documents are drawn as nodes and counted as files.
     const folders = total - (await page.locator('[data-testid="dag-node"][data-document="true"]').count());
-    await expect(page.getByTestId('dag-totals').textContent()).resolves.toMatch(new RegExp(`Directories\\s*${folders} / ${folders}`));
+    await expect.poll(() => page.getByTestId('dag-totals').textContent()).toMatch(new RegExp(`Directories\\s*${folders} / ${folders}`));
     const states = await page.getByTestId('dag-node').evaluateAll((elements) => elements.map((e) => e.getAttribute('data-state')));
     expect(states.length).toBeGreaterThan(0);
     expect(states.every((state) => state === 'done' || state === 'fallback')).toBe(true);
-    await expect(page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/"]').getAttribute('data-state')).resolves.toBe('done');
+    await expect.poll(() => page.locator('[data-testid="dag-node"][data-uri="ctx://resources/sample/"]').getAttribute('data-state')).toBe('done');
     await page.getByTestId('dag-minimap').waitFor();
     await shot('dag-rebuilt');
 
     // Find still works on the rebuilt graph, and the selection panel shows the stored abstract.
     await page.getByTestId('dag-find').fill('zh');
     await page.getByTestId('dag-find').press('Enter');
-    await expect(page.getByTestId('dag-selected').locator('h2').textContent()).resolves.toBe('zh');
-    await expect(page.getByTestId('dag-selected').locator('.abstract').textContent()).resolves.toMatch(/\S/);
+    await expect.poll(() => page.getByTestId('dag-selected').locator('h2').textContent()).toBe('zh');
+    await expect.poll(() => page.getByTestId('dag-selected').locator('.abstract').textContent()).toMatch(/\S/);
 
     // A new run of the same tree takes over the view and is followed live to its end.
     await appendFile(join(folder, 'notes', '2024-05-08-storm-review.md'), '\nFollow-up: the masts of stations 10-12 were replaced on 20 May.\n');

@@ -29,16 +29,16 @@ describe('uploading conversation files from the browser', () => {
 
     const { page, shot } = await app.start();
     await page.keyboard.press('Alt+5');
-    await expect(page.getByTestId('sessions-drop').textContent()).resolves.toMatch(/uploaded to the workspace/);
+    await expect.poll(() => page.getByTestId('sessions-drop').textContent()).toMatch(/uploaded to the workspace/);
     const input = page.getByTestId('sessions-upload-input');
-    await expect(input.getAttribute('accept')).resolves.toBe('.json,.jsonl,.md,.txt');
-    await expect(input.getAttribute('multiple')).resolves.toBe('');
+    await expect.poll(() => input.getAttribute('accept')).toBe('.json,.jsonl,.md,.txt');
+    await expect.poll(() => input.getAttribute('multiple')).toBe('');
     await input.setInputFiles([notes, LEAK]);
 
     // One upload for both files, then the path the host answered with.
     await page.locator('[data-testid="upload-panel"][data-status="done"]').waitFor({ timeout: 60_000 });
-    await expect(page.getByTestId('upload-files').textContent()).resolves.toBe('2 of 2 files');
-    await expect(page.getByTestId('upload-failures').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('upload-files').textContent()).toBe('2 of 2 files');
+    await expect.poll(() => page.getByTestId('upload-failures').count()).toBe(0);
     const doneText = (await page.getByTestId('upload-done').textContent()) ?? '';
     const folder = doneText.match(/to (\/\S+\/uploads\/conversations-\d{8}-\d{4});/)?.[1];
     expect(folder, doneText).toBeTruthy();
@@ -49,17 +49,17 @@ describe('uploading conversation files from the browser', () => {
     const leak = page.locator('[data-testid="session-file-import"][data-name="en-memory-leak.json"]');
     const bad = page.locator('[data-testid="session-file-import"][data-name="notes.json"]');
     await page.locator('[data-testid="session-file-import"][data-name="en-memory-leak.json"][data-status="done"]').waitFor({ timeout: 60_000 });
-    await expect(leak.textContent()).resolves.toMatch(/1 conversation \(en-memory-leak\)/);
-    await expect(bad.getAttribute('data-status')).resolves.toBe('failed');
-    await expect(bad.locator('[data-code]').getAttribute('data-code')).resolves.toBe('INVALID_INPUT');
-    await expect(bad.textContent()).resolves.toMatch(/not imported: .*notes\.json/);
-    await expect(page.getByTestId('session-file-imports').locator('h2').textContent()).resolves.toMatch(/1 of 2 files imported/);
+    await expect.poll(() => leak.textContent()).toMatch(/1 conversation \(en-memory-leak\)/);
+    await expect.poll(() => bad.getAttribute('data-status')).toBe('failed');
+    await expect.poll(() => bad.locator('[data-code]').getAttribute('data-code')).toBe('INVALID_INPUT');
+    await expect.poll(() => bad.textContent()).toMatch(/not imported: .*notes\.json/);
+    await expect.poll(() => page.getByTestId('session-file-imports').locator('h2').textContent()).toMatch(/1 of 2 files imported/);
 
     // The conversation is listed, opened and analyzed.
     await page.locator('[data-testid="session-open"][data-analysis="done"]').waitFor({ timeout: 60_000 });
     const item = page.locator('[data-testid="session-item"][data-id="en-memory-leak"]');
-    await expect(item.textContent()).resolves.toMatch(/2 sessions · 28 messages.*analyzed/);
-    await expect(page.getByTestId('message').count()).resolves.toBe(28);
+    await expect.poll(() => item.textContent()).toMatch(/2 sessions · 28 messages.*analyzed/);
+    await expect.poll(() => page.getByTestId('message').count()).toBe(28);
     await page.getByTestId('session-tab-buckets').click();
     const counts = await page.getByTestId('bucket-count').allTextContents();
     expect(counts.map(Number).reduce((a, b) => a + b, 0)).toBe(28);
@@ -68,7 +68,7 @@ describe('uploading conversation files from the browser', () => {
 
     // In Chinese, the hint says the same.
     await page.getByTestId('locale-select').selectOption('zh');
-    await expect(page.getByTestId('sessions-drop').textContent()).resolves.toMatch(/上传到运行 `cairn serve` 的机器上的工作区/);
+    await expect.poll(() => page.getByTestId('sessions-drop').textContent()).toMatch(/上传到运行 `cairn serve` 的机器上的工作区/);
   });
 
   it('takes dropped files: uploaded from a plain drop, read in place when the drop names their paths', async () => {
@@ -85,10 +85,10 @@ describe('uploading conversation files from the browser', () => {
       return transfer;
     }, text);
     await zone.dispatchEvent('dragover', { dataTransfer: dropped });
-    await expect(zone.getAttribute('class')).resolves.toMatch(/dragging/);
+    await expect.poll(() => zone.getAttribute('class')).toMatch(/dragging/);
     await zone.dispatchEvent('drop', { dataTransfer: dropped });
     await page.locator('[data-testid="upload-panel"][data-status="done"]').waitFor({ timeout: 60_000 });
-    await expect(page.getByTestId('upload-done').textContent()).resolves.toMatch(/\/uploads\/conversations-\d{8}-\d{4}; importing each/);
+    await expect.poll(() => page.getByTestId('upload-done').textContent()).toMatch(/\/uploads\/conversations-\d{8}-\d{4}; importing each/);
     await page.locator('[data-testid="session-file-import"][data-name="en-memory-leak.json"][data-status="done"]').waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="session-open"][data-analysis="done"]').waitFor({ timeout: 60_000 });
     await shot('sessions-upload-drop');
@@ -101,9 +101,9 @@ describe('uploading conversation files from the browser', () => {
     }, `file://${LEAK}`);
     await zone.dispatchEvent('drop', { dataTransfer: named });
     await page.locator(`[data-testid="session-file-import"][data-name="${LEAK}"][data-status="done"]`).waitFor({ timeout: 60_000 });
-    await expect(page.getByTestId('upload-panel').count()).resolves.toBe(1); // the earlier upload's panel, no new one
-    await expect(page.getByTestId('session-file-import').count()).resolves.toBe(1);
-    await expect(page.getByTestId('session-item').count()).resolves.toBe(1); // the same conversation: nothing duplicated
+    await expect.poll(() => page.getByTestId('upload-panel').count()).toBe(1); // the earlier upload's panel, no new one
+    await expect.poll(() => page.getByTestId('session-file-import').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('session-item').count()).toBe(1); // the same conversation: nothing duplicated
     await page.locator('[data-testid="session-open"][data-analysis="done"]').waitFor({ timeout: 60_000 });
   });
 });

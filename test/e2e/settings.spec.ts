@@ -30,7 +30,7 @@ describe('Settings and the LLM monitor in a browser', () => {
 
     // Before any call the monitor says so in each panel (its "Recent calls" panel was an empty box).
     await page.keyboard.press('Alt+9');
-    await expect(page.getByTestId('monitor-recent-empty').textContent()).resolves.toBe('No calls yet.');
+    await expect.poll(() => page.getByTestId('monitor-recent-empty').textContent()).toBe('No calls yet.');
 
     // Alt+0 opens the tenth view, Settings; the engine starts extractive.
     await page.keyboard.press('Alt+0');
@@ -40,9 +40,9 @@ describe('Settings and the LLM monitor in a browser', () => {
     await page.getByTestId('settings-maxConcurrent').fill('0');
     await page.getByTestId('settings-baseUrl').fill('localhost:1234');
     await page.getByTestId('settings-save').click();
-    await expect(page.getByTestId('settings-error-maxConcurrent').textContent()).resolves.toMatch(/1 to 64/);
-    await expect(page.getByTestId('settings-error-baseUrl').textContent()).resolves.toMatch(/http:\/\//);
-    await expect(page.getByTestId('settings-save-result').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('settings-error-maxConcurrent').textContent()).toMatch(/1 to 64/);
+    await expect.poll(() => page.getByTestId('settings-error-baseUrl').textContent()).toMatch(/http:\/\//);
+    await expect.poll(() => page.getByTestId('settings-save-result').count()).toBe(0);
     await shot('settings-invalid');
 
     await page.getByTestId('settings-enabled').check();
@@ -51,20 +51,20 @@ describe('Settings and the LLM monitor in a browser', () => {
     await page.getByTestId('settings-maxConcurrent').fill('4');
     await page.getByTestId('settings-tokenBudget').fill('200000');
     await page.getByTestId('settings-apiKey').fill(KEY);
-    await expect(page.getByTestId('settings-error-maxConcurrent').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('settings-error-maxConcurrent').count()).toBe(0);
 
     // One tiny request with the typed values, before anything is saved.
     await page.getByTestId('settings-test').click();
     await page.locator('[data-testid="settings-test-result"][data-ok="true"]').waitFor();
-    await expect(page.getByTestId('settings-test-result').textContent()).resolves.toMatch(/Connected in \d+ ms/);
+    await expect.poll(() => page.getByTestId('settings-test-result').textContent()).toMatch(/Connected in \d+ ms/);
     expect(server.chatRequests.at(-1)!.apiKey).toBe(KEY);
 
     // Saved: the key field empties and only says a key is kept.
     await page.getByTestId('settings-save').click();
     await page.locator('[data-testid="settings-save-result"][data-ok="true"]').waitFor();
     await page.locator('[data-testid="settings-summarizer"][data-summarizer="llm"]').waitFor();
-    await expect(page.getByTestId('settings-apiKey').inputValue()).resolves.toBe('');
-    await expect(page.locator('[data-testid="settings-key-state"][data-set="true"]').count()).resolves.toBe(1);
+    await expect.poll(() => page.getByTestId('settings-apiKey').inputValue()).toBe('');
+    await expect.poll(() => page.locator('[data-testid="settings-key-state"][data-set="true"]').count()).toBe(1);
     expect(await page.content()).not.toContain(KEY.slice(0, 14));
     await shot('settings-saved');
 
@@ -77,8 +77,8 @@ describe('Settings and the LLM monitor in a browser', () => {
     await expect.poll(async () => Number(await page.getByTestId('monitor-calls').textContent()), { timeout: 60_000, interval: 200 }).toBeGreaterThan(0);
     await page.getByTestId('monitor-call').first().waitFor();
     await expect.poll(async () => Number(await page.getByTestId('monitor-latency').getAttribute('data-bars')), { timeout: 30_000 }).toBeGreaterThan(0);
-    await expect(page.getByTestId('monitor-breaker').textContent()).resolves.toMatch(/closed/);
-    await expect(page.getByTestId('monitor-cost').textContent()).resolves.toMatch(/^\$\d/);
+    await expect.poll(() => page.getByTestId('monitor-breaker').textContent()).toMatch(/closed/);
+    await expect.poll(() => page.getByTestId('monitor-cost').textContent()).toMatch(/^\$\d/);
     await page.getByTestId('monitor-budget').waitFor();
     // Once the run ends the monitor settles on what the server saw (the test call is not counted).
     await expect

@@ -12,7 +12,7 @@ describe('uploading a folder from the browser', () => {
   it('uploads the sample folder, ingests it from the workspace and summarizes it', async () => {
     const { page, shot } = await app.start();
     const input = page.getByTestId('upload-input');
-    await expect(input.getAttribute('webkitdirectory')).resolves.toBe('');
+    await expect.poll(() => input.getAttribute('webkitdirectory')).toBe('');
     await input.setInputFiles(SAMPLE);
 
     // The upload panel counts files and bytes, then hands the host path to the ingest.
@@ -23,15 +23,15 @@ describe('uploading a folder from the browser', () => {
     const [done, total] = files.match(/\d+/g)!.map(Number);
     expect(done).toBe(total);
     expect(done).toBeGreaterThanOrEqual(8);
-    await expect(page.getByTestId('upload-bytes').textContent()).resolves.toMatch(/\d.* of .*\d/);
-    await expect(page.getByTestId('upload-done').textContent()).resolves.toMatch(/\/uploads\/sample/);
-    await expect(page.getByTestId('upload-failures').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByTestId('upload-bytes').textContent()).toMatch(/\d.* of .*\d/);
+    await expect.poll(() => page.getByTestId('upload-done').textContent()).toMatch(/\/uploads\/sample/);
+    await expect.poll(() => page.getByTestId('upload-failures').count()).toBe(0);
     // The page sends only what an ingest by path reads: the sample's .gitignore'd build.log stays home.
-    await expect(page.getByTestId('upload-left-out').textContent()).resolves.toMatch(/^1 file left out/);
-    await expect(page.getByTestId('ingest-path').inputValue()).resolves.toMatch(/\/uploads\/sample$/);
+    await expect.poll(() => page.getByTestId('upload-left-out').textContent()).toMatch(/^1 file left out/);
+    await expect.poll(() => page.getByTestId('ingest-path').inputValue()).toMatch(/\/uploads\/sample$/);
 
     await page.getByTestId('ingest-result').waitFor({ timeout: 90_000 });
-    await expect(page.getByTestId('ingest-root').textContent()).resolves.toBe('ctx://resources/sample/');
+    await expect.poll(() => page.getByTestId('ingest-root').textContent()).toBe('ctx://resources/sample/');
     const groups = await page.getByTestId('skip-groups').locator('summary').allTextContents();
     // What the page left out never reached the workspace; the ingest still skips what a scan skips.
     expect(groups.join(' ')).toMatch(/Binary file/);
@@ -46,7 +46,7 @@ describe('uploading a folder from the browser', () => {
     const [, dirsDone, dirsTotal] = totals.match(/Directories\s*(\d+) \/ (\d+)/) ?? [];
     expect(Number(dirsTotal)).toBeGreaterThanOrEqual(5);
     expect(dirsDone).toBe(dirsTotal);
-    await expect(page.getByTestId('dag-totals').textContent()).resolves.toContain('ctx://resources/sample/');
+    await expect.poll(() => page.getByTestId('dag-totals').textContent()).toContain('ctx://resources/sample/');
     await shot('dag-after-upload');
   });
 });

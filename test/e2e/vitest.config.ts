@@ -10,6 +10,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 60_000,
+    // A page read polled until it holds (expect.poll) waits as long as a locator does under load,
+    // not vitest's default second.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     pool: 'forks',
     // One browser and one engine at a time: the machine has 2 cores.
     fileParallelism: false,
