@@ -637,3 +637,33 @@ describe('a document split into parts, in its folder', () => {
     expect(abstract).toBe('BASH — bash - GNU Bourne-Again SHell. Then: OPTIONS and ARGUMENTS.');
   });
 });
+
+describe("a folder of code without a README (git's contrib)", () => {
+  it('is code, not documents, and no file extension or defined name is its subject', async () => {
+    // contrib/buildsystems/Generators: three Perl modules whose L0s list what they define.
+    const perl = await summarize('Generators', [
+      child('QMake.pm', 'Definitions: generate, createLibProject, createAppProject, createGlueProject', false, 'code'),
+      child('Vcproj.pm', 'Definitions: generate, createLibProject, createAppProject, createGlueProject', false, 'code'),
+      child('Vcxproj.pm', 'Definitions: generate, createProject, createGlueProject', false, 'code'),
+    ]);
+    expect(perl.abstract).toBe('Code: QMake.pm, Vcproj.pm and Vcxproj.pm.');
+    const keyTermsOf = (overview: string) => overview.split('\n').find((line) => line.startsWith('**Key terms:**')) ?? '';
+    expect(keyTermsOf(perl.overview)).not.toMatch(/Definitions|\bpm\b/);
+    // contrib/credential/gnome-keyring: a C skeleton (no doc of its own) and a Makefile whose L0 is its name.
+    const helper = await summarize('gnome-keyring', [
+      child('git-credential-gnome-keyring.c', 'C file: 2 structs, 15 functions. Defines: credential, credential_operation, keyring_get', false, 'code'),
+      child('Makefile', 'Makefile', false, 'code'),
+    ]);
+    expect(helper.abstract).toBe('Code: git-credential-gnome-keyring.c and Makefile.');
+    const keyTerms = keyTermsOf(helper.overview);
+    expect(keyTerms).toMatch(/credential_operation/);
+    expect(keyTerms).not.toMatch(/\b(?:structs?|functions|Defines|file|Makefile)\b/);
+    // Their parent: the children's "Code:" label is no topic of it; with no subject of their own, they are folders.
+    const parent = await summarize('credential', [
+      child('gnome-keyring', helper.abstract, true),
+      child('libsecret', 'Code: git-credential-libsecret.c and Makefile.', true),
+      child('wincred', 'Code: git-credential-wincred.c and Makefile.', true),
+    ]);
+    expect(parent.abstract).toBe('Folders: gnome-keyring, libsecret and wincred.');
+  });
+});

@@ -16,6 +16,13 @@ const NAVIGATION_RUN = /(?:\b(?:index|modules|next|previous|prev|home|up)\b\s*[|
 /** A credit line: a name and an address ("Chet Ramey <chet.ramey@case.edu>", "Thanks to ... for this one"). */
 const CREDIT = /^(?:(?:written|contributed|maintained) by |thanks to |author:\s*)?[\p{L} .,'()-]{2,60}\s*<[^<>\s]+@[^<>\s]+>(?: for this one)?\.?$|^thanks to .*<[^<>\s]+@[^<>\s]+>/iu;
 
+/** A block of credits ("Credits:\n- … originally written by …", "Acknowledgements:", "致谢："): who, not what. */
+const CREDITS_BLOCK = /^(?:credits|acknowledge?ments|thanks|contributors|致谢|鸣谢)\s*[:：]/iu;
+
+export function isCreditsBlock(text: string): boolean {
+  return CREDITS_BLOCK.test(text.trim());
+}
+
 const STAMP = /^(?:last (?:updated|modified|changed)|generated (?:by|on|with)|created (?:by|with) sphinx|built with|this page was generated|documentation generated)\b/i;
 
 /**
@@ -71,7 +78,7 @@ export function isBoilerplate(text: string): boolean {
   if (t.length === 0) return true;
   if (NOTICE.test(t)) return true;
   if (NAVIGATION.test(t) || NAVIGATION_RUN.test(t)) return true;
-  if (STAMP.test(t) || CREDIT.test(t) || isGeneratedStamp(t)) return true;
+  if (STAMP.test(t) || CREDIT.test(t) || isCreditsBlock(t) || isGeneratedStamp(t)) return true;
   // Nothing but punctuation, numbers and symbols (a rule, a page number, a stray separator).
   if (!/\p{L}{2}/u.test(t)) return true;
   return false;

@@ -2,8 +2,9 @@
  * The words of a folder's summary: the topics its children share (for its L0), and the terms
  * that set its sub-folders apart (its L1's "Covers:" line), from the children's L0s and L1s.
  */
+import { CODE_EXTENSIONS, CODE_FILE_NAMES } from '../parse/code.js';
 import type { Described, DirectoryChild } from './extractive-directory.js';
-import { LABELS, charLength, detectLanguage, tokenize, type ContentLanguage } from './extractive-text.js';
+import { LABELS, charLength, detectLanguage, isLabelWord, tokenize, type ContentLanguage } from './extractive-text.js';
 
 /** Distinctive terms taken from each sub-folder, and in all, for a folder's "Covers:" line. */
 const COVERS_PER_FOLDER = 8;
@@ -21,6 +22,22 @@ export function isSplitDocument(child: DirectoryChild): boolean {
   const name = child.name.replace(/\/$/, '');
   // (A section with sections of its own, 02-options/, is opened under its document as a folder is.)
   return child.isDirectory && ((child.document === true && !PART_NAME.test(name)) || DOCUMENT_NAME.test(name));
+}
+
+/** A file name's extension ("hg-to-git.py", "QMake.pm"): the name is a word of a topic, its extension no word at all. */
+const FILE_EXTENSION = new RegExp(
+  String.raw`(?<=[\w-])\.(?:${[...CODE_EXTENSIONS.map((e) => e.slice(1)), 'md', 'markdown', 'txt', 'rst', 'adoc', 'html?', 'perl'].map((e) => e.replace(/\+/g, '\\+')).join('|')})(?![\w+]|\.\w)`,
+  'gi',
+);
+
+/** The names a code file's L0 lists ("… Defines: Client, Server" or "Definitions: a, b"). */
+export function definedNames(abstract: string): string[] {
+  const list = /(?:^|\s)(?:Defines|Definitions):\s*(.*)$/.exec(abstract)?.[1] ?? '';
+  return list
+    .replace(/…$/, '')
+    .split(/,\s*/)
+    .map((n) => n.trim())
+    .filter((n) => /^[\p{L}_][\w$]*$/u.test(n));
 }
 
 /** Parts of a split document: 01-introduction.md, 02-options/. */
@@ -51,14 +68,20 @@ export function sharedTopics(content: Described[], language: ContentLanguage): s
   const joiner = language === 'en' || language === 'ko' ? ' ' : '';
   for (const d of content) {
     const set = new Set<string>();
+    // The names a code file defines (createLibProject, die) are its parts, not what the folder is about.
+    const defined = new Set(definedNames(d.child.abstract).map((n) => n.toLowerCase()));
+    // (Nor is an identifier, snake_case, or a build file's name, "Makefile", that many folders hold.)
+    const topical = (t: { surface: string }) =>
+      !/^\d/.test(t.surface) && !t.surface.includes('_') && !CODE_FILE_NAMES.has(t.surface.toLowerCase()) && !defined.has(t.surface.toLowerCase()) && !isLabelWord(t.surface);
     // A child's key terms (its L1's last line) say what its body is about: "policy", "OLD behavior".
     for (const term of keyTermsOf(d.child, language)) {
-      const tokens = tokenize(term, language).filter((t) => !/^\d/.test(t.surface));
+      if (defined.has(term.toLowerCase()) || term.includes('_')) continue;
+      const tokens = tokenize(term, language).filter(topical);
       if (tokens.length === 1) seen((tokens[0] as (typeof tokens)[number]).key, term, set);
       else if (tokens.length === 2) seen(tokens.map((t) => t.key).join(' '), term, set);
     }
-    const text = `${d.title ?? ''} ${d.lead}`;
-    const tokens = tokenize(text, language).filter((t) => !/^\d/.test(t.surface));
+    const text = `${d.title ?? ''} ${d.lead}`.replace(FILE_EXTENSION, '');
+    const tokens = tokenize(text, language).filter(topical);
     for (let i = 0; i < tokens.length; i += 1) {
       const token = tokens[i] as (typeof tokens)[number];
       seen(token.key, token.surface, set);

@@ -16,8 +16,8 @@ import { compareNatural } from '../../../shared/natural-sort.js';
 import { isLegalOrHistoryName } from './boilerplate.js';
 import { fit, LEAD_SEPARATOR, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, summarizeText, type ExtractiveSummary } from './extractive.js';
 import { CONTENTS } from './extractive-structure.js';
-import { DOCUMENT_NAME, isSplitDocument, PART_NAME, sharedTopics, subtreeCovers, withoutPartsLine } from './extractive-directory-terms.js';
-import { LABELS, charLength, detectLanguage, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
+import { definedNames, DOCUMENT_NAME, isSplitDocument, PART_NAME, sharedTopics, subtreeCovers, withoutPartsLine } from './extractive-directory-terms.js';
+import { LABELS, charLength, detectLanguage, isLabelWord, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
 
 export interface DirectoryChild {
   name: string;
@@ -101,8 +101,12 @@ export function summarizeDirectory(children: DirectoryChild[], options: Summariz
   // An L0 made of the children's titles is not repeated above the list of those children.
   const synthesized = abstract.length > 0 && content.length > 1 && !sayingOfOwn(sorted, content, families, language);
   // Key terms over the children's L0s (each a paragraph of one document): the words a search for the folder would use.
-  const corpus = content.map((d) => d.child.abstract.trim()).join('\n\n');
-  const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language }).keyTerms : [];
+  // (The summarizer's own words are no key terms: a skeleton's "C file: 2 structs", a label's
+  // "Definitions:", an L0 that is only the file's name. A code file gives its doc and its names.)
+  const wordsOf = (d: Described) =>
+    SKELETON_ABSTRACT.test(d.child.abstract.trim()) ? [d.lead, ...definedNames(d.child.abstract)].filter(Boolean).join(', ') : d.title === undefined ? d.lead : d.child.abstract.trim();
+  const corpus = content.map(wordsOf).filter(Boolean).join('\n\n');
+  const keyTerms = corpus ? summarizeText(corpus, { format: 'text', language }).keyTerms.filter((term) => !isLabelWord(term)) : [];
   const covers = subtreeCovers(content, language);
   const overview = fit(directoryOverview(options.dirName, synthesized ? '' : abstract, described, families, keyTerms, covers, language, maxOverview), maxOverview);
   return { abstract, overview, keyTerms, language };
@@ -191,7 +195,13 @@ function directoryAbstract(sorted: DirectoryChild[], content: Described[], famil
   // documents:") still names the folder by its title ("Guide for Debian Maintainers").
   const zh = language === 'zh' || language === 'ja';
   const index = introTitled(content);
-  const subject = index?.title ?? (zh ? (topics.length > 0 ? `关于${joinList(topics.slice(0, 3), 'zh')}的文档` : '文档') : topics.length > 0 ? capitalize(joinList(topics.slice(0, 3), 'en')) : 'Documents');
+  // (A folder that holds mostly source files is code, not documents, "Code: engine.pl, parse.pl";
+  // one of mostly sub-folders names them as folders.)
+  const most = (test: (d: Described) => boolean) => content.filter(test).length * 2 > content.length;
+  // (Japanese shares the Chinese sentence, "关于…的文档", so its words too.)
+  const kindLabels = LABELS[zh ? 'zh' : language];
+  const kind = most((d) => d.child.isDirectory && !isSplitDocument(d.child)) ? kindLabels.folders : most((d) => !d.child.isDirectory && d.child.category === 'code') ? kindLabels.code : kindLabels.documents;
+  const subject = index?.title ?? (topics.length === 0 ? kind : zh ? `关于${joinList(topics.slice(0, 3), 'zh')}的${kind}` : capitalize(joinList(topics.slice(0, 3), 'en')));
   const listed = content.filter((d) => d !== index);
   // (An index's HTML and text copies, INDEX.html and INDEX.txt, are one name.)
   const names = [...new Set(listed.map((d) => exampleName(d)))];
@@ -446,6 +456,14 @@ function describe(child: DirectoryChild, language: ContentLanguage): Described {
   const abstract = child.abstract.trim();
   const skeleton = SKELETON_ABSTRACT.exec(abstract);
   if (skeleton) return { child, lead: (skeleton[1] ?? '').trim() };
+  // An L0 that is the file's own name ("QMake.pm", "Makefile") says nothing more of it: no title, no lead.
+  if (abstract === child.name.replace(/\/$/, '')) return { child, lead: '' };
+  // A list under one of the summarizer's own labels ("Definitions: strbuf, worktree", a folder's
+  // "Code: a.c and Makefile") has no title: the label is the summarizer's word, not the child's.
+  const label = Object.values(LABELS)
+    .flatMap((l) => [l.definitions, l.code, l.documents, l.packages].map((word) => `${word}${l.colon}`))
+    .find((opening) => abstract.startsWith(opening));
+  if (label) return { child, lead: abstract.slice(label.length).trim() };
   // "Title: headings" (a document with a title and no prose lead) gives its title.
   const colon = /^((?:[^:：.!?。！？]|\.(?=\S)){2,80})[:：]\s+(?=\S)/.exec(abstract);
   // (Only without a final full stop: "Tidewater is a network for a harbour: a dozen stations ... ." is a sentence.)
@@ -495,15 +513,6 @@ function packageAbstract(doc: Described, sorted: DirectoryChild[], content: Desc
   return doc.lead.trim() === doc.child.abstract.trim() && names.length > 0 ? fitList(lead, labels.definitions, exported.length > 0 ? exported : names, language, max) : lead;
 }
 
-/** The names a code file's L0 lists ("… Defines: Client, Server" or "Definitions: a, b"). */
-function definedNames(abstract: string): string[] {
-  const list = /(?:^|\s)(?:Defines|Definitions):\s*(.*)$/.exec(abstract)?.[1] ?? '';
-  return list
-    .replace(/…$/, '')
-    .split(/,\s*/)
-    .map((n) => n.trim())
-    .filter((n) => /^[\p{L}_][\w$]*$/u.test(n));
-}
 
 /** "Lead. Label: a, b, c." (or "Label: a, b, c." without a lead) with as many of the names as fit in `max`. */
 function fitList(lead: string, label: string, names: string[], language: ContentLanguage, max: number): string {

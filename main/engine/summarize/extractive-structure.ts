@@ -403,6 +403,9 @@ const DEFINITIONS: RegExp[] = [
   /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+([A-Za-z_]\w*)/,
   /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait)\s+([A-Za-z_]\w*)/,
   /^\s*(?:public|private|protected|internal)?\s*(?:static\s+)?(?:final\s+)?(?:abstract\s+)?(?:class|interface|record)\s+([A-Za-z_]\w*)/,
+  // Perl's `sub generate {` and a shell function, `usage () {` or `function die {`.
+  /^\s*sub\s+([A-Za-z_]\w*)/,
+  /^([A-Za-z_][\w]*)\s*\(\)\s*\{?\s*$/,
 ];
 
 /** Keywords of one language a pattern for another may take for a name (a Go parameter `fn func(…)` read as Rust). */

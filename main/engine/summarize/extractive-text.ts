@@ -248,6 +248,8 @@ export interface Labels {
   covers: string;
   /** A wide folder's line of its documents' titles. */
   documents: string;
+  /** A folder of source files with no shared subject ("Code: engine.pl, parse.pl"). */
+  code: string;
   /** Separator of a list of terms. */
   listSeparator: string;
   /** "... and 12 more" */
@@ -259,11 +261,22 @@ export interface Labels {
 }
 
 export const LABELS: Record<ContentLanguage, Labels> = {
-  en: { keyTerms: 'Key terms', definitions: 'Definitions', folders: 'Folders', packages: 'Packages', files: 'Files', covers: 'Covers', documents: 'Documents', listSeparator: ', ', more: (n) => `… and ${n} more`, colon: ': ', sentenceJoiner: ' ' },
-  zh: { keyTerms: '关键词', definitions: '定义', folders: '子目录', packages: '包', files: '文件', covers: '涵盖', documents: '文档', listSeparator: '、', more: (n) => `……另有 ${n} 项`, colon: '：', sentenceJoiner: '' },
-  ja: { keyTerms: 'キーワード', definitions: '定義', folders: 'フォルダ', packages: 'パッケージ', files: 'ファイル', covers: '内容', documents: '文書', listSeparator: '、', more: (n) => `…ほか ${n} 件`, colon: '：', sentenceJoiner: '' },
-  ko: { keyTerms: '핵심어', definitions: '정의', folders: '폴더', packages: '패키지', files: '파일', covers: '포함', documents: '문서', listSeparator: ', ', more: (n) => `… 외 ${n}개`, colon: ': ', sentenceJoiner: ' ' },
+  en: { keyTerms: 'Key terms', definitions: 'Definitions', folders: 'Folders', packages: 'Packages', files: 'Files', covers: 'Covers', documents: 'Documents', code: 'Code', listSeparator: ', ', more: (n) => `… and ${n} more`, colon: ': ', sentenceJoiner: ' ' },
+  zh: { keyTerms: '关键词', definitions: '定义', folders: '子目录', packages: '包', files: '文件', covers: '涵盖', documents: '文档', code: '代码', listSeparator: '、', more: (n) => `……另有 ${n} 项`, colon: '：', sentenceJoiner: '' },
+  ja: { keyTerms: 'キーワード', definitions: '定義', folders: 'フォルダ', packages: 'パッケージ', files: 'ファイル', covers: '内容', documents: '文書', code: 'コード', listSeparator: '、', more: (n) => `…ほか ${n} 件`, colon: '：', sentenceJoiner: '' },
+  ko: { keyTerms: '핵심어', definitions: '정의', folders: '폴더', packages: '패키지', files: '파일', covers: '포함', documents: '문서', code: '코드', listSeparator: ', ', more: (n) => `… 외 ${n}개`, colon: ': ', sentenceJoiner: ' ' },
 };
+
+/**
+ * The summarizer's own label words that a text of its own rarely uses ("Definitions", "Key
+ * terms"): never a key term or a topic of what it summarizes. ("Files", "Code" and "Documents"
+ * are words of real subjects too: CMake's "file" command.)
+ */
+const LABEL_WORDS = new Set(Object.values(LABELS).flatMap((l) => [l.keyTerms, l.definitions].map((word) => word.toLowerCase())));
+
+export function isLabelWord(term: string): boolean {
+  return LABEL_WORDS.has(term.trim().toLowerCase());
+}
 
 /** "a, b and c" in English, "a、b和c" in Chinese, the list separator elsewhere. */
 export function joinList(items: string[], language: ContentLanguage): string {

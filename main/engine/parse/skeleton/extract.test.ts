@@ -297,6 +297,15 @@ describe('extractSkeleton details', () => {
     expect(skeleton.module_doc).toBe('A parser of RFC 2822 and MIME email messages.');
   });
 
+  it("passes over a C file's credits block as over its licence (git's contrib/credential/gnome-keyring)", async () => {
+    const licence = '/*\n * Copyright (C) 2011 John Szakmeister\n *\n * This program is free software; you can redistribute it.\n */\n\n';
+    const credits = '/*\n * Credits:\n * - GNOME Keyring API handling originally written by John Szakmeister\n * - ported to credential helper API by Philipp A. Hartmann\n */\n\n';
+    const body = '#include <stdio.h>\n\nint main(int argc, char *argv[])\n{\n\treturn 0;\n}\n';
+    expect((await extractSkeleton('helper.c', `${licence}${credits}${body}`, 'c')).skeleton.module_doc).toBeNull();
+    const purpose = '/*\n * Stores credentials in the GNOME keyring.\n */\n\n';
+    expect((await extractSkeleton('helper.c', `${licence}${credits}${purpose}${body}`, 'c')).skeleton.module_doc).toBe('Stores credentials in the GNOME keyring.');
+  });
+
   it('keeps whole doc comments with docs: full', async () => {
     const { text, language } = await fixture('station.py');
     const { skeleton } = await extractSkeleton('station.py', text, language, { docs: 'full' });

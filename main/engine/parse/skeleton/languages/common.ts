@@ -6,7 +6,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { ClassKind, ClassSkeleton, DocDepth, FunctionKind, FunctionSig, SkeletonParts } from '../skeleton.js';
-import { isCodeDirective, isGeneratedStamp } from '../../../summarize/boilerplate.js';
+import { isCodeDirective, isCreditsBlock, isGeneratedStamp } from '../../../summarize/boilerplate.js';
 
 export interface ExtractContext {
   docs: DocDepth;
@@ -182,7 +182,8 @@ export function leadingComment(
     const text = run.map((c) => c.text).join('\n');
     if (isLicense(text) || isGeneratedStamp(text)) continue;
     const doc = docFromComments(run, depth);
-    if (doc !== null) return doc;
+    // (A credits block, "Credits: - … written by …", says who, not what the file is for.)
+    if (doc !== null && !isCreditsBlock(doc)) return doc;
   }
   return null;
 }
