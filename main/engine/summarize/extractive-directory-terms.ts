@@ -69,7 +69,8 @@ export function sharedTopics(content: Described[], language: ContentLanguage): s
   for (const d of content) {
     const set = new Set<string>();
     // The names a code file defines (createLibProject, die) are its parts, not what the folder is about.
-    const defined = new Set(definedNames(d.child.abstract).map((n) => n.toLowerCase()));
+    // (A sub-folder's: what the code files its L1 lists define.)
+    const defined = new Set([d.child.abstract, ...(d.child.isDirectory ? (d.child.overview ?? '').split('\n') : [])].flatMap(definedNames).map((n) => n.toLowerCase()));
     // (Nor is an identifier, snake_case, or a build file's name, "Makefile", that many folders hold.)
     const topical = (t: { surface: string }) =>
       !/^\d/.test(t.surface) && !t.surface.includes('_') && !CODE_FILE_NAMES.has(t.surface.toLowerCase()) && !defined.has(t.surface.toLowerCase()) && !isLabelWord(t.surface);
