@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply, startMockOpenAI } from '../support/mock-openai-server.js';
-import { ingestThroughUi, SAMPLE, untilSteady, useAppSession } from './harness.js';
+import { clickUntil, ingestThroughUi, SAMPLE, untilSteady, useAppSession } from './harness.js';
 
 const app = useAppSession();
 
@@ -49,10 +49,8 @@ describe('Cairn in a browser', () => {
   it('explores the tree with the keyboard and shows a file in Monaco, with its summaries and meta', async () => {
     const { page, shot } = await app.start();
     await ingestThroughUi(page, SAMPLE);
-    await page.getByTestId('open-explorer').click();
-
     const tree = page.getByTestId('context-tree');
-    await tree.waitFor();
+    await clickUntil(page.getByTestId('open-explorer'), tree);
     // The ingest root is revealed and selected; its children are listed lazily.
     const root = tree.locator('[data-uri="ctx://resources/sample/"]');
     await expect.poll(() => root.getAttribute('aria-expanded')).toBe('true');
@@ -209,8 +207,8 @@ describe('Cairn in a browser', () => {
       await expect.poll(() => page.getByTestId('home-warnings').textContent()).toMatch(/Read with warnings \(1\)AUTHORS\.txt: .*Windows-1252/);
       await page.getByTestId('home-warnings').scrollIntoViewIfNeeded();
       await shot('home-warnings');
-      await page.getByTestId('open-explorer').click();
       const tree = page.getByTestId('context-tree');
+      await clickUntil(page.getByTestId('open-explorer'), tree);
       const uri = `ctx://resources/${fixture.split('/').pop()}/AUTHORS.txt`;
       await tree.locator(`[data-uri="${uri}"]`).click();
       await page.locator(`[data-testid="node-details"][data-uri="${uri}"]`).waitFor();
@@ -233,8 +231,8 @@ describe('Cairn in a browser', () => {
 
     // The other views in the dark theme, in Chinese: Monaco follows the theme.
     await ingestThroughUi(page, SAMPLE);
-    await page.getByTestId('open-explorer').click();
     const tree = page.getByTestId('context-tree');
+    await clickUntil(page.getByTestId('open-explorer'), tree);
     await tree.locator('[data-uri="ctx://resources/sample/src/"]').click();
     await tree.locator('[data-uri="ctx://resources/sample/src/station.py"]').click();
     await page.locator('.monaco-editor.vs-dark .view-lines', { hasText: /class\s+Quantity/ }).waitFor();

@@ -6,7 +6,7 @@
  * up, "Summarize with the LLM" is disabled, its note saying why and linking to Settings.
  */
 import { describe, expect, it } from 'vitest';
-import { useAppSession } from './harness.js';
+import { clickUntil, useAppSession } from './harness.js';
 
 const app = useAppSession();
 
@@ -42,7 +42,7 @@ describe('First run', () => {
     await shot('first-run-sample-result');
 
     // The result opens like any ingest's.
-    await page.getByTestId('open-explorer').click();
+    await clickUntil(page.getByTestId('open-explorer'), page.getByTestId('context-tree'));
     await page.getByTestId('context-tree').locator('[data-uri="ctx://resources/sample/docs/"]').waitFor();
   });
 

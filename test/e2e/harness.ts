@@ -130,6 +130,24 @@ export async function ingestThroughUi(page: Page, path: string): Promise<void> {
 }
 
 /**
+ * Clicks `target` until `shown` appears (three tries, 5 s each). A button in Home's result row
+ * moves when the summaries end and the row gains its buttons; a click aimed just before that
+ * lands beside it, as a person's would, who then clicks again.
+ */
+export async function clickUntil(target: Locator, shown: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await untilSteady(target);
+    await target.click();
+    try {
+      await shown.waitFor({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+/**
  * Waits until `locator`'s box has stopped moving (the same on three reads 100 ms apart): a
  * viewport that pans or zooms with an animation (the DAG's fit and find) moves a node away from
  * where a click was aimed.
