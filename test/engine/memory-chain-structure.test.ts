@@ -470,6 +470,53 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(findTimes('The alarm went off at 4 a.m. sharp.').map((t) => t.text)).toEqual(['at 4 a.m.']);
   });
 
+  it('reads a condition inside a Chinese sentence whose result judges as an argument, and leaves out the advice it ends on', () => {
+    const judged: [role: 'user' | 'assistant', text: string][] = [['user', '这家民宿如果连住五晚就打八折，一晚算下来三百二，所以其实不算贵。']];
+    expect(steps(judged, 'CAUSAL')).toEqual([]);
+    expect(steps(judged, 'LOGIC')).toEqual([['premise: 这家民宿如果连住五晚就打八折', 'inference: 一晚算下来三百二', 'conclusion: 所以其实不算贵。']]);
+    const advised: [role: 'user' | 'assistant', text: string][] = [['assistant', '外公走得慢，如果八点才出门，九点可能赶不上开场，所以最好七点半就走。']];
+    expect(steps(advised, 'CAUSAL')).toEqual([]);
+    expect(steps(advised, 'LOGIC')).toEqual([['premise: 外公走得慢，如果八点才出门', 'conclusion: 九点可能赶不上开场']]);
+    // A condition that opens the sentence and a result clause that tells what it brings about stays a mechanism.
+    expect(steps([['assistant', '如果缓存过期，请求就会全部打到数据库，所以高峰期页面会变慢。']], 'CAUSAL')).toHaveLength(1);
+  });
+
+  it('takes what will happen "next time" for no conclusion and no fix', () => {
+    const reply: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'We moved the job to 2:00 and on Sunday it finished at 4:05.'],
+      ['assistant', "Then next time the report runs, it'll have the night's figures with hours to spare."],
+    ];
+    expect(steps(reply, 'LOGIC')).toEqual([]);
+    const fixes = (lines: [role: 'user' | 'assistant', text: string][]) => steps(lines, 'CAUSAL').map((c) => c.filter((s) => s.startsWith('solution')));
+    expect(fixes([
+      ['user', 'The upload failed twice this morning.'],
+      ['assistant', 'It failed because the token had expired.'],
+      ['assistant', "Then next time it expires, you'll get a warning instead of a failed upload."],
+    ])).toEqual([[]]);
+    expect(fixes([
+      ['user', '账单超了预算，因为临时加了两个菜。'],
+      ['user', '饭店说下次订包间可以打九折。'],
+    ])).toEqual([[]]);
+  });
+
+  it("joins no earlier trouble to an answer about something else, nor to an argument from 既然", async () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', '第一天的航班延误了三个小时，晚上的火车也错过了。'],
+      ['assistant', '第一天有点辛苦。第二天顺利吗？'],
+      ['user', '第二天很顺利，我们七点就到了山顶，因为住在山脚的民宿。'],
+    ];
+    const chains = steps(lines, 'CAUSAL');
+    expect(chains.flat().some((s) => s.startsWith('problem'))).toBe(false);
+    // A "why" question asks about the trouble: its answer explains it.
+    const asked = steps([lines[0] as [role: 'user', text: string], ['assistant', '为什么会延误？'], ['user', '航班延误是因为起飞前下了暴雨。']], 'CAUSAL');
+    expect(asked.flat().some((s) => s.startsWith('problem'))).toBe(true);
+    expect(steps([['assistant', '既然这次因为延误错过了火车，下次就订可以改签的票。']], 'CAUSAL')).toEqual([]);
+    // The trip told afterwards (test/fixtures/chains): no committed reason joins the missed train to the next morning.
+    const run = await analyzeOffline(join(import.meta.dirname, '../fixtures/chains/zh-kansai-trip.json'));
+    const causal = run.proposed.filter((p) => p.autoCommit && p.kind.startsWith('semantic/CAUSAL'));
+    expect(causal.some((p) => p.candidate.message_ids.includes('s1:6') && p.candidate.message_ids.includes('s1:9'))).toBe(false);
+  });
+
   it("commits a debugging session's causal memory by itself under the per-kind gates, and no memory of an unmeasured kind", async () => {
     const run = await analyzeOffline(join(import.meta.dirname, '../fixtures/chains/en-memory-leak.json'));
     const committed = run.proposed.filter((p) => p.autoCommit);

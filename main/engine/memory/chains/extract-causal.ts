@@ -64,7 +64,10 @@ const EFFECT_LEAD = new RegExp(`^${EFFECT_MARKER.source}`, 'i');
 // "恢复正常") names a problem word without stating a problem.
 const STATUS_REPORT = /\b(?:is|are|was|were|'s|has|have)\s+(?:now\s+|finally\s+)?(?:back|steady|stable|flat|fine|normal|ok|okay)\b|\bback to (?:normal|\d)|\b(?:down|dropped|fell) to \d|\b(?:no|zero|0)\s+(?:more\s+|new\s+)?(?:errors?|failures?|timeouts?|crash(?:es)?|issues?|problems?)\b|\bwithout (?:any )?(?:errors?|failures?|issues?)\b|恢复正常|回到|降到|没有(?:再)?(?:报错|错误|超时|问题)|一切正常/i;
 const PROBLEM = /\b(?:errors?|exceptions?|fail(?:s|ed|ing|ure)?|crash(?:es|ed|ing)?|leak(?:s|ing)?|bugs?|broken|(?:doesn't|does not|isn't|is not) work(?:ing)?|problems?|issues?|slow(?:er)?|stuck|hang(?:s|ing)?|time[ds]? ?out|timing out|blocked|OOM|out of memory|running out|late|delay(?:ed)?|locked|wrong|sick|fever|reject(?:s|ed|ing|ions?)?)\b|问题|报错|错误|失败|崩溃|泄漏|泄露|卡住|卡顿|很慢|变慢|太慢|糊|不对|异常|延误|晚点|错过|没赶上|挂了|超时|发烧|生病|拒收|被拒/i;
-export const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|(?<!\b(?:the|a|this|that) )switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好|下次/i;
+export const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|(?<!\b(?:the|a|this|that) )switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好/i;
+// What will happen, or what to do, on a later occasion ("Then next time the export fails, you'll get an
+// error…", "那下次…", "说下次订包间不用交定金"): a prediction or a plan, not the fix of the trouble at hand.
+export const NEXT_TIME = /\bnext time\b|下次|下回/i;
 // The outcome of a fix, reported afterwards ("works now", "好多了").
 const EFFECT_REPORT = /\b(?:works now|it worked|that worked|went away|disappeared|(?:is|are) gone|stayed flat|no longer)\b|好多了|好了|解决了|成功了|没有再|不再/i;
 
@@ -76,6 +79,10 @@ interface Anchor {
 }
 
 const QUESTION = /[?？]\s*$/;
+// "既然A，就B" argues from a premise (LOGIC's): a "因为" inside A ("既然这次你们因为延误错过了特急，下次…")
+// is part of that premise, and the trouble it restates is no problem of its own; nor is the trouble a
+// condition supposes ("如果一定要九月去，那么最好买含航班延误赔付的旅游保险").
+const GIVEN = /^[\s\p{P}]*既然/u;
 
 export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[] {
   const chains: { problem?: Unit; steps: Step[]; solved: boolean }[] = [];
@@ -86,7 +93,7 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     const conditional = CONDITIONAL.test((units[i] as Unit).text);
     // "What caused the missing PDF?" asks for the cause; the answer gives it.
     if (QUESTION.test((units[i] as Unit).text)) continue;
-    if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text)) continue;
+    if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text) || GIVEN.test((units[i] as Unit).text)) continue;
     const anchor = splitAnchor(units[i] as Unit);
     if (!anchor || (conditional && anchor.steps.length < 2)) continue;
     // "Drop it once you're sure, because every extra index slows down writes": the clause the
@@ -98,7 +105,11 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     const selfContained = anchor.steps.some((s) => s.role === 'effect');
     // A mechanism told as a condition ("If it rains, the path gets muddy, so…") explains what would
     // happen: no trouble someone reported earlier is its problem.
-    const problem = conditional ? undefined : findProblem(units, i, ownProblem || selfContained);
+    // An answer to the other speaker's question about something else ("第二天顺利吗？" / "…因为去得早，人特别少";
+    // "最低消费够吗？" / "…超了四百，因为加了两瓶酒") explains the effect it names: the trouble told
+    // before the question belongs to another event.
+    const answersOther = selfContained && answersQuestionOnOther(units, i);
+    const problem = conditional || answersOther ? undefined : findProblem(units, i, ownProblem || selfContained);
     // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
     // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
     if (anchor.weak && !conditional && !isProblem(anchor.unit.text)) continue;
@@ -206,7 +217,7 @@ export function isProblem(text: string): boolean {
   // An instruction ("Put the reproduction steps in it, they explain the bug") names trouble without stating it.
   // "takes 11 minutes instead of timing out", "no longer fails": the trouble word names what stopped.
   const stated = text.replace(/\b(?:instead of|rather than|no longer)\s+\S+(?:\s+\S+){0,2}/gi, '').replace(PURPOSE, '');
-  return PROBLEM.test(stated) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text) && !IMPERATIVE.test(text);
+  return PROBLEM.test(stated) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text) && !IMPERATIVE.test(text) && !GIVEN.test(text) && !CONDITIONAL.test(text);
 }
 
 /**
@@ -225,6 +236,18 @@ function findProblem(units: Unit[], from: number, userOnly: boolean): Unit | und
     if (!nearest && !userOnly && distance <= WINDOW_MESSAGES) nearest = unit;
   }
   return nearest;
+}
+
+// A question about a cause or the trouble itself ("What caused the missing PDF?", "电梯怎么会刚好那天坏？").
+const CAUSE_QUESTION = /\b(?:why|what caused|how come|what happened|what went wrong)\b|为什么|为啥|怎么会|怎么回事|什么原因|怎么了/i;
+
+/** Whether unit `i`'s message answers a question by the other speaker that asks for no cause. */
+function answersQuestionOnOther(units: Unit[], i: number): boolean {
+  const unit = units[i] as Unit;
+  let j = i - 1;
+  while (j >= 0 && (units[j] as Unit).position === unit.position) j -= 1;
+  const asked = units[j];
+  return asked !== undefined && asked.position === unit.position - 1 && asked.speaker !== unit.speaker && QUESTION.test(asked.text) && !CAUSE_QUESTION.test(asked.text);
 }
 
 /** A later message by another speaker that reports the fix's outcome. */
@@ -255,7 +278,7 @@ function findSolution(units: Unit[], from: number): number | undefined {
       continue;
     }
     // "那应该怎么改比较好？" asks for the fix; the answer gives it.
-    if (SOLUTION.test(unit.text) && !QUESTION.test(unit.text)) return j;
+    if (SOLUTION.test(unit.text) && !QUESTION.test(unit.text) && !NEXT_TIME.test(unit.text)) return j;
   }
   return undefined;
 }

@@ -10,7 +10,7 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
-import { CAUSE_BACKWARD, EPISTEMIC, isMechanism, JUDGEMENT } from './extract-causal.js';
+import { CAUSE_BACKWARD, EPISTEMIC, isMechanism, JUDGEMENT, NEXT_TIME } from './extract-causal.js';
 import { IMPERATIVE } from './extract-operation.js';
 import { CONDITIONAL, type Unit } from './text-units.js';
 
@@ -104,7 +104,7 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
 
 /** An instruction or suggestion ("look at it first", "let's…", "你先看看"): what to do, not what follows. */
 function isAdvice(text: string): boolean {
-  return IMPERATIVE.test(text) || /^\s*(?:let'?s|you (?:could|can|should|need to|have to|might want to)|we (?:could|can|should)|maybe|try|please|don'?t)\b|^\s*(?:你|我们)?(?:先|可以|应该|不妨|试试)/i.test(text) || isQuestion(text);
+  return IMPERATIVE.test(text) || /^\s*(?:let'?s|you (?:could|can|should|need to|have to|might want to)|we (?:could|can|should)|maybe|try|please|don'?t)\b|^\s*(?:你|我们)?(?:先|可以|应该|不妨|试试|最好)/i.test(text) || isQuestion(text);
 }
 
 function isQuestion(text: string): boolean {
@@ -143,6 +143,8 @@ function replyConclusion(units: Unit[], i: number): Step[] | undefined {
   // concluded; "Then you could rent an e-bike" suggests. A conclusion judges the situation: a
   // copula ("Then the limit was the bottleneck"), a modal of belief or a judgement ("unlikely").
   if (/^there (?:is|are|were|was)\b|[:：]/i.test(rest) || /\bcould\b/i.test(rest)) return undefined;
+  // "Then next time the dashboards refresh, they'll have…": what will happen on a later occasion, a prediction, not a conclusion.
+  if (NEXT_TIME.test(rest.slice(0, 12))) return undefined;
   if (!/\b(?:is|are|was|were)\b|'s\b|'re\b/i.test(rest) && !EPISTEMIC.test(rest) && !JUDGEMENT.test(rest)) return undefined;
   let j = i - 1;
   while (j >= 0 && (units[j] as Unit).position === unit.position) j -= 1;
@@ -199,6 +201,8 @@ function splitConditional(unit: Unit, marker: string): Step[] {
   const pieces = tail.split(/(?:,|，)\s*(?=which means|that means|so\b|hence|thus|therefore|因此|可见|所以|那么|意味着|说明)/i);
   for (const piece of pieces) {
     if (piece.trim().length < 2) continue;
+    // "…，五点可能出不了门，所以最好让车四点就到": what the argument advises is a decision, not one of its steps.
+    if (steps.length > 1 && isAdvice(piece.trim().replace(/^(?:so|hence|thus|therefore|因此|所以|那么)[\s,，]*/i, ''))) break;
     steps.push({ role: 'inference', text: piece.trim(), unit, marker: (INFERENCE.exec(piece)?.[0] ?? cut[0].replace(/[,，\s]/g, '')) || marker });
   }
   return steps;
