@@ -517,6 +517,37 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(causal.some((p) => p.candidate.message_ids.includes('s1:6') && p.candidate.message_ids.includes('s1:9'))).toBe(false);
   });
 
+  it('reads a reason that is a hypothetical ("Because if…") and "A, so B means C" as arguments, not causes', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'Why write the marker only after the commit?'],
+      ['assistant', 'Because if the job dies halfway and the marker was already written, the next run would skip the rows it never loaded.'],
+      ['user', 'Got it.'],
+      ['assistant', 'Time the staging run, so you know what to expect in production.'],
+    ];
+    expect(steps(lines, 'CAUSAL')).toEqual([]);
+    expect(steps(lines, 'LOGIC')).toEqual([['premise: Because if the job dies halfway and the marker was already written', 'conclusion: the next run would skip the rows it never loaded.']]);
+    const means: [role: 'user' | 'assistant', text: string][] = [['assistant', 'The cache is filled from whatever is in the tables at 7:00, so a late job means a morning of wrong figures.']];
+    expect(steps(means, 'CAUSAL')).toEqual([]);
+    expect(steps(means, 'LOGIC')).toEqual([['premise: The cache is filled from whatever is in the tables at 7:00', 'conclusion: so a late job means a morning of wrong figures.']]);
+  });
+
+  it('takes a reply that closes a checklist ("Then the report is complete") for no conclusion', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['assistant', 'Anything else for the steering group?'],
+      ['user', 'Only that the budget is fine: we spent 9,000 of the 15,000 so far.'],
+      ['assistant', 'Then the update is ready to send.'],
+    ];
+    expect(steps(lines, 'LOGIC')).toEqual([]);
+  });
+
+  it('takes the times of a recurring day or a past habit for a schedule, not moments', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'It used to be done by 6:00 and now it runs until about 9:30.'],
+      ['user', 'On the other nights it keeps starting at 2:00, and I check the table before 7:00 on Mondays.'],
+    ];
+    expect(steps(lines, 'TIME')).toEqual([]);
+  });
+
   it("commits a debugging session's causal memory by itself under the per-kind gates, and no memory of an unmeasured kind", async () => {
     const run = await analyzeOffline(join(import.meta.dirname, '../fixtures/chains/en-memory-leak.json'));
     const committed = run.proposed.filter((p) => p.autoCommit);

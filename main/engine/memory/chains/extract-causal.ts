@@ -45,6 +45,9 @@ export const EPISTEMIC = /\b(?:must|can't|cannot|has to|ought to|is bound to)\b|
 // ("…, so a third consumer is safe", "…，所以一台也够", "…，所以第三家其实不算贵"). It is drawn from
 // what comes before (LOGIC's), not brought about by it.
 export const JUDGEMENT = /\b(?:is|are|was|were|'s|be|'re)\s+(?:still\s+|also\s+|not\s+|then\s+)?(?:safe|enough|fine|worth|cheaper|better|the better|a good|good enough|unlikely|too (?:much|many|few|little|late|early|long|short|expensive))\b|\bworth it\b|\b(?:no|not) (?:need|necessary)\b|够|值得|不算|没必要|不必|划算|来得及|来不及|可以排除/i;
+// What a fact means or implies ("…, so a late import means a morning of wrong figures"): an inference
+// drawn from it (LOGIC's), not an effect it brings about.
+export const INFERS = /\b(?:means|meant|implies|implied)\b|意味着/i;
 // A judgement on evidence ("That matches X, because…", "这说明…"): "because" gives the reason for
 // the judgement, not the cause of an event.
 const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|fits|confirms|shows|suggests|means|makes sense)\b|^\W*(?:这|那)(?:就)?(?:说明|解释了|符合|印证了)/i;
@@ -83,6 +86,7 @@ const QUESTION = /[?？]\s*$/;
 // is part of that premise, and the trouble it restates is no problem of its own; nor is the trouble a
 // condition supposes ("如果一定要九月去，那么最好买含航班延误赔付的旅游保险").
 const GIVEN = /^[\s\p{P}]*既然/u;
+const HYPOTHETICAL_REASON = /\b(?:because|since)\s+(?:if|unless|in case)\b|(?:因为|由于)(?:如果|要是|万一|假如)/i;
 
 export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[] {
   const chains: { problem?: Unit; steps: Step[]; solved: boolean }[] = [];
@@ -94,6 +98,8 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     // "What caused the missing PDF?" asks for the cause; the answer gives it.
     if (QUESTION.test((units[i] as Unit).text)) continue;
     if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text) || GIVEN.test((units[i] as Unit).text)) continue;
+    // "Because if the import dies halfway…, the next run would…": the reason is a hypothetical, an argument (LOGIC's).
+    if (HYPOTHETICAL_REASON.test((units[i] as Unit).text)) continue;
     const anchor = splitAnchor(units[i] as Unit);
     if (!anchor || (conditional && anchor.steps.length < 2)) continue;
     // "Drop it once you're sure, because every extra index slows down writes": the clause the
@@ -115,7 +121,7 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     if (anchor.weak && !conditional && !isProblem(anchor.unit.text)) continue;
     // "A, so B must be…" infers B from A, "A, so B is enough" judges B by A: LOGIC's chain, not a cause and its effect.
     const result = anchor.steps[anchor.steps.length - 1]?.text ?? '';
-    if (anchor.weak && !conditional && (EPISTEMIC.test(result) || JUDGEMENT.test(result))) continue;
+    if (anchor.weak && !conditional && (EPISTEMIC.test(result) || JUDGEMENT.test(result) || INFERS.test(result))) continue;
     // "Generate the number in the same transaction, so a failed send never burns a number": an
     // instruction and what it is for (a purpose), not a cause and its effect.
     if (anchor.weak && isInstruction(anchor.steps[0]?.text ?? '')) continue;

@@ -10,7 +10,7 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
-import { CAUSE_BACKWARD, EPISTEMIC, isMechanism, JUDGEMENT, NEXT_TIME } from './extract-causal.js';
+import { CAUSE_BACKWARD, EPISTEMIC, INFERS, isMechanism, JUDGEMENT, NEXT_TIME } from './extract-causal.js';
 import { IMPERATIVE } from './extract-operation.js';
 import { CONDITIONAL, type Unit } from './text-units.js';
 
@@ -20,8 +20,8 @@ const PREMISE = /\b(?:if|since|given that|assuming|suppose|provided that|as long
 // Conditionals that introduce no reasoning: offers, checks and idioms.
 const NOT_PREMISE = /\b(?:if you (?:really |just )?(?:want|like|need|prefer)|if possible|if needed|if necessary|as if|even if|see if|check if|ask if|wonder if|since (?:then|\d|yesterday|last|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december))\b/i;
 // Markers that carry an argument on into the next sentence ("then" and "就" only work inside an if-sentence).
-// "so that" / "so we can" state a purpose, not an inference.
-const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so(?!\s+(?:that|we can|you can|i can)))\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
+// "so that" / "so we can" / "so you know what to expect" state a purpose, not an inference.
+const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so(?!\s+(?:that|(?:we|you|i|they)\s+(?:can|know|see|have|get|don't|won't|never))\b))\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
 // Markers that close an argument: nothing after them continues the chain.
 const CONCLUSION = /^\W*(?:hence|thus|therefore|consequently|this shows|which shows|it follows)\b|^\W*(?:可见|所以说|因此|说明|由此可见)/i;
 // Inside one sentence with no premise marker, where a conclusion drawn from the clause before it
@@ -145,6 +145,9 @@ function replyConclusion(units: Unit[], i: number): Step[] | undefined {
   if (/^there (?:is|are|were|was)\b|[:：]/i.test(rest) || /\bcould\b/i.test(rest)) return undefined;
   // "Then next time the dashboards refresh, they'll have…": what will happen on a later occasion, a prediction, not a conclusion.
   if (NEXT_TIME.test(rest.slice(0, 12))) return undefined;
+  // "Then the update is ready to send", "Then the report is complete": the last item of a checklist
+  // acknowledged, the exchange closed, nothing concluded from it.
+  if (/^(?:the|that|this|it|we|you|everything)\b[^,;:.]*\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:ready|complete|done|all set|settled|sorted|covered)\b/i.test(rest)) return undefined;
   if (!/\b(?:is|are|was|were)\b|'s\b|'re\b/i.test(rest) && !EPISTEMIC.test(rest) && !JUDGEMENT.test(rest)) return undefined;
   let j = i - 1;
   while (j >= 0 && (units[j] as Unit).position === unit.position) j -= 1;
@@ -177,7 +180,7 @@ function splitInference(unit: Unit): Step[] | undefined {
   // "so"/"所以"/"那" join many clauses that are not arguments ("it rained, so we stayed in"):
   // they conclude only when what follows is inferred (a modal of belief or necessity) or judged
   // ("so a third consumer is safe", "所以一台也够").
-  if (/^(?:so|所以|那)$/i.test(marker) && !EPISTEMIC.test(body) && !JUDGEMENT.test(body)) return undefined;
+  if (/^(?:so|所以|那)$/i.test(marker) && !EPISTEMIC.test(body) && !JUDGEMENT.test(body) && !INFERS.test(body)) return undefined;
   return [
     { role: 'premise', text: premiseText, unit, marker },
     { role: 'conclusion', text: conclusion, unit, marker },
