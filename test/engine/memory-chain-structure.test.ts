@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Conversation } from '../../shared/types/memory.js';
 import { analyzeOffline, fitCommitGates } from '../../bench/lib/memory-eval.js';
+import { MAX_RULE_CONFIDENCE } from '../../main/engine/memory/chains/build-chain.js';
 import { extractChainsWithRules } from '../../main/engine/memory/chains/track-b.js';
 import { isProblem, SOLUTION } from '../../main/engine/memory/chains/extract-causal.js';
 import { isInstruction } from '../../main/engine/memory/chains/extract-operation.js';
@@ -546,6 +547,18 @@ describe('chain structure (issue 17, precision rules)', () => {
       ['user', 'On the other nights it keeps starting at 2:00, and I check the table before 7:00 on Mondays.'],
     ];
     expect(steps(lines, 'TIME')).toEqual([]);
+    // Nor is a past habit or "That's what I wanted" an event of a story.
+    const told: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'It used to be done by 6:00 and then it ran until 9:30.'],
+      ['user', 'We moved it to 2:00 and it finished at 4:10.'],
+      ["user", "That's what I wanted."],
+    ];
+    expect(steps(told, 'NARRATIVE')).toEqual([]);
+  });
+
+  it('keeps a calibrated chain confidence under the rules\' cap', async () => {
+    const run = await analyzeOffline(join(import.meta.dirname, '../fixtures/memory-dev/en-ops-nightly-import.json'));
+    for (const chain of run.analysis.chains) expect(chain.extraction_confidence).toBeLessThanOrEqual(MAX_RULE_CONFIDENCE);
   });
 
   it("commits a debugging session's causal memory by itself under the per-kind gates, and no memory of an unmeasured kind", async () => {

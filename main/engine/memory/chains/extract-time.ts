@@ -64,8 +64,8 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
     const notMoments = windowsAndOptions(unit.text, mentions);
     // "她每周二和周四下午四点上钢琴课，周六上午还有游泳": a sentence that opens on a habit lists a schedule.
     const opening = unit.text.slice(0, mentions[0]?.index ?? 0);
-    // "I check the table before 7:00 on Mondays", "On the other nights it can keep starting at 2:00",
-    // "It used to be done by 6:00": a day that recurs (a plural) or a past habit makes the times a schedule.
+    // "I check the table before 7:00 on Mondays", "On the other nights it can keep starting at 2:00":
+    // a day that recurs (a plural) makes the times a schedule.
     const habitual = ((HABIT.test(opening) || RECURRING.test(opening)) && !CONTRAST.test(unit.text)) || SCHEDULE.test(unit.text);
     for (const [at, mention] of mentions.entries()) {
       if (habitual || notMoments.has(at)) continue;
@@ -117,7 +117,7 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
 }
 
 const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
-const SCHEDULE = /\b(?:on|at|in the)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|nights|mornings|evenings|afternoons)\b|\b(?:on|at) the other (?:days|nights|mornings|evenings)\b|\bused to\b/i;
+const SCHEDULE = /\b(?:on|at|in the)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|nights|mornings|evenings|afternoons)\b|\b(?:on|at) the other (?:days|nights|mornings|evenings)\b/i;
 const CONTRAST = /\b(?:but|except|instead)\b|但是|不过|可是|除了/i;
 
 // Between two times: a window ("from 18:00 to 21:00", "周一到周五", "Wednesday to Friday"), a
