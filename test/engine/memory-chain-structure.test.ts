@@ -554,6 +554,13 @@ describe('chain structure (issue 17, precision rules)', () => {
       ["user", "That's what I wanted."],
     ];
     expect(steps(told, 'NARRATIVE')).toEqual([]);
+    // A clock time with no day in the present is a timetable; the day the plan names still is a moment.
+    const timetable: [role: 'user' | 'assistant', text: string][] = [
+      ['user', 'The hall opens for set-up at 7:00.'],
+      ['user', 'The dashboards refresh their cache at 7:00 and the report reads whatever is there at 7:30.'],
+    ];
+    expect(steps(timetable, 'TIME')).toEqual([]);
+    expect(steps([['user', 'Support posts the notice on 2026-06-17 at 9:00.'], ['user', 'The switch starts on 2026-06-19 at 19:30.']], 'TIME')).toHaveLength(1);
   });
 
   it('keeps a calibrated chain confidence under the rules\' cap', async () => {
