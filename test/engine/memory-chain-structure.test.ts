@@ -518,6 +518,19 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(causal.some((p) => p.candidate.message_ids.includes('s1:6') && p.candidate.message_ids.includes('s1:9'))).toBe(false);
   });
 
+  it('reads 说明 as "explain" or a manual and "不要因为…就…" as advice: no argument, no cause', () => {
+    const lines: [role: 'user' | 'assistant', text: string][] = [
+      ['user', '物业说可以装，但是要先跟他们说明情况、交一份申请。'],
+      ['assistant', '4. 约一次试驾。'],
+      ['user', '说明书上写电池质保八年，这个算长吗？'],
+      ['assistant', '不过不要因为赶优惠就跳过试驾，车是要开好几年的。'],
+    ];
+    expect(steps(lines, 'LOGIC')).toEqual([]);
+    expect(steps(lines, 'CAUSAL')).toEqual([]);
+    // 这说明/那说明 opening a sentence still concludes from the one before.
+    expect(steps([['user', '日志里全是“No space left on device”。'], ['assistant', '这说明磁盘满了。']], 'LOGIC')).toHaveLength(1);
+  });
+
   it('reads a reason that is a hypothetical ("Because if…") and "A, so B means C" as arguments, not causes', () => {
     const lines: [role: 'user' | 'assistant', text: string][] = [
       ['user', 'Why write the marker only after the commit?'],

@@ -23,7 +23,9 @@ const NOT_PREMISE = /\b(?:if you (?:really |just )?(?:want|like|need|prefer)|if 
 // "so that" / "so we can" / "so you know what to expect" state a purpose, not an inference.
 const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so(?!\s+(?:that|(?:we|you|i|they)\s+(?:can|know|see|have|get|don't|won't|never))\b))\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
 // Markers that close an argument: nothing after them continues the chain.
-const CONCLUSION = /^\W*(?:hence|thus|therefore|consequently|this shows|which shows|it follows)\b|^\W*(?:可见|所以说|因此|说明|由此可见)/i;
+// (Only punctuation, or 这/那, before the Chinese marker: \W would skip Chinese words, and "我们因此决定…"
+// does not open with 因此. 说明书 is a manual.)
+const CONCLUSION = /^\W*(?:hence|thus|therefore|consequently|this shows|which shows|it follows)\b|^[\s\p{P}]*(?:这|那)?(?:就)?(?:可见|所以说|因此|说明(?!书)|由此可见)/iu;
 // Inside one sentence with no premise marker, where a conclusion drawn from the clause before it
 // starts: after a comma, "so"/"所以" (when the clause infers or judges: see EPISTEMIC, JUDGEMENT),
 // "which means", "那" (not "那个/那里…"), "看来", "可见", "所以说", "说明"; after a clause,
@@ -175,6 +177,8 @@ function splitInference(unit: Unit): Step[] | undefined {
   const conclusion = text.slice(cut.index + cut[0].length - marker.length).trim();
   const body = conclusion.slice(marker.length).replace(/^[\s,，]+/, '');
   if (premiseText.length < 2 || body.length < 2 || isAdvice(body)) return undefined;
+  // "要先跟他们说明情况", "看说明书", "说明一下": 说明 as "explain" (to someone) or a manual, not "which shows".
+  if (marker === '说明' && (/(?:跟|向|给|对|和|同)[\p{Script=Han}]{0,6}$/u.test(premiseText) || /^说明(?:书|会|一下)/.test(conclusion))) return undefined;
   // "X, probably because Y, so Z" explains a cause: CAUSAL's sentence.
   if (CAUSE_BACKWARD.test(premiseText)) return undefined;
   // "so"/"所以"/"那" join many clauses that are not arguments ("it rained, so we stayed in"):
