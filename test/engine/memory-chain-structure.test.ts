@@ -531,6 +531,17 @@ describe('chain structure (issue 17, precision rules)', () => {
     expect(steps([['user', '日志里全是“No space left on device”。'], ['assistant', '这说明磁盘满了。']], 'LOGIC')).toHaveLength(1);
   });
 
+  it('takes "if" that asks ("not sure if") and the reason for a doubt for no argument and no cause, and a decision for no conclusion', () => {
+    const doubt: [role: 'user' | 'assistant', text: string][] = [['user', "I'm not sure if we'll sell more tickets this year, because two of our soloists left."]];
+    expect(steps(doubt, 'LOGIC')).toEqual([]);
+    expect(steps(doubt, 'CAUSAL')).toEqual([]);
+    const decided: [role: 'user' | 'assistant', text: string][] = [
+      ['assistant', 'Since the programme is mostly accompanied pieces, the grand piano is worth the extra 150 pounds.'],
+      ['user', "So we're going with the church. I'll book it tomorrow."],
+    ];
+    expect(steps(decided, 'LOGIC')).toEqual([['premise: Since the programme is mostly accompanied pieces', 'conclusion: the grand piano is worth the extra 150 pounds.']]);
+  });
+
   it('reads a reason that is a hypothetical ("Because if…") and "A, so B means C" as arguments, not causes', () => {
     const lines: [role: 'user' | 'assistant', text: string][] = [
       ['user', 'Why write the marker only after the commit?'],

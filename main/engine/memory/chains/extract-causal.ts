@@ -86,6 +86,7 @@ const QUESTION = /[?？]\s*$/;
 // is part of that premise, and the trouble it restates is no problem of its own; nor is the trouble a
 // condition supposes ("如果一定要九月去，那么最好买含航班延误赔付的旅游保险").
 const GIVEN = /^[\s\p{P}]*既然/u;
+const DOUBT = /\b(?:not sure|unsure|don'?t know|do not know|no idea|wonder) (?:if|whether)\b|不确定|不知道(?:会不会|能不能|是不是)/i;
 const REASON_REFUSED = /(?:不要|别|不能|不必|不用|不该)(?:只|仅仅)?(?:是)?因为|\b(?:don'?t|do not|never)\b[^.;]*\bjust because\b|\bnot just because\b/i;
 const HYPOTHETICAL_REASON = /\b(?:because|since)\s+(?:if|unless|in case)\b|(?:因为|由于)(?:如果|要是|万一|假如)/i;
 
@@ -103,6 +104,8 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     if (HYPOTHETICAL_REASON.test((units[i] as Unit).text)) continue;
     // "不要因为赶优惠就跳过试驾", "Don't skip it just because it's cheaper": advice against a reason, nothing it caused.
     if (REASON_REFUSED.test((units[i] as Unit).text)) continue;
+    // "I'm not sure if we'll get more this year, because…": the reason for a doubt, no cause of an event.
+    if (DOUBT.test((units[i] as Unit).text)) continue;
     const anchor = splitAnchor(units[i] as Unit);
     if (!anchor || (conditional && anchor.steps.length < 2)) continue;
     // "Drop it once you're sure, because every extra index slows down writes": the clause the

@@ -18,7 +18,8 @@ const WINDOW_MESSAGES = 2;
 
 const PREMISE = /\b(?:if|since|given that|assuming|suppose|provided that|as long as)\b|如果|假如|要是|既然|假设|只要/i;
 // Conditionals that introduce no reasoning: offers, checks and idioms.
-const NOT_PREMISE = /\b(?:if you (?:really |just )?(?:want|like|need|prefer)|if possible|if needed|if necessary|as if|even if|see if|check if|ask if|wonder if|since (?:then|\d|yesterday|last|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december))\b/i;
+// "if" after a verb of knowing or asking ("I'm not sure if…", "let me know if…") asks whether; it states no condition.
+const NOT_PREMISE = /\b(?:if you (?:really |just )?(?:want|like|need|prefer)|if possible|if needed|if necessary|as if|even if|see if|check if|ask if|wonder if|(?:sure|know|tell (?:me|us|you)|find out|unclear|decide) if|since (?:then|\d|yesterday|last|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december))\b/i;
 // Markers that carry an argument on into the next sentence ("then" and "就" only work inside an if-sentence).
 // "so that" / "so we can" / "so you know what to expect" state a purpose, not an inference.
 const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so(?!\s+(?:that|(?:we|you|i|they)\s+(?:can|know|see|have|get|don't|won't|never))\b))\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
@@ -42,6 +43,8 @@ const HEDGE = /\b(?:maybe|perhaps|probably|possibly|might|could be)\b|可能|也
 // A first-person plan or offer ("we'll add a consumer", "I can write it", "我们就先…", "我可以帮你…"):
 // what someone will do if the condition holds, not what follows from it.
 const PLAN = /^\W*(?:(?:then\s+)?(?:we|i)(?:'ll| will| can| could| would)\b)|^\W*(?:那)?(?:我们|我|咱们)(?:就|可以|会|来|先|再)/i;
+// A decision taken ("we're going with St Mary's", "I'll book it tomorrow", "那就定…"): what someone will do, not what follows.
+const DECISION = /^\W*(?:(?:we|i)(?:'re| are|'m| am) going (?:with|for)|(?:we|i)(?:'ll| will)\b|let'?s\b)|^(?:那就定|就定|决定)/i;
 // Inside an "if" sentence, where the consequent starts.
 const CONSEQUENT = /(?:,|，)\s*(?:then\b|那么|那就|就|那)?|\bthen\b/i;
 
@@ -89,8 +92,9 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
       if (!marker || marker.index > 24) continue;
       // A new premise starts a new argument.
       if (PREMISE.test(next.text) && isPremise(next.text)) break;
-      // A question asks whether the argument holds; advice acts on it: neither carries it on.
-      if (isQuestion(next.text) || isAdvice(next.text.slice(marker.index + marker[0].length).replace(/^[\s,，:：]+/, ''))) continue;
+      // A question asks whether the argument holds; advice or a decision ("So we're going with St Mary's") acts on it: neither carries it on.
+      const carried = next.text.slice(marker.index + marker[0].length).replace(/^[\s,，:：]+/, '');
+      if (isQuestion(next.text) || isAdvice(carried) || DECISION.test(carried)) continue;
       steps.push({ role: 'inference', text: next.text, unit: next, marker: marker[0] });
       used.add(next);
       if (CONCLUSION.test(next.text)) break;
@@ -140,7 +144,7 @@ function replyConclusion(units: Unit[], i: number): Step[] | undefined {
   const opener = REPLY_CONCLUSION.exec(unit.text);
   if (!opener || unit.sentence !== 0) return undefined;
   const rest = unit.text.slice(opener[0].length).replace(/^[\s,，:：]+/, '');
-  if (rest.length < 4 || isQuestion(unit.text) || HEDGE.test(unit.text) || CAUSE_BACKWARD.test(unit.text) || CONDITIONAL.test(rest) || IMPERATIVE.test(rest) || /^let'?s\b/i.test(rest)) return undefined;
+  if (rest.length < 4 || isQuestion(unit.text) || HEDGE.test(unit.text) || CAUSE_BACKWARD.test(unit.text) || CONDITIONAL.test(rest) || IMPERATIVE.test(rest) || DECISION.test(rest)) return undefined;
   // "Then there are two options", "Then a plan for June 19: …": what comes next is listed, not
   // concluded; "Then you could rent an e-bike" suggests. A conclusion judges the situation: a
   // copula ("Then the limit was the bottleneck"), a modal of belief or a judgement ("unlikely").
