@@ -439,6 +439,16 @@ describe('chain structure (issue 17, precision rules)', () => {
       'OPERATION',
     );
     expect(list).toEqual([['action: 1. Meet the forwarder at 7:00.', 'action: 2. Put up the counter.', 'action: 3. Hang the banner last.']]);
+    // Nor does a reply's "Then" carry on the instruction of an earlier reply.
+    const replies = steps(
+      [
+        ['assistant', 'Book the delivery slot for the morning; the hall opens early.'],
+        ['user', 'Booked. Now the hotel: we arrive the day before.'],
+        ['assistant', 'Then book the hotel this week, because prices rise once the fair gets close. Look at hotels along the train line.'],
+      ],
+      'OPERATION',
+    );
+    expect(replies).toEqual([]);
   });
 
   it('never cuts a step at the colon of a clock time ("7:00" stays whole)', () => {
