@@ -30,9 +30,9 @@ async function devRuns(): Promise<typeof runs> {
 }
 
 describe('the dev conversations', () => {
-  it('are twenty-four (eighteen tune, six test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
+  it('are twenty-eight (twenty-two tune, six test: README.md), in both languages, labelled, split by conversation, and every labelled step quotes its message', () => {
     const set = loadMemoryDevSet(DEV_SET);
-    expect(set).toHaveLength(24);
+    expect(set).toHaveLength(28);
     // The test half: the three conversations written first and the session 9 additions to it
     // (README.md); the other later ones went to the tune half.
     expect(set.filter((c) => c.labels.split === 'test').map((c) => c.labels.conversation_id).sort()).toEqual(['en-ops-cert-renewal', 'en-personal-lisbon-wedding', 'en-plan-invoicing-launch', 'zh-debug-cron-env', 'zh-personal-license-father', 'zh-plan-office-move']);

@@ -45,6 +45,9 @@ export const EPISTEMIC = /\b(?:must|can't|cannot|has to|ought to|is bound to)\b|
 // ("…, so a third consumer is safe", "…，所以一台也够", "…，所以第三家其实不算贵"). It is drawn from
 // what comes before (LOGIC's), not brought about by it.
 export const JUDGEMENT = /\b(?:is|are|was|were|'s|be|'re)\s+(?:still\s+|also\s+|not\s+|then\s+)?(?:safe|enough|fine|worth|cheaper|better|the better|a good|good enough|unlikely|too (?:much|many|few|little|late|early|long|short|expensive))\b|\bworth it\b|\b(?:no|not) (?:need|necessary)\b|够|值得|不算|没必要|不必|划算|来得及|来不及|可以排除/i;
+// What a fact means or implies ("…, so a late import means a morning of wrong figures"): an inference
+// drawn from it (LOGIC's), not an effect it brings about.
+export const INFERS = /\b(?:means|meant|implies|implied)\b|意味着/i;
 // A judgement on evidence ("That matches X, because…", "这说明…"): "because" gives the reason for
 // the judgement, not the cause of an event.
 const EVIDENTIAL = /^\W*(?:that|this|which|it)(?:'s| is)?\s+(?:matches|explains|fits|confirms|shows|suggests|means|makes sense)\b|^\W*(?:这|那)(?:就)?(?:说明|解释了|符合|印证了)/i;
@@ -64,7 +67,10 @@ const EFFECT_LEAD = new RegExp(`^${EFFECT_MARKER.source}`, 'i');
 // "恢复正常") names a problem word without stating a problem.
 const STATUS_REPORT = /\b(?:is|are|was|were|'s|has|have)\s+(?:now\s+|finally\s+)?(?:back|steady|stable|flat|fine|normal|ok|okay)\b|\bback to (?:normal|\d)|\b(?:down|dropped|fell) to \d|\b(?:no|zero|0)\s+(?:more\s+|new\s+)?(?:errors?|failures?|timeouts?|crash(?:es)?|issues?|problems?)\b|\bwithout (?:any )?(?:errors?|failures?|issues?)\b|恢复正常|回到|降到|没有(?:再)?(?:报错|错误|超时|问题)|一切正常/i;
 const PROBLEM = /\b(?:errors?|exceptions?|fail(?:s|ed|ing|ure)?|crash(?:es|ed|ing)?|leak(?:s|ing)?|bugs?|broken|(?:doesn't|does not|isn't|is not) work(?:ing)?|problems?|issues?|slow(?:er)?|stuck|hang(?:s|ing)?|time[ds]? ?out|timing out|blocked|OOM|out of memory|running out|late|delay(?:ed)?|locked|wrong|sick|fever|reject(?:s|ed|ing|ions?)?)\b|问题|报错|错误|失败|崩溃|泄漏|泄露|卡住|卡顿|很慢|变慢|太慢|糊|不对|异常|延误|晚点|错过|没赶上|挂了|超时|发烧|生病|拒收|被拒/i;
-export const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|(?<!\b(?:the|a|this|that) )switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好|下次/i;
+export const SOLUTION = /\b(?:the fix (?:is|was)|to fix|fix(?:ed)? (?:it|that|this)|the solution|solved|resolved|workaround|you (?:should|need to|can)|(?:I|we) (?:added|changed|switched|replaced|removed|moved|fixed)|use an?|(?<!\b(?:the|a|this|that) )switch(?:ed)? to|replac(?:e|ed)|instead)\b|解决|修复|改成|换成|办法|应该|建议|要用|只好/i;
+// What will happen, or what to do, on a later occasion ("Then next time the export fails, you'll get an
+// error…", "那下次…", "说下次订包间不用交定金"): a prediction or a plan, not the fix of the trouble at hand.
+export const NEXT_TIME = /\bnext time\b|下次|下回/i;
 // The outcome of a fix, reported afterwards ("works now", "好多了").
 const EFFECT_REPORT = /\b(?:works now|it worked|that worked|went away|disappeared|(?:is|are) gone|stayed flat|no longer)\b|好多了|好了|解决了|成功了|没有再|不再/i;
 
@@ -76,6 +82,13 @@ interface Anchor {
 }
 
 const QUESTION = /[?？]\s*$/;
+// "既然A，就B" argues from a premise (LOGIC's): a "因为" inside A ("既然这次你们因为延误错过了特急，下次…")
+// is part of that premise, and the trouble it restates is no problem of its own; nor is the trouble a
+// condition supposes ("如果一定要九月去，那么最好买含航班延误赔付的旅游保险").
+const GIVEN = /^[\s\p{P}]*既然/u;
+const DOUBT = /\b(?:not sure|unsure|don'?t know|do not know|no idea|wonder) (?:if|whether)\b|不确定|不知道(?:会不会|能不能|是不是)/i;
+const REASON_REFUSED = /(?:不要|别|不能|不必|不用|不该)(?:只|仅仅)?(?:是)?因为|\b(?:don'?t|do not|never)\b[^.;]*\bjust because\b|\bnot just because\b/i;
+const HYPOTHETICAL_REASON = /\b(?:because|since)\s+(?:if|unless|in case)\b|(?:因为|由于)(?:如果|要是|万一|假如)/i;
 
 export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[] {
   const chains: { problem?: Unit; steps: Step[]; solved: boolean }[] = [];
@@ -86,7 +99,13 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     const conditional = CONDITIONAL.test((units[i] as Unit).text);
     // "What caused the missing PDF?" asks for the cause; the answer gives it.
     if (QUESTION.test((units[i] as Unit).text)) continue;
-    if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text)) continue;
+    if ((conditional && !RESULT_CLAUSE.test((units[i] as Unit).text)) || EVIDENTIAL.test((units[i] as Unit).text) || GIVEN.test((units[i] as Unit).text)) continue;
+    // "Because if the import dies halfway…, the next run would…": the reason is a hypothetical, an argument (LOGIC's).
+    if (HYPOTHETICAL_REASON.test((units[i] as Unit).text)) continue;
+    // "不要因为赶优惠就跳过试驾", "Don't skip it just because it's cheaper": advice against a reason, nothing it caused.
+    if (REASON_REFUSED.test((units[i] as Unit).text)) continue;
+    // "I'm not sure if we'll get more this year, because…": the reason for a doubt, no cause of an event.
+    if (DOUBT.test((units[i] as Unit).text)) continue;
     const anchor = splitAnchor(units[i] as Unit);
     if (!anchor || (conditional && anchor.steps.length < 2)) continue;
     // "Drop it once you're sure, because every extra index slows down writes": the clause the
@@ -98,13 +117,17 @@ export function extractCausal(units: Unit[], createdAt: string): ExtractedChain[
     const selfContained = anchor.steps.some((s) => s.role === 'effect');
     // A mechanism told as a condition ("If it rains, the path gets muddy, so…") explains what would
     // happen: no trouble someone reported earlier is its problem.
-    const problem = conditional ? undefined : findProblem(units, i, ownProblem || selfContained);
+    // An answer to the other speaker's question about something else ("第二天顺利吗？" / "…因为去得早，人特别少";
+    // "最低消费够吗？" / "…超了四百，因为加了两瓶酒") explains the effect it names: the trouble told
+    // before the question belongs to another event.
+    const answersOther = selfContained && answersQuestionOnOther(units, i);
+    const problem = conditional || answersOther ? undefined : findProblem(units, i, ownProblem || selfContained);
     // ", so" joins many clauses that are not about trouble ("we run 4 instances, so 80 is well
     // under", "I prefer X, so I'll put it first"): it is a cause only in a sentence about trouble.
     if (anchor.weak && !conditional && !isProblem(anchor.unit.text)) continue;
     // "A, so B must be…" infers B from A, "A, so B is enough" judges B by A: LOGIC's chain, not a cause and its effect.
     const result = anchor.steps[anchor.steps.length - 1]?.text ?? '';
-    if (anchor.weak && !conditional && (EPISTEMIC.test(result) || JUDGEMENT.test(result))) continue;
+    if (anchor.weak && !conditional && (EPISTEMIC.test(result) || JUDGEMENT.test(result) || INFERS.test(result))) continue;
     // "Generate the number in the same transaction, so a failed send never burns a number": an
     // instruction and what it is for (a purpose), not a cause and its effect.
     if (anchor.weak && isInstruction(anchor.steps[0]?.text ?? '')) continue;
@@ -206,7 +229,7 @@ export function isProblem(text: string): boolean {
   // An instruction ("Put the reproduction steps in it, they explain the bug") names trouble without stating it.
   // "takes 11 minutes instead of timing out", "no longer fails": the trouble word names what stopped.
   const stated = text.replace(/\b(?:instead of|rather than|no longer)\s+\S+(?:\s+\S+){0,2}/gi, '').replace(PURPOSE, '');
-  return PROBLEM.test(stated) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text) && !IMPERATIVE.test(text);
+  return PROBLEM.test(stated) && !/[?？]\s*$/.test(text) && !STATUS_REPORT.test(text) && !IMPERATIVE.test(text) && !GIVEN.test(text) && !CONDITIONAL.test(text);
 }
 
 /**
@@ -225,6 +248,18 @@ function findProblem(units: Unit[], from: number, userOnly: boolean): Unit | und
     if (!nearest && !userOnly && distance <= WINDOW_MESSAGES) nearest = unit;
   }
   return nearest;
+}
+
+// A question about a cause or the trouble itself ("What caused the missing PDF?", "电梯怎么会刚好那天坏？").
+const CAUSE_QUESTION = /\b(?:why|what caused|how come|what happened|what went wrong)\b|为什么|为啥|怎么会|怎么回事|什么原因|怎么了/i;
+
+/** Whether unit `i`'s message answers a question by the other speaker that asks for no cause. */
+function answersQuestionOnOther(units: Unit[], i: number): boolean {
+  const unit = units[i] as Unit;
+  let j = i - 1;
+  while (j >= 0 && (units[j] as Unit).position === unit.position) j -= 1;
+  const asked = units[j];
+  return asked !== undefined && asked.position === unit.position - 1 && asked.speaker !== unit.speaker && QUESTION.test(asked.text) && !CAUSE_QUESTION.test(asked.text);
 }
 
 /** A later message by another speaker that reports the fix's outcome. */
@@ -255,7 +290,7 @@ function findSolution(units: Unit[], from: number): number | undefined {
       continue;
     }
     // "那应该怎么改比较好？" asks for the fix; the answer gives it.
-    if (SOLUTION.test(unit.text) && !QUESTION.test(unit.text)) return j;
+    if (SOLUTION.test(unit.text) && !QUESTION.test(unit.text) && !NEXT_TIME.test(unit.text)) return j;
   }
   return undefined;
 }

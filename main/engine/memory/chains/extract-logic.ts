@@ -10,7 +10,7 @@
  */
 import type { ExtractedChain } from '../../../../shared/types/memory.js';
 import { chainFromSteps, type Step } from './build-chain.js';
-import { CAUSE_BACKWARD, EPISTEMIC, isMechanism, JUDGEMENT } from './extract-causal.js';
+import { CAUSE_BACKWARD, EPISTEMIC, INFERS, isMechanism, JUDGEMENT, NEXT_TIME } from './extract-causal.js';
 import { IMPERATIVE } from './extract-operation.js';
 import { CONDITIONAL, type Unit } from './text-units.js';
 
@@ -18,12 +18,15 @@ const WINDOW_MESSAGES = 2;
 
 const PREMISE = /\b(?:if|since|given that|assuming|suppose|provided that|as long as)\b|如果|假如|要是|既然|假设|只要/i;
 // Conditionals that introduce no reasoning: offers, checks and idioms.
-const NOT_PREMISE = /\b(?:if you (?:really |just )?(?:want|like|need|prefer)|if possible|if needed|if necessary|as if|even if|see if|check if|ask if|wonder if|since (?:then|\d|yesterday|last|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december))\b/i;
+// "if" after a verb of knowing or asking ("I'm not sure if…", "let me know if…") asks whether; it states no condition.
+const NOT_PREMISE = /\b(?:if you (?:really |just )?(?:want|like|need|prefer)|if possible|if needed|if necessary|as if|even if|see if|check if|ask if|wonder if|(?:sure|know|tell (?:me|us|you)|find out|unclear|decide) if|since (?:then|\d|yesterday|last|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december))\b/i;
 // Markers that carry an argument on into the next sentence ("then" and "就" only work inside an if-sentence).
-// "so that" / "so we can" state a purpose, not an inference.
-const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so(?!\s+(?:that|we can|you can|i can)))\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
+// "so that" / "so we can" / "so you know what to expect" state a purpose, not an inference.
+const INFERENCE = /\b(?:which means|that means|this means|it follows|hence|thus|therefore|consequently|implies|in that case|so(?!\s+(?:that|(?:we|you|i|they)\s+(?:can|know|see|have|get|don't|won't|never))\b))\b|那么|因此|可见|所以说|所以|也就是说|意味着|于是|说明/i;
 // Markers that close an argument: nothing after them continues the chain.
-const CONCLUSION = /^\W*(?:hence|thus|therefore|consequently|this shows|which shows|it follows)\b|^\W*(?:可见|所以说|因此|说明|由此可见)/i;
+// (Only punctuation, or 这/那, before the Chinese marker: \W would skip Chinese words, and "我们因此决定…"
+// does not open with 因此. 说明书 is a manual.)
+const CONCLUSION = /^\W*(?:hence|thus|therefore|consequently|this shows|which shows|it follows)\b|^[\s\p{P}]*(?:这|那)?(?:就)?(?:可见|所以说|因此|说明(?!书)|由此可见)/iu;
 // Inside one sentence with no premise marker, where a conclusion drawn from the clause before it
 // starts: after a comma, "so"/"所以" (when the clause infers or judges: see EPISTEMIC, JUDGEMENT),
 // "which means", "那" (not "那个/那里…"), "看来", "可见", "所以说", "说明"; after a clause,
@@ -40,6 +43,8 @@ const HEDGE = /\b(?:maybe|perhaps|probably|possibly|might|could be)\b|可能|也
 // A first-person plan or offer ("we'll add a consumer", "I can write it", "我们就先…", "我可以帮你…"):
 // what someone will do if the condition holds, not what follows from it.
 const PLAN = /^\W*(?:(?:then\s+)?(?:we|i)(?:'ll| will| can| could| would)\b)|^\W*(?:那)?(?:我们|我|咱们)(?:就|可以|会|来|先|再)/i;
+// A decision taken ("we're going with St Mary's", "I'll book it tomorrow", "那就定…"): what someone will do, not what follows.
+const DECISION = /^\W*(?:(?:we|i)(?:'re| are|'m| am) going (?:with|for)|(?:we|i)(?:'ll| will)\b|let'?s\b)|^(?:那就定|就定|决定)/i;
 // Inside an "if" sentence, where the consequent starts.
 const CONSEQUENT = /(?:,|，)\s*(?:then\b|那么|那就|就|那)?|\bthen\b/i;
 
@@ -87,8 +92,9 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
       if (!marker || marker.index > 24) continue;
       // A new premise starts a new argument.
       if (PREMISE.test(next.text) && isPremise(next.text)) break;
-      // A question asks whether the argument holds; advice acts on it: neither carries it on.
-      if (isQuestion(next.text) || isAdvice(next.text.slice(marker.index + marker[0].length).replace(/^[\s,，:：]+/, ''))) continue;
+      // A question asks whether the argument holds; advice or a decision ("So we're going with St Mary's") acts on it: neither carries it on.
+      const carried = next.text.slice(marker.index + marker[0].length).replace(/^[\s,，:：]+/, '');
+      if (isQuestion(next.text) || isAdvice(carried) || DECISION.test(carried)) continue;
       steps.push({ role: 'inference', text: next.text, unit: next, marker: marker[0] });
       used.add(next);
       if (CONCLUSION.test(next.text)) break;
@@ -104,7 +110,7 @@ export function extractLogic(units: Unit[], createdAt: string): ExtractedChain[]
 
 /** An instruction or suggestion ("look at it first", "let's…", "你先看看"): what to do, not what follows. */
 function isAdvice(text: string): boolean {
-  return IMPERATIVE.test(text) || /^\s*(?:let'?s|you (?:could|can|should|need to|have to|might want to)|we (?:could|can|should)|maybe|try|please|don'?t)\b|^\s*(?:你|我们)?(?:先|可以|应该|不妨|试试)/i.test(text) || isQuestion(text);
+  return IMPERATIVE.test(text) || /^\s*(?:let'?s|you (?:could|can|should|need to|have to|might want to)|we (?:could|can|should)|maybe|try|please|don'?t)\b|^\s*(?:你|我们)?(?:先|可以|应该|不妨|试试|最好)/i.test(text) || isQuestion(text);
 }
 
 function isQuestion(text: string): boolean {
@@ -138,11 +144,16 @@ function replyConclusion(units: Unit[], i: number): Step[] | undefined {
   const opener = REPLY_CONCLUSION.exec(unit.text);
   if (!opener || unit.sentence !== 0) return undefined;
   const rest = unit.text.slice(opener[0].length).replace(/^[\s,，:：]+/, '');
-  if (rest.length < 4 || isQuestion(unit.text) || HEDGE.test(unit.text) || CAUSE_BACKWARD.test(unit.text) || CONDITIONAL.test(rest) || IMPERATIVE.test(rest) || /^let'?s\b/i.test(rest)) return undefined;
+  if (rest.length < 4 || isQuestion(unit.text) || HEDGE.test(unit.text) || CAUSE_BACKWARD.test(unit.text) || CONDITIONAL.test(rest) || IMPERATIVE.test(rest) || DECISION.test(rest)) return undefined;
   // "Then there are two options", "Then a plan for June 19: …": what comes next is listed, not
   // concluded; "Then you could rent an e-bike" suggests. A conclusion judges the situation: a
   // copula ("Then the limit was the bottleneck"), a modal of belief or a judgement ("unlikely").
   if (/^there (?:is|are|were|was)\b|[:：]/i.test(rest) || /\bcould\b/i.test(rest)) return undefined;
+  // "Then next time the dashboards refresh, they'll have…": what will happen on a later occasion, a prediction, not a conclusion.
+  if (NEXT_TIME.test(rest.slice(0, 12))) return undefined;
+  // "Then the update is ready to send", "Then the report is complete": the last item of a checklist
+  // acknowledged, the exchange closed, nothing concluded from it.
+  if (/^(?:the|that|this|it|we|you|everything)\b[^,;:.]*\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:ready|complete|done|all set|settled|sorted|covered)\b/i.test(rest)) return undefined;
   if (!/\b(?:is|are|was|were)\b|'s\b|'re\b/i.test(rest) && !EPISTEMIC.test(rest) && !JUDGEMENT.test(rest)) return undefined;
   let j = i - 1;
   while (j >= 0 && (units[j] as Unit).position === unit.position) j -= 1;
@@ -170,12 +181,14 @@ function splitInference(unit: Unit): Step[] | undefined {
   const conclusion = text.slice(cut.index + cut[0].length - marker.length).trim();
   const body = conclusion.slice(marker.length).replace(/^[\s,，]+/, '');
   if (premiseText.length < 2 || body.length < 2 || isAdvice(body)) return undefined;
+  // "要先跟他们说明情况", "看说明书", "说明一下": 说明 as "explain" (to someone) or a manual, not "which shows".
+  if (marker === '说明' && (/(?:跟|向|给|对|和|同)[\p{Script=Han}]{0,6}$/u.test(premiseText) || /^说明(?:书|会|一下)/.test(conclusion))) return undefined;
   // "X, probably because Y, so Z" explains a cause: CAUSAL's sentence.
   if (CAUSE_BACKWARD.test(premiseText)) return undefined;
   // "so"/"所以"/"那" join many clauses that are not arguments ("it rained, so we stayed in"):
   // they conclude only when what follows is inferred (a modal of belief or necessity) or judged
   // ("so a third consumer is safe", "所以一台也够").
-  if (/^(?:so|所以|那)$/i.test(marker) && !EPISTEMIC.test(body) && !JUDGEMENT.test(body)) return undefined;
+  if (/^(?:so|所以|那)$/i.test(marker) && !EPISTEMIC.test(body) && !JUDGEMENT.test(body) && !INFERS.test(body)) return undefined;
   return [
     { role: 'premise', text: premiseText, unit, marker },
     { role: 'conclusion', text: conclusion, unit, marker },
@@ -199,6 +212,8 @@ function splitConditional(unit: Unit, marker: string): Step[] {
   const pieces = tail.split(/(?:,|，)\s*(?=which means|that means|so\b|hence|thus|therefore|因此|可见|所以|那么|意味着|说明)/i);
   for (const piece of pieces) {
     if (piece.trim().length < 2) continue;
+    // "…，五点可能出不了门，所以最好让车四点就到": what the argument advises is a decision, not one of its steps.
+    if (steps.length > 1 && isAdvice(piece.trim().replace(/^(?:so|hence|thus|therefore|因此|所以|那么)[\s,，]*/i, ''))) break;
     steps.push({ role: 'inference', text: piece.trim(), unit, marker: (INFERENCE.exec(piece)?.[0] ?? cut[0].replace(/[,，\s]/g, '')) || marker });
   }
   return steps;

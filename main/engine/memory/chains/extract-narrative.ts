@@ -30,7 +30,8 @@ const PAST_EN = new RegExp(String.raw`\b${SUBJECT}\s+(?:(?:just|then|finally|als
 // Chinese: 了 (not that of "好了"/"算了"/"对了") in a clause with a personal subject, a story connective or a date.
 const LE = /(?<![好算对行完])了(?![吗呢吧])/;
 const CN_STORY_CUE = /我|我们|他|她|他们|她们|大家|咱们|后来|之后|结果|于是|那天|第二天|当时|\d{1,2}[月日号]|[上下中]午|晚上|早上/;
-const NOT_EVENT = /[?？]\s*$|\b(?:if|will|would|should|could|going to|let's)\b|如果|要是|下次|应该|可以|建议|吗/i;
+// "That's what I wanted": a judgement in the present on what was said, no event.
+const NOT_EVENT = /[?？]\s*$|\b(?:if|will|would|should|could|going to|let's)\b|^\W*(?:that|this|which)(?:'s| is) (?:what|why|how|exactly)\b|如果|要是|下次|应该|可以|建议|吗/i;
 const CONNECTIVE = /\b(?:after that|afterwards|later|then|eventually|the next day|next morning|by the time)\b|后来|之后|接着|然后|结果|第二天|最后/i;
 const CLAUSE_START = /^(?:then|and then|after that|later|afterwards|but|so)\b|^(?:然后|接着|之后|后来|结果|最后|但是|于是|就)/i;
 

@@ -105,7 +105,8 @@ export function extractOperation(units: Unit[], createdAt: string): ExtractedCha
       const isStep = (marker !== undefined || imperative !== null) && !isPastEvent(clause) && !/[?？]\s*$/.test(clause) && !STATEMENT.test(body) && !SUBJECT_CLAUSE.test(body);
       // A later message carries a procedure on only where it says so ("Then…", "2."); a fresh
       // instruction there ("Use stream.pipeline") is advice of its own.
-      if (isStep && draft && draft.lastPosition !== unit.position && !CONTINUES.test(clause)) flush();
+      // A reply's opening "Then" ("in that case", see `consequent`) carries nothing on either.
+      if (isStep && draft && draft.lastPosition !== unit.position && (!CONTINUES.test(clause) || consequent)) flush();
       // A new "first"/"1." starts another procedure: after two steps, or after a step of an earlier message.
       const startsList = marker !== undefined && STARTS_LIST.test(clause);
       if (isStep && draft && (draft.role !== unit.role || (startsList && (draft.steps.length >= 2 || draft.lastPosition !== unit.position)))) flush();

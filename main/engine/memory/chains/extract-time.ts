@@ -64,7 +64,12 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
     const notMoments = windowsAndOptions(unit.text, mentions);
     // "她每周二和周四下午四点上钢琴课，周六上午还有游泳": a sentence that opens on a habit lists a schedule.
     const opening = unit.text.slice(0, mentions[0]?.index ?? 0);
-    const habitual = (HABIT.test(opening) || RECURRING.test(opening)) && !CONTRAST.test(unit.text);
+    // "I check the table before 7:00 on Mondays", "On the other nights it can keep starting at 2:00":
+    // a day that recurs (a plural) makes the times a schedule.
+    // "The hall opens for set-up at 7:00", "the dashboards refresh their cache at 7:00": a clock time
+    // with no day, in the present, is when something happens as a rule (a timetable), not a moment.
+    const timetable = mentions.every((m) => CLOCK_ONLY.test(m.text)) && TIMETABLE_VERB.test(unit.text);
+    const habitual = ((HABIT.test(opening) || RECURRING.test(opening)) && !CONTRAST.test(unit.text)) || SCHEDULE.test(unit.text) || timetable;
     for (const [at, mention] of mentions.entries()) {
       if (habitual || notMoments.has(at)) continue;
       // "每周一", "every Monday", "一周三次": a habit, not a moment.
@@ -115,6 +120,9 @@ export function extractTime(units: Unit[], createdAt: string): ExtractedChain[] 
 }
 
 const RECURRING = /(?:每个?|every\s+|each\s+)$/i;
+const CLOCK_ONLY = /^(?:(?:at|by|until|till|before|after|from|around|about)\s+)?\d{1,2}(?:[:.]\d{2})?(?:\s*(?:am|pm|a\.m\.|p\.m\.))?$/i;
+const TIMETABLE_VERB = /\b(?:opens|closes|starts|begins|ends|finishes|runs|leaves|departs|arrives|reads|refreshes|fires|shuts)\b|\b\w+s\s+(?:open|close|start|begin|end|finish|run|leave|depart|arrive|refresh|fire)\b/i;
+const SCHEDULE = /\b(?:on|at|in the)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|nights|mornings|evenings|afternoons)\b|\b(?:on|at) the other (?:days|nights|mornings|evenings)\b/i;
 const CONTRAST = /\b(?:but|except|instead)\b|但是|不过|可是|除了/i;
 
 // Between two times: a window ("from 18:00 to 21:00", "周一到周五", "Wednesday to Friday"), a

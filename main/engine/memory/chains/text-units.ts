@@ -43,8 +43,10 @@ const NOT_AN_END = /(?:^|\s)(?:\d{1,3}|[a-z]|e\.g|i\.e|etc|vs|mr|mrs|dr|no|appro
 
 const DAY_OF_MONTH_END = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\.$/i;
 
-// A sentence that opens with a condition ("If …", "如果…", "要是…").
-export const CONDITIONAL = /^\W*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|assuming|in case)\b|^\W*(?:但是|不过|而且)?(?:如果|假如|要是|万一|假设)/i;
+// A sentence that opens with a condition ("If …", "如果…", "要是…"). Only punctuation may come
+// before it: \W would also skip Chinese words, and "饭店如果订满…，就送…，所以不算贵" (a condition
+// inside the sentence) would open with one.
+export const CONDITIONAL = /^[\s\p{P}\p{S}]*(?:(?:but|and|so|then)\s+)?(?:if|unless|suppose|assuming|in case)\b|^[\s\p{P}\p{S}]*(?:但是|不过|而且)?(?:如果|假如|要是|万一|假设)/iu;
 
 /** Splits text into trimmed, non-empty sentences. */
 export function splitSentences(text: string): string[] {

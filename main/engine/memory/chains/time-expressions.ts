@@ -179,7 +179,7 @@ function relativeDaysEn(lower: string): number | undefined {
 const RELATIVE_CN: Record<string, number> = { 大前天: -3, 前天: -2, 昨天: -1, 今天: 0, 当天: 0, 明天: 1, 后天: 2, 大后天: 3, 第二天: 1, 次日: 1, 第三天: 2 };
 
 /** Adverbs of frequency: the clause tells what is done again and again (a habit), not something that happens once. */
-export const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every|each)\b|通常|经常|总是|一般|平时|有时|每天|每周|每个?月|每年|每次/i;
+export const HABIT = /\b(?:usually|always|often|sometimes|normally|generally|every|each|used to)\b|通常|经常|总是|一般|平时|有时|每天|每周|每个?月|每年|每次/i;
 
 /** "Two years ago", "three months later": a date only roughly (months and years counted as days), to order events by; no moment on the calendar. */
 export function isRoughSpan(expression: string): boolean {
