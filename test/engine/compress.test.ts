@@ -369,6 +369,40 @@ describe('edge cases', () => {
   });
 });
 
+describe('shortening for a question', () => {
+  const page = [
+    '# Database backups',
+    '',
+    'The booking database, which holds every reservation, payment and refund since 2019, is backed up every night at 02:00 by a job on the replica.',
+    'Each backup is copied to the bucket in the second region.',
+    '',
+    '## Keeping',
+    'Backups are kept for thirty days; the monthly ones for a year. A restore test',
+    'runs every Monday on a scratch server.',
+  ].join('\n');
+  const fit = (query: string | undefined, budget: number) =>
+    compressBlocks(parseCompressInput({ blocks: [block('page', page)] }), { strategy: 'chain_aware', budget, cutSentences: false, ...(query ? { query } : {}) }).kept[0];
+
+  it('keeps the heading and the sentences that match the question, under their own heading, when the leading ones would be the title alone', () => {
+    // Without a question the room holds the title only: the first sentence is longer than what is left.
+    expect(fit(undefined, 30)?.content).toBe('# Database backups');
+    const kept = fit('how long are backups kept', 30)!;
+    expect(kept).toMatchObject({ shortened: true, content: '# Database backups\n…\n## Keeping\nBackups are kept for thirty days; the monthly ones for a year.' });
+    expect(kept.token_count).toBe(countTokens(kept.content));
+    expect(kept.token_count).toBeLessThanOrEqual(30);
+  });
+
+  it('keeps a sentence of a hard-wrapped paragraph whole, and the leading sentences when they say as much of the question', () => {
+    const kept = fit('when does the restore test run', 40)!;
+    expect(kept.content).toContain('A restore test\nruns every Monday on a scratch server.');
+    expect(kept.content.endsWith('…')).toBe(false);
+    // The leading sentences hold the question's terms: they stay the excerpt, in one piece.
+    const lead = fit('when is the booking database backed up every night', 50)!.content;
+    expect(page.startsWith(lead)).toBe(true);
+    expect(lead).toContain('is backed up every night at 02:00');
+  });
+});
+
 describe('reading blocks', () => {
   it('fills in token counts and default scores, and accepts upper-case chain types', () => {
     const [b] = parseCompressInput({ blocks: [{ id: 'x', source: 'resource', priority: 'LOW', content: 'Hello, world', chain_links: ['k'], chain_types: ['CAUSAL'] }] });
