@@ -251,6 +251,17 @@ describe('edge cases', () => {
     }
   });
 
+  it('chain_integrity keeps the blocks that fit whole before it shortens a longer, higher one into the room left', () => {
+    // A pack's weak page cut to fill the room used to leave out the short reply that answers.
+    const page = block('page', Array.from({ length: 10 }, (_, i) => `Sentence ${i + 1} of a long page about something else.`).join(' '));
+    const reply = block('reply', 'The answer is in this short reply.', { priority: 'LOW' });
+    const blocks = parseCompressInput({ blocks: [page, reply] });
+    const result = compressBlocks(blocks, { strategy: 'chain_integrity', budget: 60 });
+    expectHardRules(blocks, result);
+    expect(result.kept.map((b) => [b.id, b.shortened])).toEqual([['page', true], ['reply', false]]);
+    expect(result.compressed_tokens).toBeGreaterThan(60 - 13);
+  });
+
   it('breaks ties by input order', () => {
     const blocks = parseCompressInput({ blocks: ['one', 'two', 'three', 'four'].map((id) => block(id, 'Same words here.', { token_count: 10 })) });
     for (const strategy of STRATEGIES) {

@@ -7,6 +7,10 @@
  * holds one is kept whole when the rest of it fits the room left, and otherwise its other steps
  * are only named by reference (`referenced`), never summarized or shortened around the reserved
  * block, so no chain is cut and the reserved blocks keep their room.
+ *
+ * A lone block that does not fit whole is shortened only after the pass, into the room the
+ * blocks that fit whole left: cut at once, a weak page filled a pack's rest, ahead of the short
+ * replies next to its top hits (`npm run eval:packs`, bench/RESULTS.md, session 15).
  */
 import type { ContextBlock } from '../../../shared/types/compress.js';
 import { chainMembers, chainUnits } from './chains.js';
@@ -36,6 +40,7 @@ export function selectChainIntegrity(
   const referenced: number[] = [];
   let remaining = budget;
   let failedFits = 0;
+  const shorten: number[] = [];
   for (const u of rankDescending(unitScores)) {
     const unit = units[u] as (typeof units)[number];
     const rest = reserved.size > 0 ? unit.blocks.filter((i) => !reserved.has(i)) : unit.blocks;
@@ -53,14 +58,10 @@ export function selectChainIntegrity(
     } else if (remaining < MIN_PIECE_TOKENS || failedFits >= MAX_FAILED_FITS) {
       continue;
     } else if (unit.blocks.length === 1) {
-      // One block (alone, or the only block of its chain here): shortening it cuts no chain.
-      const i = unit.blocks[0] as number;
-      const piece = textFitter(blocks[i] as ContextBlock, fit).fit(remaining);
-      failedFits = piece ? 0 : failedFits + 1;
-      if (piece) {
-        kept.set(i, piece);
-        remaining -= piece.token_count;
-      }
+      // One block (alone, or the only block of its chain here): shortening it cuts no chain. It
+      // is shortened after the blocks that fit whole, so that one long page cut to fill the
+      // room does not leave out the short messages ranked after it.
+      shorten.push(unit.blocks[0] as number);
     } else {
       const summary = summarizeChain(blocks, unit.blocks, unit.chainIds, remaining, fit);
       failedFits = summary ? 0 : failedFits + 1;
@@ -68,6 +69,15 @@ export function selectChainIntegrity(
         replaced.push(summary);
         remaining -= summary.parts.reduce((sum, p) => sum + p.piece.token_count, 0);
       }
+    }
+  }
+  for (const i of shorten) {
+    if (remaining < MIN_PIECE_TOKENS || failedFits >= MAX_FAILED_FITS) break;
+    const piece = textFitter(blocks[i] as ContextBlock, fit).fit(remaining);
+    failedFits = piece ? 0 : failedFits + 1;
+    if (piece) {
+      kept.set(i, piece);
+      remaining -= piece.token_count;
     }
   }
   return { kept, replaced, referenced };
