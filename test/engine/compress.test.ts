@@ -251,7 +251,7 @@ describe('edge cases', () => {
     }
   });
 
-  it('chain_integrity keeps the blocks that fit whole before it shortens a longer, higher one into the room left', () => {
+  it('chain_integrity keeps the blocks that fit whole before it shortens a longer, higher one below HIGH into the room left', () => {
     // A pack's weak page cut to fill the room used to leave out the short reply that answers.
     const page = block('page', Array.from({ length: 10 }, (_, i) => `Sentence ${i + 1} of a long page about something else.`).join(' '));
     const reply = block('reply', 'The answer is in this short reply.', { priority: 'LOW' });
@@ -260,6 +260,9 @@ describe('edge cases', () => {
     expectHardRules(blocks, result);
     expect(result.kept.map((b) => [b.id, b.shortened])).toEqual([['page', true], ['reply', false]]);
     expect(result.compressed_tokens).toBeGreaterThan(60 - 13);
+    // A HIGH block (a pack's top hit) is still shortened in its turn: its excerpt is worth more.
+    const high = compressBlocks(parseCompressInput({ blocks: [{ ...page, priority: 'HIGH' }, reply] }), { strategy: 'chain_integrity', budget: 60 });
+    expect(high.kept.map((b) => [b.id, b.shortened])).toEqual([['page', true]]);
   });
 
   it('breaks ties by input order', () => {

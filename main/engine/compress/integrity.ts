@@ -8,16 +8,19 @@
  * are only named by reference (`referenced`), never summarized or shortened around the reserved
  * block, so no chain is cut and the reserved blocks keep their room.
  *
- * A lone block that does not fit whole is shortened only after the pass, into the room the
- * blocks that fit whole left: cut at once, a weak page filled a pack's rest, ahead of the short
- * replies next to its top hits (`npm run eval:packs`, bench/RESULTS.md, session 15).
+ * A lone block below HIGH that does not fit whole is shortened only after the pass, into the
+ * room the blocks that fit whole left: cut at once, a weak page filled a pack's rest, ahead of
+ * the short replies next to its top hits (`npm run eval:packs`, bench/RESULTS.md, session 15).
  */
-import type { ContextBlock } from '../../../shared/types/compress.js';
+import type { ContextBlock, ContextPriority } from '../../../shared/types/compress.js';
 import { chainMembers, chainUnits } from './chains.js';
 import { summarizeChain } from './chain-summary.js';
 import { rankDescending } from './scoring.js';
 import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type FitOptions, type Piece } from './shorten.js';
 import { wholePiece, type ChainSummary, type Selection } from './strategies.js';
+
+/** Blocks this important are shortened in their turn: a top hit's excerpt is worth more than the short blocks after it. */
+const SHORTENED_AT_ONCE: ReadonlySet<ContextPriority> = new Set(['CRITICAL', 'HIGH']);
 
 export function selectChainIntegrity(
   blocks: readonly ContextBlock[],
@@ -58,10 +61,19 @@ export function selectChainIntegrity(
     } else if (remaining < MIN_PIECE_TOKENS || failedFits >= MAX_FAILED_FITS) {
       continue;
     } else if (unit.blocks.length === 1) {
-      // One block (alone, or the only block of its chain here): shortening it cuts no chain. It
-      // is shortened after the blocks that fit whole, so that one long page cut to fill the
-      // room does not leave out the short messages ranked after it.
-      shorten.push(unit.blocks[0] as number);
+      // One block (alone, or the only block of its chain here): shortening it cuts no chain. A
+      // block below HIGH is shortened after the blocks that fit whole, so that one long page
+      // cut to fill the room does not leave out the short messages ranked after it.
+      const i = unit.blocks[0] as number;
+      if (!SHORTENED_AT_ONCE.has((blocks[i] as ContextBlock).priority)) shorten.push(i);
+      else {
+        const piece = textFitter(blocks[i] as ContextBlock, fit).fit(remaining);
+        failedFits = piece ? 0 : failedFits + 1;
+        if (piece) {
+          kept.set(i, piece);
+          remaining -= piece.token_count;
+        }
+      }
     } else {
       const summary = summarizeChain(blocks, unit.blocks, unit.chainIds, remaining, fit);
       failedFits = summary ? 0 : failedFits + 1;
