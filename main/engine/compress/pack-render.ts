@@ -93,50 +93,22 @@ export function renderPack(query: string, budget: number, strategy: CompressionS
   return { markdown: lines.join('\n').trimEnd() + '\n', legend };
 }
 
-/**
- * One line per URI: `uri: [2] message s1:3 · [3] message s1:5`, or `[1] uri, lines 3–10`. URIs
- * of one folder (the sessions of a conversation, the sections of a document) go under a line
- * naming the folder, each by its name: a 600-token pack of one conversation spent a third of
- * its tokens on its legend, most of it the conversation's folder written again on every line.
- */
+/** One line per URI: `uri: [2] message s1:3 · [3] message s1:5`, or `[1] uri, lines 3–10`. */
 function legendLines(legend: readonly PackRef[]): string[] {
   const byUri = new Map<string, PackRef[]>();
   for (const item of legend) {
     const key = item.uri ?? item.ref;
     byUri.set(key, [...(byUri.get(key) ?? []), item]);
   }
-  const byFolder = new Map<string, string[]>();
-  for (const uri of byUri.keys()) {
-    const folder = folderOf(uri);
-    byFolder.set(folder, [...(byFolder.get(folder) ?? []), uri]);
-  }
-  return [...byFolder.entries()].flatMap(([folder, uris]) => {
-    if (uris.length === 1 || !folder) return uris.map((uri) => legendLine(uri, byUri.get(uri) as PackRef[]));
-    return [folder, ...uris.map((uri) => `  ${uri.slice(folder.length)}: ${(byUri.get(uri) as PackRef[]).map(refDetail).join(' · ')}`)];
+  return [...byUri.entries()].map(([uri, items]) => {
+    const detail = (item: PackRef) =>
+      [item.message_ids?.length ? `message${item.message_ids.length > 1 ? 's' : ''} ${item.message_ids.join(', ')}` : '', item.lines ? `lines ${item.lines[0]}–${item.lines[1]}` : '']
+        .filter(Boolean)
+        .join(', ');
+    if (items.length === 1) {
+      const item = items[0] as PackRef;
+      return [item.ref, [item.uri ?? '(no source)', detail(item)].filter(Boolean).join(', ')].join(' ');
+    }
+    return `${uri}: ${items.map((item) => [item.ref, detail(item)].filter(Boolean).join(' ')).join(' · ')}`;
   });
-}
-
-/** `ctx://session/c1/` for `ctx://session/c1/s2.md` and for `ctx://session/c1/s2/`; empty for what has no folder. */
-function folderOf(uri: string): string {
-  if (!uri.startsWith('ctx://')) return '';
-  const at = uri.slice(0, -1).lastIndexOf('/');
-  return at >= 'ctx://'.length ? uri.slice(0, at + 1) : '';
-}
-
-function detailOf(item: PackRef): string {
-  return [item.message_ids?.length ? `message${item.message_ids.length > 1 ? 's' : ''} ${item.message_ids.join(', ')}` : '', item.lines ? `lines ${item.lines[0]}–${item.lines[1]}` : '']
-    .filter(Boolean)
-    .join(', ');
-}
-
-function refDetail(item: PackRef): string {
-  return [item.ref, detailOf(item)].filter(Boolean).join(' ');
-}
-
-function legendLine(uri: string, items: readonly PackRef[]): string {
-  if (items.length === 1) {
-    const item = items[0] as PackRef;
-    return [item.ref, [item.uri ?? '(no source)', detailOf(item)].filter(Boolean).join(', ')].join(' ');
-  }
-  return `${uri}: ${items.map(refDetail).join(' · ')}`;
 }
