@@ -251,6 +251,20 @@ describe('edge cases', () => {
     }
   });
 
+  it('chain_integrity keeps the blocks that fit whole before it shortens a longer, higher one below HIGH into the room left', () => {
+    // A pack's weak page cut to fill the room used to leave out the short reply that answers.
+    const page = block('page', Array.from({ length: 10 }, (_, i) => `Sentence ${i + 1} of a long page about something else.`).join(' '));
+    const reply = block('reply', 'The answer is in this short reply.', { priority: 'LOW' });
+    const blocks = parseCompressInput({ blocks: [page, reply] });
+    const result = compressBlocks(blocks, { strategy: 'chain_integrity', budget: 60 });
+    expectHardRules(blocks, result);
+    expect(result.kept.map((b) => [b.id, b.shortened])).toEqual([['page', true], ['reply', false]]);
+    expect(result.compressed_tokens).toBeGreaterThan(60 - 13);
+    // A HIGH block (a pack's top hit) is still shortened in its turn: its excerpt is worth more.
+    const high = compressBlocks(parseCompressInput({ blocks: [{ ...page, priority: 'HIGH' }, reply] }), { strategy: 'chain_integrity', budget: 60 });
+    expect(high.kept.map((b) => [b.id, b.shortened])).toEqual([['page', true]]);
+  });
+
   it('breaks ties by input order', () => {
     const blocks = parseCompressInput({ blocks: ['one', 'two', 'three', 'four'].map((id) => block(id, 'Same words here.', { token_count: 10 })) });
     for (const strategy of STRATEGIES) {
@@ -366,6 +380,40 @@ describe('edge cases', () => {
     expect(kept.content.endsWith('。')).toBe(true);
     expect(content.startsWith(kept.content)).toBe(true);
     expect(kept.token_count).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('shortening for a question', () => {
+  const page = [
+    '# Database backups',
+    '',
+    'The booking database, which holds every reservation, payment and refund since 2019, is backed up every night at 02:00 by a job on the replica.',
+    'Each backup is copied to the bucket in the second region.',
+    '',
+    '## Keeping',
+    'Backups are kept for thirty days; the monthly ones for a year. A restore test',
+    'runs every Monday on a scratch server.',
+  ].join('\n');
+  const fit = (query: string | undefined, budget: number) =>
+    compressBlocks(parseCompressInput({ blocks: [block('page', page)] }), { strategy: 'chain_aware', budget, cutSentences: false, ...(query ? { query } : {}) }).kept[0];
+
+  it('keeps the heading and the sentences that match the question, under their own heading, when the leading ones would be the title alone', () => {
+    // Without a question the room holds the title only: the first sentence is longer than what is left.
+    expect(fit(undefined, 30)?.content).toBe('# Database backups');
+    const kept = fit('how long are backups kept', 30)!;
+    expect(kept).toMatchObject({ shortened: true, content: '# Database backups\n…\n## Keeping\nBackups are kept for thirty days; the monthly ones for a year.' });
+    expect(kept.token_count).toBe(countTokens(kept.content));
+    expect(kept.token_count).toBeLessThanOrEqual(30);
+  });
+
+  it('keeps a sentence of a hard-wrapped paragraph whole, and the leading sentences when they say as much of the question', () => {
+    const kept = fit('when does the restore test run', 40)!;
+    expect(kept.content).toContain('A restore test\nruns every Monday on a scratch server.');
+    expect(kept.content.endsWith('…')).toBe(false);
+    // The leading sentences hold the question's terms: they stay the excerpt, in one piece.
+    const lead = fit('when is the booking database backed up every night', 50)!.content;
+    expect(page.startsWith(lead)).toBe(true);
+    expect(lead).toContain('is backed up every night at 02:00');
   });
 });
 

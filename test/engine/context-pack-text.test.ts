@@ -2,7 +2,7 @@
  * Context packs worth their tokens (issue 19, item 3), through a real engine: real files ingested
  * into a temporary workspace, a conversation imported and analyzed, a real LanceDB index. The
  * pack's text opens every block with a short reference and names each source once in its legend,
- * cuts blocks only between sentences, holds only results above the pack floor (and the messages next to a message hit), ranks the
+ * cuts blocks only between sentences (a shortened page keeps the sentences that match the question), holds only results above the pack floor (and the messages next to a message hit), ranks the
  * decision up for a "what did we decide" question and the cause for a "why" question, and fits the budget, legend included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,15 +165,33 @@ describe('context pack text', () => {
       ];
       shortened += pieces.length;
       for (const piece of pieces) {
-        // A leading part of the block that ends where one of its sentences (or lines) ends.
+        // The block's head, then whole sentences of it in reading order ("…" where some are left
+        // out): each part starts and ends where one of its sentences (or lines) does.
         const whole = pack.blocks.find((b) => b.id === piece.id)!.content;
-        expect(whole.startsWith(piece.content), query).toBe(true);
-        expect(sentenceEnds(whole), `${query}: ${piece.content}`).toContain(piece.content.length);
+        const ends = sentenceEnds(whole);
+        let from = 0;
+        for (const [k, part] of piece.content.split(/\n…\n| … /).entries()) {
+          const at = whole.indexOf(part, from);
+          if (k === 0) expect(at, `${query}: ${piece.content}`).toBe(0);
+          else expect(at, `${query}: ${piece.content}`).toBeGreaterThanOrEqual(from);
+          if (k > 0) expect(ends, `${query}: ${part}`).toContain(whole.slice(0, at).trimEnd().length);
+          expect(ends, `${query}: ${part}`).toContain(at + part.length);
+          from = at + part.length;
+        }
+        expect(piece.content.endsWith('…'), piece.content).toBe(false);
       }
-      expect(pack.markdown).not.toContain('…');
     }
     // The budgets are small enough that blocks had to be shortened.
     expect(shortened).toBeGreaterThan(0);
+  });
+
+  it('shortens a page for a small pack to its title and the sentences that answer, not its title alone', async () => {
+    // The page's first sentence does not fit: its leading sentences were "# Database backups".
+    const pack = await engine.call('context:pack', { query: 'how long are backups kept', budget: 100 });
+    const backups = pack.result.kept.find((b) => b.provenance?.uri?.endsWith('backups.md'));
+    expect(backups, pack.markdown).toMatchObject({ shortened: true });
+    expect(backups!.content).toMatch(/^# Database backups\n…\n.*Backups are kept for thirty days; the monthly ones for a year\./);
+    expect(body(pack.markdown)).toContain('(excerpt) # Database backups\n…\n');
   });
 
   it('ranks the decision up for a "what did we decide" question', async () => {

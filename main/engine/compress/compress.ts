@@ -10,6 +10,7 @@ import { selectChainIntegrity } from './integrity.js';
 import { reserveFirst, type Reservation } from './reserve.js';
 import { chainAwareScore } from './scoring.js';
 import type { FitOptions, Piece } from './shorten.js';
+import { searchTerms } from '../../lib/text-analysis.js';
 import { selectByPriority, selectChainAware, type Selection } from './strategies.js';
 
 export interface CompressOptions extends BudgetOptions, FitOptions {
@@ -20,6 +21,8 @@ export interface CompressOptions extends BudgetOptions, FitOptions {
    * reserve.ts). Indices outside the input are ignored.
    */
   reserve?: readonly (readonly number[])[];
+  /** The question the blocks are packed for: a shortened block keeps the sentences that match it (shorten.ts). */
+  query?: string;
 }
 
 /**
@@ -37,7 +40,7 @@ export function compressBlocks(blocks: readonly ContextBlock[], options: Compres
   const budget = resolveBudget(options, originalTokens);
   const scores = blocks.map(chainAwareScore);
   const members = chainMembers(blocks);
-  const fit = { cutSentences: options.cutSentences ?? true };
+  const fit: FitOptions = { cutSentences: options.cutSentences ?? true, ...(options.query ? { queryTerms: new Set(searchTerms(options.query)) } : {}) };
   const reservation = reserveFirst(blocks, options.reserve ?? [], budget, fit);
   const selection = select(strategy, blocks, scores, reservation, members, fit);
 

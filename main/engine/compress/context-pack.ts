@@ -275,7 +275,7 @@ function fitText(blocks: ContextBlock[], groups: readonly string[][], options: P
   const strategy = options.strategy ?? 'chain_integrity';
   const reserve = reserveIndices(blocks, groups);
   const build = (budget: number) => {
-    const result = compressBlocks(blocks, { strategy, budget, cutSentences: false, reserve });
+    const result = compressBlocks(blocks, { strategy, budget, cutSentences: false, reserve, query: options.query });
     const rendered = renderPack(options.query, options.budget, strategy, result);
     return { result, ...rendered, tokens: countTokens(rendered.markdown) };
   };

@@ -7,13 +7,20 @@
  * holds one is kept whole when the rest of it fits the room left, and otherwise its other steps
  * are only named by reference (`referenced`), never summarized or shortened around the reserved
  * block, so no chain is cut and the reserved blocks keep their room.
+ *
+ * A lone block below HIGH that does not fit whole is shortened only after the pass, into the
+ * room the blocks that fit whole left: cut at once, a weak page filled a pack's rest, ahead of
+ * the short replies next to its top hits (`npm run eval:packs`, bench/RESULTS.md, session 15).
  */
-import type { ContextBlock } from '../../../shared/types/compress.js';
+import type { ContextBlock, ContextPriority } from '../../../shared/types/compress.js';
 import { chainMembers, chainUnits } from './chains.js';
 import { summarizeChain } from './chain-summary.js';
 import { rankDescending } from './scoring.js';
 import { MAX_FAILED_FITS, MIN_PIECE_TOKENS, textFitter, type FitOptions, type Piece } from './shorten.js';
 import { wholePiece, type ChainSummary, type Selection } from './strategies.js';
+
+/** Blocks this important are shortened in their turn: a top hit's excerpt is worth more than the short blocks after it. */
+const SHORTENED_AT_ONCE: ReadonlySet<ContextPriority> = new Set(['CRITICAL', 'HIGH']);
 
 export function selectChainIntegrity(
   blocks: readonly ContextBlock[],
@@ -36,6 +43,7 @@ export function selectChainIntegrity(
   const referenced: number[] = [];
   let remaining = budget;
   let failedFits = 0;
+  const shorten: number[] = [];
   for (const u of rankDescending(unitScores)) {
     const unit = units[u] as (typeof units)[number];
     const rest = reserved.size > 0 ? unit.blocks.filter((i) => !reserved.has(i)) : unit.blocks;
@@ -53,13 +61,18 @@ export function selectChainIntegrity(
     } else if (remaining < MIN_PIECE_TOKENS || failedFits >= MAX_FAILED_FITS) {
       continue;
     } else if (unit.blocks.length === 1) {
-      // One block (alone, or the only block of its chain here): shortening it cuts no chain.
+      // One block (alone, or the only block of its chain here): shortening it cuts no chain. A
+      // block below HIGH is shortened after the blocks that fit whole, so that one long page
+      // cut to fill the room does not leave out the short messages ranked after it.
       const i = unit.blocks[0] as number;
-      const piece = textFitter(blocks[i] as ContextBlock, fit).fit(remaining);
-      failedFits = piece ? 0 : failedFits + 1;
-      if (piece) {
-        kept.set(i, piece);
-        remaining -= piece.token_count;
+      if (!SHORTENED_AT_ONCE.has((blocks[i] as ContextBlock).priority)) shorten.push(i);
+      else {
+        const piece = textFitter(blocks[i] as ContextBlock, fit).fit(remaining);
+        failedFits = piece ? 0 : failedFits + 1;
+        if (piece) {
+          kept.set(i, piece);
+          remaining -= piece.token_count;
+        }
       }
     } else {
       const summary = summarizeChain(blocks, unit.blocks, unit.chainIds, remaining, fit);
@@ -68,6 +81,15 @@ export function selectChainIntegrity(
         replaced.push(summary);
         remaining -= summary.parts.reduce((sum, p) => sum + p.piece.token_count, 0);
       }
+    }
+  }
+  for (const i of shorten) {
+    if (remaining < MIN_PIECE_TOKENS || failedFits >= MAX_FAILED_FITS) break;
+    const piece = textFitter(blocks[i] as ContextBlock, fit).fit(remaining);
+    failedFits = piece ? 0 : failedFits + 1;
+    if (piece) {
+      kept.set(i, piece);
+      remaining -= piece.token_count;
     }
   }
   return { kept, replaced, referenced };
