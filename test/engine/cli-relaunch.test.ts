@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shouldRelaunch } from '../../main/cli/relaunch.js';
+import { HEAP_GROWTH_FLAG, childExecArgv, shouldRelaunch } from '../../main/cli/relaunch.js';
 import { CLI, buildCli, runCli } from '../support/cli.js';
 
 let tmp: string;
@@ -55,6 +55,28 @@ describe('which commands run in a child with MALLOC_ARENA_MAX', () => {
     expect(shouldRelaunch(['ingest', 'x'], { CAIRN_RELAUNCHED: '4242' }, 'linux')).toBe(false);
     expect(shouldRelaunch(['ingest', 'x'], {}, 'darwin')).toBe(false);
   });
+});
+
+describe("the child's Node flags", () => {
+  it("are the command's own plus a fixed heap growth, unless the command line sets one", () => {
+    expect(childExecArgv([])).toEqual([HEAP_GROWTH_FLAG]);
+    expect(childExecArgv(['--max-old-space-size=4096'])).toEqual(['--max-old-space-size=4096', HEAP_GROWTH_FLAG]);
+    expect(childExecArgv(['--heap-growing-percent=80'])).toEqual(['--heap-growing-percent=80']);
+    expect(childExecArgv(['--heap_growing_percent=80'])).toEqual(['--heap_growing_percent=80']);
+  });
+
+  it('reach the process that does the work', async () => {
+    // A preload that, in the relaunched child only, writes down the flags that process started with.
+    const preload = join(tmp, 'flags.cjs');
+    const seen = join(tmp, 'flags.json');
+    await writeFile(preload, `if (process.env.CAIRN_RELAUNCHED) require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(process.execArgv));\n`);
+    const run = await new Promise<number | null>((resolve) => {
+      const command = spawn(process.execPath, ['--require', preload, CLI, 'ingest', tree, '--workspace', join(tmp, 'ws-flags'), '--no-progress', '--json', '--no-summarize'], { stdio: 'ignore' });
+      command.on('exit', resolve);
+    });
+    expect(run).toBe(0);
+    expect(JSON.parse(readFileSync(seen, 'utf8'))).toEqual(['--require', preload, HEAP_GROWTH_FLAG]);
+  }, 120_000);
 });
 
 describe('the relaunched command', () => {
