@@ -9,11 +9,11 @@
  * Other commands (search, cat, ls: short, little native memory) run in this process as before.
  * `CAIRN_RELAUNCH=0` turns the child off.
  *
- * The child also starts with V8's heap growth fixed (HEAP_GROWTH_FLAG), for the same reason: it
- * can only be set as the process starts, and V8's own choice (up to 4× the heap that survived the
- * last full collection) let the engine thread's heap reach 350 MB of mostly garbage in the summary
- * run that follows an ingest, which the 50k-file ingest still held when LanceDB's final
- * compaction came on top (bench/RESULTS.md, issue 20, session 15).
+ * Two more settings that only a process's start can make, both from session 15 (bench/RESULTS.md,
+ * issue 20): a fixed MALLOC_MMAP_THRESHOLD_ (MMAP_THRESHOLD), and V8's heap growth fixed
+ * (HEAP_GROWTH_FLAG): V8's own choice (up to 4× the heap that survived the last full collection)
+ * let the engine thread's heap reach 350 MB of mostly garbage in the summary run that follows an
+ * ingest, which the 50k-file ingest still held when LanceDB's final compaction came on top.
  *
  * The child must die with its parent, as a `kill -9` of the command means it (the crash soak
  * depends on it): it kills itself once its parent is gone.
@@ -42,6 +42,16 @@ export function childExecArgv(execArgv: readonly string[]): string[] {
   const given = execArgv.some((arg) => /^--heap[-_]growing[-_]percent(=|$)/.test(arg));
   return given ? [...execArgv] : [...execArgv, HEAP_GROWTH_FLAG];
 }
+
+/**
+ * glibc's MALLOC_MMAP_THRESHOLD_ for the child: blocks from 128 KB up get their own mapping,
+ * which goes back to the system when freed. That is glibc's starting threshold, but left to
+ * itself glibc raises it (up to 32 MB) each time such a block is freed, after which LanceDB's
+ * large buffers (Arrow batches, file reads, index pages in a compaction) come from the arenas
+ * and stay resident once freed. Fixed, a summary run over the 50k-file tree peaked about 80 MB
+ * lower, for about 1.5 s more system time in its 25 s (bench/RESULTS.md, issue 20, session 15).
+ */
+const MMAP_THRESHOLD = String(128 * 1024);
 
 /** The command a command line names: its first word that is not a flag. */
 function commandOf(args: readonly string[]): string | undefined {
@@ -78,7 +88,7 @@ export function relaunch(): void {
     // Its own process group, so a Ctrl-C in the terminal reaches the child once, passed on above,
     // exactly as a SIGINT sent to this process does (a second one would end a command at once).
     detached: true,
-    env: { ...process.env, MALLOC_ARENA_MAX: '2', [RELAUNCHED]: String(process.pid) },
+    env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? MMAP_THRESHOLD, [RELAUNCHED]: String(process.pid) },
   }));
   child.on('error', (error) => {
     process.stderr.write(`cairn: could not start the command: ${error.message}\n`);
