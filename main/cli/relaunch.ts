@@ -9,6 +9,12 @@
  * Other commands (search, cat, ls: short, little native memory) run in this process as before.
  * `CAIRN_RELAUNCH=0` turns the child off.
  *
+ * Two more settings that only a process's start can make, both from session 15 (bench/RESULTS.md,
+ * issue 20): a fixed MALLOC_MMAP_THRESHOLD_ (MMAP_THRESHOLD), and V8's heap growth fixed
+ * (HEAP_GROWTH_FLAG): V8's own choice (up to 4× the heap that survived the last full collection)
+ * let the engine thread's heap reach 350 MB of mostly garbage in the summary run that follows an
+ * ingest, which the 50k-file ingest still held when LanceDB's final compaction came on top.
+ *
  * The child must die with its parent, as a `kill -9` of the command means it (the crash soak
  * depends on it): it kills itself once its parent is gone.
  */
@@ -22,6 +28,30 @@ const PARENT_CHECK_MS = 250;
 
 /** Commands whose peak memory is LanceDB's (compactions, index builds) and that run long enough for a start-up to be noise. */
 const BULK_COMMANDS = new Set(['ingest', 'reindex', 'summarize', 'watch']);
+
+/**
+ * How far a thread's heap may grow past what survived its last full collection before the next
+ * one: 30 % (V8 picks between 10 % and 300 % from how fast it collects; near 300 % in a bulk
+ * command, whose threads allocate fast). Its cost is more frequent full collections, mostly on
+ * V8's helper thread (measured in session 15). A flag given on the command line wins.
+ */
+export const HEAP_GROWTH_FLAG = '--heap-growing-percent=30';
+
+/** The Node flags the child starts with: this process's, plus the heap growth unless one is given. */
+export function childExecArgv(execArgv: readonly string[]): string[] {
+  const given = execArgv.some((arg) => /^--heap[-_]growing[-_]percent(=|$)/.test(arg));
+  return given ? [...execArgv] : [...execArgv, HEAP_GROWTH_FLAG];
+}
+
+/**
+ * glibc's MALLOC_MMAP_THRESHOLD_ for the child: blocks from 128 KB up get their own mapping,
+ * which goes back to the system when freed. That is glibc's starting threshold, but left to
+ * itself glibc raises it (up to 32 MB) each time such a block is freed, after which LanceDB's
+ * large buffers (Arrow batches, file reads, index pages in a compaction) come from the arenas
+ * and stay resident once freed. Fixed, a summary run over the 50k-file tree peaked about 80 MB
+ * lower, for about 1.5 s more system time in its 25 s (bench/RESULTS.md, issue 20, session 15).
+ */
+const MMAP_THRESHOLD = String(128 * 1024);
 
 /** The command a command line names: its first word that is not a flag. */
 function commandOf(args: readonly string[]): string | undefined {
@@ -53,12 +83,12 @@ export function relaunch(): void {
     process.kill(process.pid, 'SIGSTOP');
   });
   process.on('SIGCONT', () => started.child?.kill('SIGCONT'));
-  const child = (started.child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+  const child = (started.child = spawn(process.execPath, [...childExecArgv(process.execArgv), ...process.argv.slice(1)], {
     stdio: 'inherit',
     // Its own process group, so a Ctrl-C in the terminal reaches the child once, passed on above,
     // exactly as a SIGINT sent to this process does (a second one would end a command at once).
     detached: true,
-    env: { ...process.env, MALLOC_ARENA_MAX: '2', [RELAUNCHED]: String(process.pid) },
+    env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? MMAP_THRESHOLD, [RELAUNCHED]: String(process.pid) },
   }));
   child.on('error', (error) => {
     process.stderr.write(`cairn: could not start the command: ${error.message}\n`);

@@ -1,6 +1,7 @@
 /**
  * The CLI runs its bulk commands (ingest, reindex, summarize, watch) in a child process with
- * MALLOC_ARENA_MAX=2 on Linux (main/cli/relaunch.ts, issue 20: LanceDB's native memory): the
+ * MALLOC_ARENA_MAX=2, a fixed mmap threshold and a fixed V8 heap growth on Linux
+ * (main/cli/relaunch.ts, issue 20: the peak memory of an ingest): the
  * command prints and exits as before, and a `kill -9` of the command a user started still stops
  * the work (the crash guarantees are about that process).
  */
@@ -10,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shouldRelaunch } from '../../main/cli/relaunch.js';
+import { HEAP_GROWTH_FLAG, childExecArgv, shouldRelaunch } from '../../main/cli/relaunch.js';
 import { CLI, buildCli, runCli } from '../support/cli.js';
 
 let tmp: string;
@@ -57,6 +58,28 @@ describe('which commands run in a child with MALLOC_ARENA_MAX', () => {
   });
 });
 
+describe("the child's Node flags", () => {
+  it("are the command's own plus a fixed heap growth, unless the command line sets one", () => {
+    expect(childExecArgv([])).toEqual([HEAP_GROWTH_FLAG]);
+    expect(childExecArgv(['--max-old-space-size=4096'])).toEqual(['--max-old-space-size=4096', HEAP_GROWTH_FLAG]);
+    expect(childExecArgv(['--heap-growing-percent=80'])).toEqual(['--heap-growing-percent=80']);
+    expect(childExecArgv(['--heap_growing_percent=80'])).toEqual(['--heap_growing_percent=80']);
+  });
+
+  it('reach the process that does the work', async () => {
+    // A preload that, in the relaunched child only, writes down the flags that process started with.
+    const preload = join(tmp, 'flags.cjs');
+    const seen = join(tmp, 'flags.json');
+    await writeFile(preload, `if (process.env.CAIRN_RELAUNCHED) require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(process.execArgv));\n`);
+    const run = await new Promise<number | null>((resolve) => {
+      const command = spawn(process.execPath, ['--require', preload, CLI, 'ingest', tree, '--workspace', join(tmp, 'ws-flags'), '--no-progress', '--json', '--no-summarize'], { stdio: 'ignore' });
+      command.on('exit', resolve);
+    });
+    expect(run).toBe(0);
+    expect(JSON.parse(readFileSync(seen, 'utf8'))).toEqual(['--require', preload, HEAP_GROWTH_FLAG]);
+  }, 120_000);
+});
+
 describe('the relaunched command', () => {
   it('ingests as before: one JSON document, exit 0, and the same exit code and error line on bad input', async () => {
     const ok = await runCli(['ingest', tree, '--workspace', join(tmp, 'ws-ok'), '--no-progress', '--json', '--no-summarize']);
@@ -71,12 +94,15 @@ describe('the relaunched command', () => {
     expect(bad.stderr).toBe(direct.stderr);
   }, 120_000);
 
-  it('runs with MALLOC_ARENA_MAX=2 in a child that dies when the command is killed with SIGKILL', async () => {
+  it('runs with MALLOC_ARENA_MAX=2 and a fixed mmap threshold in a child that dies when the command is killed with SIGKILL', async () => {
     const command = spawn(process.execPath, [CLI, 'ingest', tree, '--workspace', join(tmp, 'ws-kill'), '--no-progress', '--json'], { stdio: 'ignore' });
     const pid = command.pid!;
     let child = 0;
     await until(() => (child = childrenOf(pid)[0] ?? 0) > 0, 20_000, 'the child process');
-    await until(() => readFileSync(`/proc/${child}/environ`, 'utf8').includes('\0MALLOC_ARENA_MAX=2\0') || readFileSync(`/proc/${child}/environ`, 'utf8').startsWith('MALLOC_ARENA_MAX=2\0'), 5000, 'its environment');
+    const environ = () => readFileSync(`/proc/${child}/environ`, 'utf8').split('\0');
+    await until(() => environ().includes('MALLOC_ARENA_MAX=2'), 5000, 'its environment');
+    // glibc's mmap threshold fixed at its starting value, so that glibc does not raise it.
+    expect(environ()).toContain('MALLOC_MMAP_THRESHOLD_=131072');
     const exited = new Promise((resolve) => command.on('exit', resolve));
     command.kill('SIGKILL');
     await exited;
