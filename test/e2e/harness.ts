@@ -163,7 +163,7 @@ export async function untilSteady(locator: Locator): Promise<void> {
         last = box;
         return same;
       },
-      { intervals: [100], timeout: 10_000 },
+      { interval: 100, timeout: 10_000 },
     )
     .toBeGreaterThanOrEqual(2);
 }
