@@ -264,6 +264,8 @@ export function matchingExcerpt(
   let text = render(chosen);
   let count = units(text);
   for (const k of candidates) {
+    // (Once no piece worth adding fits, the rest of a long page's matches are not rendered and counted one by one.)
+    if (max - count < MIN_PIECE_TOKENS) break;
     const next = new Set(chosen).add(k).add(headingOf(k));
     const nextText = render(next);
     const nextCount = units(nextText);

@@ -17,7 +17,7 @@ import { isLegalOrHistoryName } from './boilerplate.js';
 import { fit, LEAD_SEPARATOR, MAX_ABSTRACT_CHARS, MAX_OVERVIEW_CHARS, summarizeText, type ExtractiveSummary } from './extractive.js';
 import { CONTENTS } from './extractive-structure.js';
 import { definedNames, DOCUMENT_NAME, isSplitDocument, PART_NAME, sharedTopics, subtreeCovers, withoutPartsLine } from './extractive-directory-terms.js';
-import { LABELS, charLength, detectLanguage, isLabelWord, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
+import { afterListLabel, LABELS, charLength, detectLanguage, isLabelWord, joinList, tokenize, truncate, type ContentLanguage } from './extractive-text.js';
 
 export interface DirectoryChild {
   name: string;
@@ -460,10 +460,8 @@ function describe(child: DirectoryChild, language: ContentLanguage): Described {
   if (abstract === child.name.replace(/\/$/, '')) return { child, lead: '' };
   // A list under one of the summarizer's own labels ("Definitions: strbuf, worktree", a folder's
   // "Code: a.c and Makefile") has no title: the label is the summarizer's word, not the child's.
-  const label = Object.values(LABELS)
-    .flatMap((l) => [l.definitions, l.code, l.documents, l.packages].map((word) => `${word}${l.colon}`))
-    .find((opening) => abstract.startsWith(opening));
-  if (label) return { child, lead: abstract.slice(label.length).trim() };
+  const listed = afterListLabel(abstract);
+  if (listed !== undefined) return { child, lead: listed };
   // "Title: headings" (a document with a title and no prose lead) gives its title.
   const colon = /^((?:[^:：.!?。！？]|\.(?=\S)){2,80})[:：]\s+(?=\S)/.exec(abstract);
   // (Only without a final full stop: "Tidewater is a network for a harbour: a dozen stations ... ." is a sentence.)

@@ -278,6 +278,15 @@ export function isLabelWord(term: string): boolean {
   return LABEL_WORDS.has(term.trim().toLowerCase());
 }
 
+/** The openings of the summarizer's own lists, in every language: "Definitions: ", "Code: ", "文档：". */
+const LIST_OPENINGS = Object.values(LABELS).flatMap((l) => [l.definitions, l.code, l.documents, l.packages].map((word) => `${word}${l.colon}`));
+
+/** What follows the summarizer's own list label ("Definitions: a, b" → "a, b"), or undefined for other text. */
+export function afterListLabel(text: string): string | undefined {
+  const opening = LIST_OPENINGS.find((o) => text.startsWith(o));
+  return opening === undefined ? undefined : text.slice(opening.length).trim();
+}
+
 /** "a, b and c" in English, "a、b和c" in Chinese, the list separator elsewhere. */
 export function joinList(items: string[], language: ContentLanguage): string {
   if (items.length <= 1) return items.join('');
